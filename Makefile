@@ -1,0 +1,30 @@
+# readmeter: what a language model must read from an agent-facing service.
+# Every target documents itself: `make help` lists them.
+
+GO ?= go
+export GOTOOLCHAIN := local
+
+.PHONY: help demo test fmt vet tidy-check npm-deps bench fuzz
+
+help: ## List the targets.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+demo: ## Run the main job on the embedded default.
+	$(GO) run ./cmd/measure captures/twin/tools-mcp.json
+
+test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, race tests, tidy).
+	@out=$$(gofmt -l . | grep -v '^testdata/' || true); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+	@cp go.mod /tmp/readmeter.go.mod.bak && cp go.sum /tmp/readmeter.go.sum.bak && $(GO) mod tidy && \
+	  if ! cmp -s go.mod /tmp/readmeter.go.mod.bak || ! cmp -s go.sum /tmp/readmeter.go.sum.bak; then \
+	    echo "go mod tidy changes go.mod or go.sum"; cp /tmp/readmeter.go.mod.bak go.mod; cp /tmp/readmeter.go.sum.bak go.sum; exit 1; fi
+
+npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
+	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi
+
+bench: ## Run the benchmarks recorded in BENCHMARKS.md.
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz: ## Fuzz the Node-exact JSON writer against Node for 60 seconds.
+	$(GO) test -run '^$$' -fuzz FuzzStringify -fuzztime 60s ./jsonjs

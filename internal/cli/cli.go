@@ -1,0 +1,95 @@
+// Package cli holds what the toolkit's commands share when they talk to
+// people: exit codes, the error that carries one, and number formatting.
+//
+// Library packages return plain errors and data; only a command's run
+// function turns them into an exit code and text, through this package.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// Exit codes are part of every command's interface.
+const (
+	// ExitOK means everything held.
+	ExitOK = 0
+	// ExitFinding means a budget or ceiling was exceeded: a finding, not a crash.
+	ExitFinding = 1
+	// ExitUsage means a usage or input error: bad flags, a bad file.
+	ExitUsage = 2
+	// ExitWalk means a walk failed against the server.
+	ExitWalk = 3
+)
+
+// ExitError is an error that carries the exit code the command ends with.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+// Error returns the wrapped error's text.
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return "exit " + strconv.Itoa(e.Code)
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the wrapped error.
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Usage wraps a formatted message as a usage or input error (exit 2).
+func Usage(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Finding wraps err as a finding (exit 1).
+func Finding(err error) error { return &ExitError{Code: ExitFinding, Err: err} }
+
+// WalkFailed wraps err as a failure against the server (exit 3).
+func WalkFailed(err error) error { return &ExitError{Code: ExitWalk, Err: err} }
+
+// Silent is a finding whose text was already printed: it sets exit 1 and
+// adds no line.
+var Silent = &ExitError{Code: ExitFinding}
+
+// Code returns the exit code for err: 0 for nil, the code of an ExitError,
+// and ExitUsage for any other error.
+func Code(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitUsage
+}
+
+// Main runs a command's run function with the process's streams and
+// arguments, prints its error (prefixed with the command name) to stderr,
+// and returns the exit code. A command's main is
+//
+//	func main() { os.Exit(cli.Main("measure", run)) }
+func Main(name string, run func(stdout, stderr io.Writer, args []string) error) int {
+	err := run(os.Stdout, os.Stderr, os.Args[1:])
+	Report(os.Stderr, name, err)
+	return Code(err)
+}
+
+// Report prints err to w as one line prefixed with the command name,
+// unless err is nil or carries no text.
+func Report(w io.Writer, name string, err error) {
+	if err == nil {
+		return
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Err == nil {
+		return
+	}
+	fmt.Fprintf(w, "%s: %v\n", name, err)
+}

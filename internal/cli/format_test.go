@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestGroup(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {7, "7"}, {999, "999"}, {1000, "1,000"}, {23324, "23,324"},
+		{1234567, "1,234,567"}, {-1234, "-1,234"}, {-999, "-999"}, {100000, "100,000"},
+	} {
+		if got := Group(tc.n); got != tc.want {
+			t.Errorf("Group(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestDelta(t *testing.T) {
+	for _, tc := range []struct {
+		old, new int64
+		want     string
+	}{
+		{0, 5, "?"}, {100, 100, "+0.00%"}, {100, 150, "+50.00%"}, {3, 2, "-33.33%"},
+	} {
+		if got := Delta(tc.old, tc.new); got != tc.want {
+			t.Errorf("Delta(%d, %d) = %q, want %q", tc.old, tc.new, got, tc.want)
+		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	for _, tc := range []struct{ b, want int64 }{{0, 0}, {2, 0}, {3, 1}, {35955, 11985}, {33485, 11161}} {
+		if got := Tokens(tc.b); got != tc.want {
+			t.Errorf("Tokens(%d) = %d, want %d", tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestCode(t *testing.T) {
+	if Code(nil) != ExitOK || Code(errors.New("x")) != ExitUsage || Code(Finding(errors.New("x"))) != ExitFinding ||
+		Code(WalkFailed(errors.New("x"))) != ExitWalk || Code(Silent) != ExitFinding {
+		t.Fatal("exit codes do not map")
+	}
+}
