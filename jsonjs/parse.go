@@ -1,0 +1,588 @@
+package jsonjs
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth is how deeply arrays and objects may nest before Parse refuses
+// the text. Node's JSON.stringify overflows its stack long before this.
+const MaxDepth = 100000
+
+// SyntaxError is text that JSON.parse refuses: where (byte offset, 1-based
+// line and column in characters) and what is wrong.
+type SyntaxError struct {
+	Offset int
+	Line   int
+	Column int
+	Msg    string
+}
+
+// Error returns "line L, column C: MSG".
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// RawMember is one member of an object's text, found without parsing its
+// value: the key (unescaped, WTF-8), the value's exact bytes, and the
+// value's byte offset in the text given.
+type RawMember struct {
+	Key    string
+	Value  []byte
+	Offset int
+}
+
+type parser struct {
+	text  []byte
+	pos   int
+	depth int
+	buf   []byte // scratch for strings with escapes
+}
+
+func newSyntaxError(text []byte, off int, msg string) *SyntaxError {
+	if off > len(text) {
+		off = len(text)
+	}
+	line, col := 1, 1
+	for i := 0; i < off; {
+		if text[i] == '\n' {
+			line++
+			col = 1
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRune(text[i:])
+		i += n
+		col++
+	}
+	return &SyntaxError{Offset: off, Line: line, Column: col, Msg: msg}
+}
+
+func (p *parser) fail(msg string) error { return newSyntaxError(p.text, p.pos, msg) }
+
+func (p *parser) unexpected() error {
+	if p.pos >= len(p.text) {
+		return p.fail("unexpected end of JSON input")
+	}
+	r, _ := utf8.DecodeRune(p.text[p.pos:])
+	if r < 0x20 || r == 0x7f || r == 0xFEFF || r == 0xA0 || r == 0x2028 || r == 0x2029 {
+		return p.fail(fmt.Sprintf("unexpected character U+%04X", r))
+	}
+	return p.fail(fmt.Sprintf("unexpected character %q", r))
+}
+
+func (p *parser) ws() {
+	for p.pos < len(p.text) {
+		switch p.text[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// Parse reads text (valid UTF-8, as Decode returns it) as JSON.parse does.
+// Its errors are *SyntaxError.
+func Parse(text []byte) (Value, error) {
+	p := parser{text: text}
+	p.ws()
+	v, err := p.value()
+	if err != nil {
+		return Value{}, err
+	}
+	p.ws()
+	if p.pos != len(p.text) {
+		return Value{}, p.unexpected()
+	}
+	return v, nil
+}
+
+// Validate reports the first error Parse would report, building nothing.
+func Validate(text []byte) error {
+	p := parser{text: text}
+	p.ws()
+	if err := p.skip(); err != nil {
+		return err
+	}
+	p.ws()
+	if p.pos != len(p.text) {
+		return p.unexpected()
+	}
+	return nil
+}
+
+func (p *parser) value() (Value, error) {
+	if p.pos >= len(p.text) {
+		return Value{}, p.unexpected()
+	}
+	switch c := p.text[p.pos]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{kind: String, str: s}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := p.pos
+		if err := p.number(); err != nil {
+			return Value{}, err
+		}
+		f, _ := strconv.ParseFloat(string(p.text[start:p.pos]), 64) // a range error still gives ±Inf or 0, as JavaScript
+		return Value{kind: Number, num: f}, nil
+	default:
+		return p.literal()
+	}
+}
+
+func (p *parser) literal() (Value, error) {
+	for _, l := range [...]struct {
+		word string
+		v    Value
+	}{{"true", Value{kind: Bool, b: true}}, {"false", Value{kind: Bool}}, {"null", Value{}}} {
+		if p.text[p.pos] != l.word[0] {
+			continue
+		}
+		for i := 0; i < len(l.word); i++ {
+			if p.pos >= len(p.text) || p.text[p.pos] != l.word[i] {
+				return Value{}, p.unexpected()
+			}
+			p.pos++
+		}
+		return l.v, nil
+	}
+	return Value{}, p.unexpected()
+}
+
+func (p *parser) number() error {
+	if p.text[p.pos] == '-' {
+		p.pos++
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.text) && p.text[p.pos] >= '0' && p.text[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	if p.pos < len(p.text) && p.text[p.pos] == '0' {
+		p.pos++
+	} else if digits() == 0 {
+		return p.unexpected()
+	}
+	if p.pos < len(p.text) && p.text[p.pos] == '.' {
+		p.pos++
+		if digits() == 0 {
+			return p.unexpected()
+		}
+	}
+	if p.pos < len(p.text) && (p.text[p.pos] == 'e' || p.text[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.text) && (p.text[p.pos] == '+' || p.text[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return p.unexpected()
+		}
+	}
+	return nil
+}
+
+func hexVal(c byte) rune {
+	switch {
+	case c >= '0' && c <= '9':
+		return rune(c - '0')
+	case c >= 'a' && c <= 'f':
+		return rune(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return rune(c-'A') + 10
+	}
+	return -1
+}
+
+// hex4 reads the four hex digits after "\u" at p.pos.
+func (p *parser) hex4() (rune, error) {
+	var r rune
+	for i := 0; i < 4; i++ {
+		if p.pos >= len(p.text) {
+			return 0, p.unexpected()
+		}
+		h := hexVal(p.text[p.pos])
+		if h < 0 {
+			return 0, p.fail("bad Unicode escape")
+		}
+		r = r<<4 | h
+		p.pos++
+	}
+	return r, nil
+}
+
+// str reads a string at p.pos (on the opening quote) and returns it as
+// WTF-8.
+func (p *parser) str() (string, error) {
+	b, err := p.strBytes(false)
+	return string(b), err
+}
+
+// strBytes reads a string; with skip it only checks it. The bytes returned
+// may alias the text or the scratch buffer.
+func (p *parser) strBytes(skip bool) ([]byte, error) {
+	p.pos++ // opening quote
+	start := p.pos
+	for p.pos < len(p.text) {
+		c := p.text[p.pos]
+		if c == '"' {
+			p.pos++
+			return p.text[start : p.pos-1], nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
+		}
+		p.pos++
+	}
+	if p.pos >= len(p.text) {
+		return nil, p.fail("unterminated string")
+	}
+	buf := append(p.buf[:0], p.text[start:p.pos]...)
+	pendingHigh := rune(-1) // a high surrogate from the escape just before
+	for {
+		if p.pos >= len(p.text) {
+			return nil, p.fail("unterminated string")
+		}
+		c := p.text[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			p.buf = buf
+			return buf, nil
+		case c < 0x20:
+			return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
+		case c != '\\':
+			pendingHigh = -1
+			buf = append(buf, c)
+			p.pos++
+			continue
+		}
+		p.pos++ // backslash
+		if p.pos >= len(p.text) {
+			return nil, p.fail("unterminated string")
+		}
+		e := p.text[p.pos]
+		p.pos++
+		var r rune
+		switch e {
+		case '"', '\\', '/':
+			r = rune(e)
+		case 'b':
+			r = '\b'
+		case 'f':
+			r = '\f'
+		case 'n':
+			r = '\n'
+		case 'r':
+			r = '\r'
+		case 't':
+			r = '\t'
+		case 'u':
+			u, err := p.hex4()
+			if err != nil {
+				return nil, err
+			}
+			if u >= 0xDC00 && u <= 0xDFFF && pendingHigh >= 0 {
+				// Join with the high surrogate written just before.
+				buf = buf[:len(buf)-3]
+				buf = utf8.AppendRune(buf, 0x10000+(pendingHigh-0xD800)<<10+(u-0xDC00))
+				pendingHigh = -1
+				continue
+			}
+			if u >= 0xD800 && u <= 0xDFFF {
+				buf = appendSurrogate(buf, u)
+				if u <= 0xDBFF {
+					pendingHigh = u
+				} else {
+					pendingHigh = -1
+				}
+				continue
+			}
+			r = u
+		default:
+			p.pos--
+			return nil, p.fail(fmt.Sprintf("bad escape \\%c", rune(e)))
+		}
+		pendingHigh = -1
+		buf = utf8.AppendRune(buf, r)
+	}
+}
+
+// appendSurrogate appends the three-byte WTF-8 form of a lone surrogate.
+func appendSurrogate(b []byte, u rune) []byte {
+	return append(b, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
+}
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > MaxDepth {
+		return p.fail(fmt.Sprintf("nested deeper than %d", MaxDepth))
+	}
+	return nil
+}
+
+func (p *parser) array() (Value, error) {
+	if err := p.enter(); err != nil {
+		return Value{}, err
+	}
+	p.pos++
+	p.ws()
+	elems := []Value{}
+	if p.pos < len(p.text) && p.text[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return Value{kind: Array, elems: elems}, nil
+	}
+	for {
+		p.ws()
+		v, err := p.value()
+		if err != nil {
+			return Value{}, err
+		}
+		elems = append(elems, v)
+		p.ws()
+		if p.pos >= len(p.text) {
+			return Value{}, p.unexpected()
+		}
+		switch p.text[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return Value{kind: Array, elems: elems}, nil
+		default:
+			return Value{}, p.unexpected()
+		}
+	}
+}
+
+func (p *parser) object() (Value, error) {
+	if err := p.enter(); err != nil {
+		return Value{}, err
+	}
+	p.pos++
+	p.ws()
+	var members []Member
+	if p.pos < len(p.text) && p.text[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return Value{kind: Object, members: []Member{}}, nil
+	}
+	for {
+		p.ws()
+		if p.pos >= len(p.text) || p.text[p.pos] != '"' {
+			return Value{}, p.unexpected()
+		}
+		k, err := p.str()
+		if err != nil {
+			return Value{}, err
+		}
+		p.ws()
+		if p.pos >= len(p.text) || p.text[p.pos] != ':' {
+			return Value{}, p.unexpected()
+		}
+		p.pos++
+		p.ws()
+		v, err := p.value()
+		if err != nil {
+			return Value{}, err
+		}
+		members = append(members, Member{Key: k, Value: v})
+		p.ws()
+		if p.pos >= len(p.text) {
+			return Value{}, p.unexpected()
+		}
+		switch p.text[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return Value{kind: Object, members: orderMembers(members)}, nil
+		default:
+			return Value{}, p.unexpected()
+		}
+	}
+}
+
+// skip checks one value at p.pos and moves past it, building nothing.
+func (p *parser) skip() error {
+	if p.pos >= len(p.text) {
+		return p.unexpected()
+	}
+	switch c := p.text[p.pos]; {
+	case c == '"':
+		_, err := p.strBytes(true)
+		return err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == '{' || c == '[':
+		if err := p.enter(); err != nil {
+			return err
+		}
+		closer := byte(']')
+		if c == '{' {
+			closer = '}'
+		}
+		p.pos++
+		p.ws()
+		if p.pos < len(p.text) && p.text[p.pos] == closer {
+			p.pos++
+			p.depth--
+			return nil
+		}
+		for {
+			p.ws()
+			if c == '{' {
+				if p.pos >= len(p.text) || p.text[p.pos] != '"' {
+					return p.unexpected()
+				}
+				if _, err := p.strBytes(true); err != nil {
+					return err
+				}
+				p.ws()
+				if p.pos >= len(p.text) || p.text[p.pos] != ':' {
+					return p.unexpected()
+				}
+				p.pos++
+				p.ws()
+			}
+			if err := p.skip(); err != nil {
+				return err
+			}
+			p.ws()
+			if p.pos >= len(p.text) {
+				return p.unexpected()
+			}
+			switch p.text[p.pos] {
+			case ',':
+				p.pos++
+			case closer:
+				p.pos++
+				p.depth--
+				return nil
+			default:
+				return p.unexpected()
+			}
+		}
+	default:
+		_, err := p.literal()
+		return err
+	}
+}
+
+// RawMembers lists the members of the object whose text is raw, in the
+// order written, duplicates kept (JavaScript keeps the last value at the
+// first one's place). Surrounding whitespace is allowed.
+func RawMembers(raw []byte) ([]RawMember, error) {
+	p := parser{text: raw}
+	p.ws()
+	if p.pos >= len(raw) || raw[p.pos] != '{' {
+		return nil, p.fail("not an object")
+	}
+	p.pos++
+	p.depth++
+	p.ws()
+	var out []RawMember
+	if p.pos < len(raw) && raw[p.pos] == '}' {
+		p.pos++
+		return out, p.end()
+	}
+	for {
+		p.ws()
+		if p.pos >= len(raw) || raw[p.pos] != '"' {
+			return nil, p.unexpected()
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.ws()
+		if p.pos >= len(raw) || raw[p.pos] != ':' {
+			return nil, p.unexpected()
+		}
+		p.pos++
+		p.ws()
+		start := p.pos
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		out = append(out, RawMember{Key: k, Value: raw[start:p.pos], Offset: start})
+		p.ws()
+		if p.pos >= len(raw) {
+			return nil, p.unexpected()
+		}
+		switch raw[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return out, p.end()
+		default:
+			return nil, p.unexpected()
+		}
+	}
+}
+
+// RawElems lists the elements of the array whose text is raw. Surrounding
+// whitespace is allowed.
+func RawElems(raw []byte) ([][]byte, error) {
+	p := parser{text: raw}
+	p.ws()
+	if p.pos >= len(raw) || raw[p.pos] != '[' {
+		return nil, p.fail("not an array")
+	}
+	p.pos++
+	p.depth++
+	p.ws()
+	out := [][]byte{}
+	if p.pos < len(raw) && raw[p.pos] == ']' {
+		p.pos++
+		return out, p.end()
+	}
+	for {
+		p.ws()
+		start := p.pos
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		out = append(out, raw[start:p.pos])
+		p.ws()
+		if p.pos >= len(raw) {
+			return nil, p.unexpected()
+		}
+		switch raw[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return out, p.end()
+		default:
+			return nil, p.unexpected()
+		}
+	}
+}
+
+func (p *parser) end() error {
+	p.ws()
+	if p.pos != len(p.text) {
+		return p.unexpected()
+	}
+	return nil
+}
