@@ -82,10 +82,10 @@ func TestDecode(t *testing.T) {
 	}{
 		{"abc", "abc", 0},
 		{"a\xffb", "a\ufffdb", 1},
-		{"\xe2\x82A", "\ufffdA", 1},           // truncated three-byte sequence: one replacement
+		{"\xe2\x82A", "\ufffdA", 1},               // truncated three-byte sequence: one replacement
 		{"\xed\xa0\x80", "\ufffd\ufffd\ufffd", 3}, // a surrogate's bytes
-		{"\xc0\x80", "\ufffd\ufffd", 2},       // overlong
-		{"\xf0\x9f\x98", "\ufffd", 1},         // truncated at the end
+		{"\xc0\x80", "\ufffd\ufffd", 2},           // overlong
+		{"\xf0\x9f\x98", "\ufffd", 1},             // truncated at the end
 		{"\xf4\x90\x80\x80", "\ufffd\ufffd\ufffd\ufffd", 4},
 		{"\xe0\xa0\x80", "\u0800", 0},
 	} {
