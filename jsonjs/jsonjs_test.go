@@ -125,3 +125,32 @@ func TestRaw(t *testing.T) {
 		t.Fatal("RawMembers accepted trailing text")
 	}
 }
+
+func TestStringifyLenText(t *testing.T) {
+	for _, in := range []string{
+		`{"b":1,"a":2,"1":3,"0":4}`, `{"a":1,"b":2,"a":3}`, `{"a\u0062":1,"ab":2}`,
+		`"\u00e9\/<>&\u2028"`, `"\ud800x\udfff"`, `"\ud83d\ude00"`, `"\ude00\ud83d"`, `"\ud83d\ud83d\ude00"`,
+		`"\u0001\u001f\b\f\n\r\t\"\\\u007f\u0022\u005c\u000a"`, `[1.0, -0, 1e400, -1e400, 1E+2, 0.5e-6, 123456789012345, 1234567890123456, -0.0]`, `[00]`,
+		` {"__proto__": null, "": [] , "x": {"y": [true, false, null, {}]}} `, string(benchText(3)), `-12`, `0`, `-0`,
+	} {
+		v, perr := Parse([]byte(in))
+		n, err := StringifyLenText([]byte(in))
+		if (perr != nil) != (err != nil) {
+			t.Errorf("StringifyLenText(%s): error %v, Parse error %v", in, err, perr)
+			continue
+		}
+		if perr == nil && n != len(Stringify(v)) {
+			t.Errorf("StringifyLenText(%s) = %d, want %d", in, n, len(Stringify(v)))
+		}
+	}
+}
+
+func BenchmarkStringifyLenText(b *testing.B) {
+	text := benchText(40)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := StringifyLenText(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
