@@ -1,0 +1,62 @@
+// Package budgets reads budget files and rewrites them in place.
+//
+// A budget is a non-negative integer with a dotted name
+// ("FIRST_TASK_TOKENS.plugin", "PROPOSAL_ROUTINE.http.create") and the place
+// it is declared (file and line). Two file forms hold budgets:
+//
+//   - JSON: one object whose members are objects or non-negative integers,
+//     nested to any depth: {"FIRST_TASK_TOKENS": {"plugin": 23324}}.
+//     Members whose key starts with "$" (such as "$comment") are skipped.
+//   - TypeScript: `export const NAME = { key: 23_324, ... } as const;`
+//     blocks, as the service declares them in src/surface/first-task.ts,
+//     with comments, nested objects, quoted keys, trailing commas and `_`
+//     digit separators. Everything else in the file is skipped.
+//
+// The steps: Load or Parse a file; Get or Lookup a budget by name; after a
+// run, Update computes the new file bytes, where only the digits of the
+// named entries change; WriteAtomic writes them, refusing when the file
+// changed on disk since it was read. Render writes text from the budgets
+// with en-US digit grouping, as the service's reference prints them.
+//
+// The package never prints; every error is one line that names the file
+// and line and says what to do.
+package budgets
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Budget is one budget entry: its dotted name, its value and where it is
+// declared.
+type Budget struct {
+	// Name is the dotted full name, "FIRST_TASK_TOKENS.plugin".
+	Name string `json:"name"`
+	// Value is the budget, a non-negative integer.
+	Value int64 `json:"value"`
+	// File is the path of the file that declares it, as given to Load or Parse.
+	File string `json:"file"`
+	// Line is the 1-based line of the entry's key.
+	Line int `json:"line"`
+}
+
+// Where returns "file:line", the place the budget is declared.
+func (b Budget) Where() string { return fmt.Sprintf("%s:%d", b.File, b.Line) }
+
+// Block returns the first element of the budget's dotted name, the
+// top-level block or object that holds it ("FIRST_TASK_TOKENS").
+func (b Budget) Block() string {
+	if i := strings.IndexByte(b.Name, '.'); i >= 0 {
+		return b.Name[:i]
+	}
+	return b.Name
+}
+
+// Key returns the budget's name without its block ("plugin",
+// "http.create").
+func (b Budget) Key() string {
+	if i := strings.IndexByte(b.Name, '.'); i >= 0 {
+		return b.Name[i+1:]
+	}
+	return ""
+}
