@@ -153,3 +153,18 @@ func TestMeasureRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestDiff(t *testing.T) {
+	if d := nodeoracle.Diff([]byte("abc"), []byte("abc")); d != "" {
+		t.Errorf("Diff of equal inputs = %q", d)
+	}
+	for _, tc := range []struct{ got, want, has string }{
+		{"abcX", "abcY", "at byte 3 (got 4 bytes, Node 4)"},
+		{"abc", "abcd", "at byte 3 (got 3 bytes, Node 4)"},
+		{strings.Repeat("x", 100) + "1", strings.Repeat("x", 100) + "2", `"` + strings.Repeat("x", 40) + `1"`},
+	} {
+		if d := nodeoracle.Diff([]byte(tc.got), []byte(tc.want)); !strings.Contains(d, tc.has) {
+			t.Errorf("Diff(%q, %q) = %q, want it to contain %q", tc.got, tc.want, d, tc.has)
+		}
+	}
+}
