@@ -1,0 +1,402 @@
+package toollist
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"readmeter/jsonjs"
+)
+
+// Form is how a capture holds its answer.
+type Form uint8
+
+// The forms a capture comes in.
+const (
+	// JSONRPC is a JSON-RPC response: {"jsonrpc", "id", "result": {...}}.
+	JSONRPC Form = iota + 1
+	// Result is a bare result object, such as {"tools": [...]}.
+	Result
+	// EventStream is a text/event-stream body whose answer event carries
+	// the JSON-RPC response.
+	EventStream
+)
+
+// String returns the form's name: "json-rpc", "result" or "event-stream".
+func (f Form) String() string {
+	switch f {
+	case JSONRPC:
+		return "json-rpc"
+	case Result:
+		return "result"
+	case EventStream:
+		return "event-stream"
+	}
+	return "unknown"
+}
+
+// Error is input that cannot be measured: the file, and what is wrong with
+// it (the place first: a line and column, or a JSON path).
+type Error struct {
+	Path string
+	Msg  string
+}
+
+// Error returns "PATH: MSG".
+func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+func inputErr(path, format string, args ...any) error {
+	return &Error{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// InitPath returns where the initialize (or server/discover) answer of the
+// capture at capturePath is kept: beside it, the stem followed by ".init"
+// and the same extension (captures/tools-mcp.json ->
+// captures/tools-mcp.init.json).
+func InitPath(capturePath string) string {
+	dir, base := filepath.Split(capturePath)
+	ext := filepath.Ext(base)
+	return dir + strings.TrimSuffix(base, ext) + ".init" + ext
+}
+
+// answer is one answer file, read and located: the JSON-RPC message (or
+// bare result) it holds, and for an event stream where that message sits.
+type answer struct {
+	path     string
+	form     Form
+	raw      int64 // bytes in the file
+	wire     int64
+	text     []byte // the file's text, decoded
+	replaced int
+	newline  bool   // a JSON capture ended with "\n"
+	msg      []byte // the message's JSON text
+	result   []byte // the result object's JSON text
+	data     []dataLine
+}
+
+// dataLine is one data line of the answer event: the line's span in text
+// (end excludes the line terminator) and the length of its "data:" or
+// "data: " prefix.
+type dataLine struct {
+	start, end, prefix int
+	line               int // 1-based line number in the file
+}
+
+// readFile reads a capture file, naming the problem when it cannot.
+func readFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, inputErr(path, "no such file")
+		}
+		return nil, inputErr(path, "%v", unwrapPathErr(err))
+	}
+	if st.IsDir() {
+		return nil, inputErr(path, "is a directory, not a capture file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, inputErr(path, "%v", unwrapPathErr(err))
+	}
+	return data, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// readAnswer locates the message in a file's bytes. what names the answer
+// in messages ("tools/list answer", "initialize answer").
+func readAnswer(path string, data []byte, what string) (*answer, error) {
+	a := &answer{path: path, raw: int64(len(data))}
+	if len(bytes.TrimSpace(data)) == 0 {
+		if len(data) == 0 {
+			return nil, inputErr(path, "empty file: a capture holds a %s", what)
+		}
+		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
+	}
+	a.text, a.replaced = jsonjs.Decode(data)
+	if looksLikeEventStream(a.text) {
+		a.form = EventStream
+		a.wire = a.raw
+		if err := a.findEvent(); err != nil {
+			return nil, err
+		}
+	} else {
+		a.wire = a.raw
+		if data[len(data)-1] == '\n' {
+			a.wire--
+			a.newline = true
+		}
+		if err := jsonjs.Validate(a.text); err != nil {
+			return nil, inputErr(path, "%v", err)
+		}
+		a.msg = a.text
+	}
+	return a, a.locateResult(what)
+}
+
+// looksLikeEventStream reports whether text begins as an event stream does:
+// with a comment (":") or an event-stream field name and its colon.
+func looksLikeEventStream(text []byte) bool {
+	for _, p := range []string{":", "event:", "data:", "id:", "retry:"} {
+		if bytes.HasPrefix(text, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// findEvent walks the event stream and keeps the first event whose data is
+// a JSON-RPC response. Every event's data must be JSON.
+func (a *answer) findEvent() error {
+	t := a.text
+	pos := 0
+	if bytes.HasPrefix(t, []byte("\uFEFF")) {
+		pos = 3
+	}
+	var lines []dataLine
+	lineNo := 0
+	event := 0
+	dispatch := func() (bool, error) {
+		defer func() { lines = lines[:0] }()
+		if len(lines) == 0 {
+			return false, nil
+		}
+		event++
+		var msg []byte
+		if len(lines) == 1 {
+			l := lines[0]
+			msg = t[l.start+l.prefix : l.end]
+		} else {
+			for i, l := range lines {
+				if i > 0 {
+					msg = append(msg, '\n')
+				}
+				msg = append(msg, t[l.start+l.prefix:l.end]...)
+			}
+		}
+		if len(msg) == 0 {
+			return false, nil // a priming event
+		}
+		if err := jsonjs.Validate(msg); err != nil {
+			var se *jsonjs.SyntaxError
+			if errors.As(err, &se) && se.Line-1 < len(lines) {
+				l := lines[se.Line-1]
+				return false, inputErr(a.path, "line %d, column %d: event %d's data: %s", l.line, se.Column+l.prefix, event, se.Msg)
+			}
+			return false, inputErr(a.path, "event %d's data: %v", event, err)
+		}
+		if a.msg != nil || !isResponse(msg) {
+			return false, nil
+		}
+		a.msg = msg
+		a.data = append([]dataLine(nil), lines...)
+		return true, nil
+	}
+	for pos < len(t) {
+		lineNo++
+		end := pos
+		for end < len(t) && t[end] != '\n' && t[end] != '\r' {
+			end++
+		}
+		next := end
+		if next < len(t) {
+			if t[next] == '\r' && next+1 < len(t) && t[next+1] == '\n' {
+				next += 2
+			} else {
+				next++
+			}
+		}
+		line := t[pos:end]
+		switch {
+		case len(line) == 0:
+			if _, err := dispatch(); err != nil {
+				return err
+			}
+		case line[0] == ':':
+			// a comment
+		default:
+			name, prefix := line, len(line)
+			if i := bytes.IndexByte(line, ':'); i >= 0 {
+				name = line[:i]
+				prefix = i + 1
+				if prefix < len(line) && line[prefix] == ' ' {
+					prefix++
+				}
+			}
+			if string(name) == "data" {
+				lines = append(lines, dataLine{start: pos, end: end, prefix: prefix, line: lineNo})
+			}
+		}
+		pos = next
+	}
+	if _, err := dispatch(); err != nil {
+		return err
+	}
+	if a.msg == nil {
+		return inputErr(a.path, "the event stream holds no JSON-RPC response")
+	}
+	return nil
+}
+
+// isResponse reports whether the valid JSON text msg is an object with a
+// "result" or an "error" member.
+func isResponse(msg []byte) bool {
+	ms, err := jsonjs.RawMembers(msg)
+	if err != nil {
+		return false
+	}
+	for _, m := range ms {
+		if m.Key == "result" || m.Key == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+// last returns the value of the last member named key: what JavaScript
+// reads for a repeated key.
+func last(ms []jsonjs.RawMember, key string) ([]byte, bool) {
+	var v []byte
+	found := false
+	for _, m := range ms {
+		if m.Key == key {
+			v, found = m.Value, true
+		}
+	}
+	return v, found
+}
+
+// locateResult finds the result object in the message, and the form of a
+// JSON capture.
+func (a *answer) locateResult(what string) error {
+	if k := rawKind(a.msg); k != jsonjs.Object {
+		return inputErr(a.path, "the answer is %s, not a JSON object: a capture holds a %s", article(k), what)
+	}
+	ms, err := jsonjs.RawMembers(a.msg)
+	if err != nil {
+		return inputErr(a.path, "%v", err)
+	}
+	_, rpc := last(ms, "jsonrpc")
+	if res, ok := last(ms, "result"); ok {
+		if a.form == 0 {
+			a.form = JSONRPC
+		}
+		if k := rawKind(res); k != jsonjs.Object {
+			return inputErr(a.path, "result is %s, not an object", article(k))
+		}
+		a.result = res
+		return nil
+	}
+	if e, ok := last(ms, "error"); ok {
+		return inputErr(a.path, "a JSON-RPC error response, not a %s: %s", what, describeRPCError(e))
+	}
+	if a.form == EventStream {
+		return inputErr(a.path, "the event stream holds no JSON-RPC response")
+	}
+	if rpc {
+		return inputErr(a.path, "a JSON-RPC message with no result: a capture holds a %s", what)
+	}
+	a.form = Result
+	a.result = a.msg
+	return nil
+}
+
+// describeRPCError writes a JSON-RPC error object as "code C: MESSAGE".
+func describeRPCError(raw []byte) string {
+	v, err := jsonjs.Parse(raw)
+	if err != nil || v.Kind() != jsonjs.Object {
+		return string(raw)
+	}
+	var parts []string
+	if c, ok := v.Get("code"); ok {
+		parts = append(parts, "code "+string(jsonjs.Stringify(c)))
+	}
+	if m, ok := v.Get("message"); ok {
+		if m.Kind() == jsonjs.String {
+			parts = append(parts, m.Str())
+		} else {
+			parts = append(parts, string(jsonjs.Stringify(m)))
+		}
+	}
+	if len(parts) == 0 {
+		return string(raw)
+	}
+	return strings.Join(parts, ": ")
+}
+
+// rawKind returns the kind of the valid JSON text raw from its first byte.
+func rawKind(raw []byte) jsonjs.Kind {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return jsonjs.Null
+	}
+	switch raw[0] {
+	case '{':
+		return jsonjs.Object
+	case '[':
+		return jsonjs.Array
+	case '"':
+		return jsonjs.String
+	case 't', 'f':
+		return jsonjs.Bool
+	case 'n':
+		return jsonjs.Null
+	}
+	return jsonjs.Number
+}
+
+// article names a kind with its article: "an array", "a string", "null".
+func article(k jsonjs.Kind) string {
+	switch k {
+	case jsonjs.Null:
+		return "null"
+	case jsonjs.Array, jsonjs.Object:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+// frame returns the answer's bytes with the message replaced by msg, in the
+// answer's own form.
+func (a *answer) frame(msg []byte) []byte {
+	if a.form != EventStream {
+		if a.newline {
+			return append(msg, '\n')
+		}
+		return msg
+	}
+	t := a.text
+	out := make([]byte, 0, len(t)-len(a.msg)+len(msg))
+	first := a.data[0]
+	out = append(out, t[:first.start+first.prefix]...)
+	out = append(out, msg...)
+	pos := first.end
+	for _, l := range a.data[1:] {
+		// keep what lies between data lines, drop the data line and its
+		// terminator
+		out = append(out, t[pos:l.start]...)
+		pos = lineNext(t, l.end)
+	}
+	return append(out, t[pos:]...)
+}
+
+// lineNext returns where the line ending at end is followed by the next.
+func lineNext(t []byte, end int) int {
+	if end < len(t) {
+		if t[end] == '\r' && end+1 < len(t) && t[end+1] == '\n' {
+			return end + 2
+		}
+		return end + 1
+	}
+	return end
+}

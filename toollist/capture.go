@@ -1,0 +1,100 @@
+package toollist
+
+import (
+	"fmt"
+
+	"readmeter/jsonjs"
+)
+
+// Capture is a tools/list answer read from a file and located, ready to be
+// measured or transformed. Its tools are kept as text and parsed one at a
+// time.
+type Capture struct {
+	// Path is the file the capture was read from, as given.
+	Path string
+	// Form is how the file holds the answer.
+	Form Form
+	// WireBytes is the size of the answer as received.
+	WireBytes int64
+	// Replaced counts invalid UTF-8 sequences decoded as U+FFFD.
+	Replaced int
+	// Tools holds each tool's JSON text, in the capture's order.
+	Tools [][]byte
+
+	ans *answer
+}
+
+// Read reads the capture at path. Its errors are *Error, naming the file
+// and what is wrong.
+func Read(path string) (*Capture, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse reads a capture from its bytes; path names it in errors. The
+// capture keeps data (or its decoded copy) and slices of it.
+func Parse(path string, data []byte) (*Capture, error) {
+	a, err := readAnswer(path, data, "tools/list answer")
+	if err != nil {
+		return nil, err
+	}
+	where := "result"
+	if a.form == Result {
+		where = "the answer"
+	}
+	rms, err := jsonjs.RawMembers(a.result)
+	if err != nil {
+		return nil, inputErr(path, "%v", err)
+	}
+	raw, ok := last(rms, "tools")
+	if !ok {
+		return nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
+	}
+	at := "tools"
+	if a.form != Result {
+		at = "result.tools"
+	}
+	if k := rawKind(raw); k != jsonjs.Array {
+		return nil, inputErr(path, "%s is %s, not an array", at, article(k))
+	}
+	tools, err := jsonjs.RawElems(raw)
+	if err != nil {
+		return nil, inputErr(path, "%s: %v", at, err)
+	}
+	for i, t := range tools {
+		if k := rawKind(t); k != jsonjs.Object {
+			return nil, inputErr(path, "%s[%d] is %s, not an object", at, i, article(k))
+		}
+	}
+	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a}
+	return c, nil
+}
+
+// toolsAt returns the JSON path of the tools array in messages.
+func (c *Capture) toolsAt() string {
+	if c.Form == Result {
+		return "tools"
+	}
+	return "result.tools"
+}
+
+// tool parses the i-th tool.
+func (c *Capture) tool(i int) (jsonjs.Value, error) {
+	v, err := jsonjs.Parse(c.Tools[i])
+	if err != nil {
+		return v, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, err)
+	}
+	return v, nil
+}
+
+// toolLabel returns how the i-th tool is named in reports: its name when
+// the name is a string, else "tools[i]".
+func toolLabel(tool jsonjs.Value, i int) (string, bool) {
+	if n, ok := tool.Get("name"); ok && n.Kind() == jsonjs.String {
+		return n.Str(), true
+	}
+	return fmt.Sprintf("tools[%d]", i), false
+}

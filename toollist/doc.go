@@ -1,0 +1,62 @@
+// Package toollist measures what a language model reads of an MCP tool list,
+// byte-exact with Node, and answers what-if questions about it.
+//
+// The stance: a tools/list answer is measured as the client that hands it to
+// a model sees it. For each tool, the model reads
+//
+//	JSON.stringify({name: t.name, description: t.description, input_schema: t.inputSchema})
+//
+// as Node writes it (members that are absent are dropped, null is kept);
+// the UTF-8 bytes are summed over the tools, and tokens are floor(bytes/3).
+// Package jsonjs does the JavaScript parts; this package never uses
+// encoding/json for a counted byte.
+//
+// The steps:
+//
+//  1. Read takes a capture as it was stored, in any of three forms detected
+//     by content: a JSON-RPC response ({"jsonrpc", "id", "result":
+//     {"tools": [...]}}), a bare result ({"tools": [...]}), or an
+//     event-stream body whose answer event carries the JSON-RPC response.
+//     Event-stream parsing follows the SSE specification: lines end with
+//     CRLF, LF or CR; one space after "data:" is dropped; several data lines
+//     are joined with "\n"; a blank line ends an event (so does the end of
+//     the file); events with empty data (priming events) are skipped, and
+//     so are messages that are not responses (notifications, requests). The
+//     first response is the answer.
+//  2. Wire bytes are the answer as received: the file's bytes, except that
+//     a JSON capture's one final "\n" (added when it was saved) is left
+//     out. An event-stream capture counts every byte, framing included.
+//     Invalid UTF-8 is decoded as Node decodes it (each maximal invalid
+//     subpart becomes U+FFFD) and reported as a warning; wire bytes still
+//     count the bytes received.
+//  3. The text is validated whole (errors carry line and column), the outer
+//     objects are walked without building them (duplicate keys: the last
+//     wins, as JSON.parse), and each tool is parsed on its own and dropped
+//     once counted, so a capture of hundreds of megabytes is measured in
+//     little more memory than the file itself.
+//  4. Measure counts: model-read bytes and tokens per tool and in total;
+//     description bytes (the UTF-8 bytes of every tool description that is
+//     a string; a description that is not a string counts nothing here and
+//     gives a warning, though the model still reads it); field description
+//     bytes (every string value of a member named "description" at any
+//     depth of a tool's inputSchema: a property that is itself named
+//     "description" inside "properties" is a field whose value is a schema
+//     object, so it counts only through the descriptions inside it); the
+//     longest description in UTF-16 code units (JavaScript's length), the
+//     first tool on ties.
+//  5. Toolsets, ceilings and comparisons are computed from those figures.
+//  6. What-if transforms (Lean, DropEmptyOutputSchemas, Words) rewrite each
+//     tool. A transform's wire saving is what the server's answer would
+//     shrink by: the answer re-serialized as the server sends it
+//     (JSON.stringify, compact) before the transform, minus the same after
+//     it. Only tools change, so that is the sum over tools of the
+//     JSON.stringify length before minus after; re-serializing both sides
+//     keeps a pretty-printed or differently escaped capture from counting
+//     its layout as a saving. The model-read saving is the model-read bytes
+//     before minus after. Transforms apply in the order given, each
+//     measured against the result of the one before.
+//  7. Encode writes the transformed answer back in the capture's own form:
+//     JSON forms as JSON.stringify of the whole message (with the final
+//     newline kept if the capture had one); an event stream with its framing
+//     kept and the answer's data lines replaced by one data line.
+package toollist
