@@ -1,6 +1,344 @@
 package twin
 
-import "net/http"
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The MCP connector.
+//
+// Two addresses serve it: /mcp for a KEY's token, and /mcp/connect for an
+// app token from OAuth, which adds the search and fetch tools. Before the
+// SDK sees a request, the connector sets the headers every answer carries
+// (Cache-Control, Vary, X-Request-Id), checks the bearer token (401), and
+// refuses what the service refuses with HTTP 400 and JSON-RPC -32600: a
+// batch body, and at /mcp a tools parameter that is not one known set.
+// Then a new SDK server is built for the one request (stateless: no session
+// id; tools/call works without initialize), holding the address's tools or
+// the set's. Its tools call the HTTP API in-process through the server's
+// mux, with the caller's token.
+//
+// Cache hints: the SDK (v1.8.0) writes the 2026-07-28 cache fields, ttlMs
+// and cacheScope, at the top of every list and server/discover result; the
+// connector decides them in ServerOptions.SetCacheable. tools/list at /mcp
+// and /mcp/connect is public for an hour (ttlMs 3600000); at a set it is
+// private with ttlMs 0, so no cache keyed without the query serves one
+// set's list for another. server/discover is public for an hour at every
+// address: the instructions are the same everywhere.
+//
+// server/discover and the 2026-07-28 headers (MCP-Protocol-Version,
+// Mcp-Method, Mcp-Name) are the SDK's own: it answers discover with the
+// supported versions, capabilities, instructions and cache hints, and
+// serverInfo in the result's _meta. initialize answers 2025-06-18 and
+// 2025-11-25 as asked.
+
+const (
+	// cacheTTLPublic is the ttlMs of a public tool list, an hour.
+	cacheTTLPublic = 3600000
+	// maxConnectorBody bounds a connector request's body.
+	maxConnectorBody = 4 << 20
+)
+
+// connKey is the context key of the connection a request speaks for.
+type connKey struct{}
+
+// conn is what one connector request needs: who asked, at which address,
+// with which tools.
+type conn struct {
+	token   string
+	connect bool
+	set     *Toolset
+	host    string
+	scheme  string
+}
 
 // routesConnector mounts the MCP connector at /mcp and /mcp/connect.
-func (s *Server) routesConnector(mux *http.ServeMux) {}
+func (s *Server) routesConnector(mux *http.ServeMux) {
+	mux.Handle("/mcp", s.connectorHandler(false))
+	mux.Handle("/mcp/connect", s.connectorHandler(true))
+}
+
+// connectorHandler serves one connector address; connect is true at
+// /mcp/connect.
+func (s *Server) connectorHandler(connect bool) http.Handler {
+	sdk := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		c, _ := r.Context().Value(connKey{}).(*conn)
+		if c == nil {
+			return nil
+		}
+		return s.newMCPServer(c)
+	}, &mcp.StreamableHTTPOptions{
+		Stateless:    true,
+		JSONResponse: s.opts.JSONAnswers,
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Cache-Control", "no-cache, no-transform")
+		h.Set("Vary", "Accept, Authorization")
+		h.Set("X-Request-Id", newRequestID())
+
+		p, ok := s.principal(r)
+		if !ok || p.App != connect {
+			refuseUnauthorized(w, r, connect)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxConnectorBody+1))
+		if err != nil {
+			writeRPCError(w, http.StatusBadRequest, nil, "INVALID_REQUEST. The request body could not be read. Send it again.")
+			return
+		}
+		if len(body) > maxConnectorBody {
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, "INVALID_REQUEST. The request body is larger than 4 MiB. Send a smaller request.")
+			return
+		}
+		if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+			writeRPCError(w, http.StatusBadRequest, nil, invalidRequest("one JSON-RPC message per request; a batch is not taken"))
+			return
+		}
+		c := &conn{token: bearerToken(r), connect: connect, host: r.Host, scheme: "http"}
+		if r.TLS != nil {
+			c.scheme = "https"
+		}
+		if !connect {
+			set, ok := parseToolsParam(r)
+			if !ok {
+				writeRPCError(w, http.StatusBadRequest, requestID(body), invalidRequest("tools is tasks, research or coordinate, or absent for every tool"))
+				return
+			}
+			c.set = set
+		}
+		r2 := r.WithContext(context.WithValue(r.Context(), connKey{}, c))
+		r2.Body = io.NopCloser(bytes.NewReader(body))
+		r2.ContentLength = int64(len(body))
+		sdk.ServeHTTP(w, r2)
+	})
+}
+
+// parseToolsParam reads the tools query parameter: absent or empty means
+// every tool (nil); one known set name means that set. Anything else, a
+// second value or a comma list included, is not ok.
+func parseToolsParam(r *http.Request) (*Toolset, bool) {
+	vals, present := r.URL.Query()["tools"]
+	if !present {
+		return nil, true
+	}
+	if len(vals) != 1 {
+		return nil, false
+	}
+	if vals[0] == "" {
+		return nil, true
+	}
+	set, ok := toolset(vals[0])
+	if !ok {
+		return nil, false
+	}
+	return &set, true
+}
+
+// invalidRequest is the INVALID_REQUEST message with detail in brackets.
+func invalidRequest(detail string) string {
+	return "INVALID_REQUEST. The request's body or query does not hold. (" + detail + ") Correct what the detail names and send the request again."
+}
+
+// requestID returns the id of a JSON-RPC request body, or nil when there
+// is none to read.
+func requestID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	switch m.ID[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return m.ID
+	}
+	return nil
+}
+
+// writeRPCError answers a JSON-RPC error -32600 with an HTTP status.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	msg, _ := json.Marshal(message)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":-32600,"message":`+string(msg)+`}}`)
+}
+
+// refuseUnauthorized answers 401 for a missing, wrong or expired token, or
+// one of the wrong kind for the address.
+func refuseUnauthorized(w http.ResponseWriter, r *http.Request, connect bool) {
+	var msg string
+	if connect {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+scheme+"://"+r.Host+`/.well-known/oauth-protected-resource/mcp/connect"`)
+		msg = "UNAUTHORIZED. /mcp/connect takes an app token from OAuth. Connect through your client's OAuth flow, or use /mcp with a KEY's token."
+	} else {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="schellingaf"`)
+		msg = "UNAUTHORIZED. /mcp takes a KEY's token as a bearer token. Get one with POST /v1/keys/challenge and /v1/keys/verify, or connect at /mcp/connect with OAuth."
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "UNAUTHORIZED", "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusUnauthorized)
+	w.Write(b)
+}
+
+// bearerToken returns the request's bearer token, or "".
+func bearerToken(r *http.Request) string {
+	a := r.Header.Get("Authorization")
+	if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+		return strings.TrimSpace(a[7:])
+	}
+	return ""
+}
+
+// newRequestID returns a fresh request id.
+func newRequestID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// newMCPServer builds the SDK server for one request.
+func (s *Server) newMCPServer(c *conn) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "schellingaf", Version: "0.1.0"}, &mcp.ServerOptions{
+		Instructions: Instructions(),
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SetCacheable: func(_ context.Context, req mcp.Request, cc *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListToolsRequest); ok && c.set != nil {
+				cc.TTLMs, cc.CacheScope = 0, "private"
+				return
+			}
+			cc.TTLMs, cc.CacheScope = cacheTTLPublic, "public"
+		},
+	})
+	for _, name := range c.toolNames() {
+		srv.AddTool(toolDef(name), s.toolHandler(c, name))
+	}
+	srv.AddReceivingMiddleware(listInOrder(c.toolNames()))
+	if c.set != nil {
+		srv.AddReceivingMiddleware(notInToolset(c.set))
+	}
+	return srv
+}
+
+// listInOrder puts a tools/list result in the connection's order: the SDK
+// lists tools sorted by name, the service in its own order.
+func listInOrder(order []string) mcp.Middleware {
+	rank := map[string]int{}
+	for i, n := range order {
+		rank[n] = i
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if l, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				slices.SortStableFunc(l.Tools, func(a, b *mcp.Tool) int { return rank[a.Name] - rank[b.Name] })
+			}
+			return res, err
+		}
+	}
+}
+
+// toolNames are the tools this connection lists, in order.
+func (c *conn) toolNames() []string {
+	switch {
+	case c.connect:
+		return append(append([]string{}, mcpTools...), connectTools...)
+	case c.set != nil:
+		return c.set.Tools
+	}
+	return mcpTools
+}
+
+// notInToolset answers a tools/call of a tool /mcp holds but set leaves
+// out with a NOT_IN_TOOLSET tool result, so the set's list never shows it.
+func notInToolset(set *Toolset) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || call.Params == nil {
+				return next(ctx, method, req)
+			}
+			name := call.Params.Name
+			known, inSet := false, false
+			for _, n := range mcpTools {
+				known = known || n == name
+			}
+			for _, n := range set.Tools {
+				inSet = inSet || n == name
+			}
+			if !known || inSet {
+				return next(ctx, method, req)
+			}
+			detail := name + " is in no set"
+			if sets := setsHolding(name); len(sets) > 0 {
+				detail = name + " is in " + andList(sets)
+			}
+			return refusal("NOT_IN_TOOLSET. This connection's toolset leaves that tool out. (" + detail + ") Connect again at /mcp with no tools parameter for every tool, or with tools set to a set the detail names. Nothing was done."), nil
+		}
+	}
+}
+
+// refusal is a tool result that refuses: isError, text only.
+func refusal(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// apiHostKey is the context key of the host and scheme the API is called
+// with, so that links in answers name the address the client used.
+type apiHostKey struct{}
+
+// callAPI makes one HTTP API request in-process through the server's mux,
+// with token as the bearer token, and returns the status and the body.
+// body, when not nil, is sent as JSON; a []byte or json.RawMessage is sent
+// as it is.
+func (s *Server) callAPI(ctx context.Context, token, method, path string, body any) (status int, answer []byte) {
+	var rd io.Reader
+	if body != nil {
+		switch b := body.(type) {
+		case []byte:
+			rd = bytes.NewReader(b)
+		case json.RawMessage:
+			rd = bytes.NewReader(b)
+		default:
+			enc, err := json.Marshal(body)
+			if err != nil {
+				return http.StatusInternalServerError, []byte(`{"error":{"code":"INTERNAL","message":"the connector could not encode its request"}}`)
+			}
+			rd = bytes.NewReader(enc)
+		}
+	}
+	req := httptest.NewRequestWithContext(ctx, method, path, rd)
+	if c, ok := ctx.Value(apiHostKey{}).(*conn); ok && c.host != "" {
+		req.Host = c.host
+		if c.scheme == "https" {
+			req.URL.Scheme = "https"
+		}
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	rec := httptest.NewRecorder()
+	s.mux.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.Bytes()
+}

@@ -1,0 +1,656 @@
+package twin
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var updateCaptures = flag.Bool("update", false, "rewrite captures/twin from what the twin serves")
+
+// startTwin starts a twin on a loopback port.
+func startTwin(t *testing.T, opts Options) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(New(opts))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// httpJSON sends one HTTP API request and decodes a JSON answer into out.
+func httpJSON(t *testing.T, base, token, method, path string, body any, out any) int {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, base+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if out != nil && len(raw) > 0 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s %s: %d %s: %v", method, path, resp.StatusCode, raw, err)
+		}
+	}
+	return resp.StatusCode
+}
+
+// keyToken makes a KEY and gets its token through the challenge and
+// verify routes, signing the exact pre-image.
+func keyToken(t *testing.T, base string) (token, peer string) {
+	t.Helper()
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	var ch struct {
+		PeerID    string `json:"peer_id"`
+		Challenge string `json:"challenge"`
+		Audience  string `json:"audience"`
+	}
+	if st := httpJSON(t, base, "", "POST", "/v1/keys/challenge", map[string]string{"public_key": hex.EncodeToString(pub)}, &ch); st != 200 && st != 201 {
+		t.Fatalf("challenge: %d", st)
+	}
+	cb, err := hex.DecodeString(ch.Challenge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := append([]byte("agent-state:token-challenge:v1\x00"+ch.Audience+"\x00"), cb...)
+	var v struct {
+		PeerID string `json:"peer_id"`
+		Token  string `json:"token"`
+	}
+	st := httpJSON(t, base, "", "POST", "/v1/keys/verify", map[string]string{
+		"public_key": hex.EncodeToString(pub), "challenge": ch.Challenge,
+		"signature": hex.EncodeToString(ed25519.Sign(priv, msg)),
+	}, &v)
+	if st != 200 && st != 201 || v.Token == "" {
+		t.Fatalf("verify: %d %+v", st, v)
+	}
+	return v.Token, v.PeerID
+}
+
+// rpc is one connector exchange.
+type rpc struct {
+	status int
+	header http.Header
+	raw    []byte          // the body as received
+	msg    json.RawMessage // the JSON-RPC message, from JSON or the event stream
+}
+
+// post sends a JSON-RPC body to a connector address.
+func mcpPost(t *testing.T, url, token, body string, hdr ...string) rpc {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	r := rpc{status: resp.StatusCode, header: resp.Header, raw: raw}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(bytes.NewReader(raw))
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && strings.TrimSpace(d) != "" {
+				r.msg = json.RawMessage(d)
+				break
+			}
+		}
+	} else {
+		r.msg = raw
+	}
+	return r
+}
+
+func rpcBody(id int, method string, params any) string {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return string(b)
+}
+
+func initBody(version string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"readmeter-test","version":"0"}}}`
+}
+
+// listTools returns the tool names and the result of tools/list.
+func listTools(t *testing.T, url, token string) ([]string, map[string]json.RawMessage) {
+	t.Helper()
+	r := mcpPost(t, url, token, rpcBody(2, "tools/list", map[string]any{}))
+	if r.status != 200 {
+		t.Fatalf("%s: tools/list: %d %s", url, r.status, r.raw)
+	}
+	var m struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(r.msg, &m); err != nil || m.Result == nil {
+		t.Fatalf("%s: tools/list: %s", url, r.raw)
+	}
+	var tools []struct {
+		Name string `json:"name"`
+	}
+	json.Unmarshal(m.Result["tools"], &tools)
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	return names, m.Result
+}
+
+// toolResult is a tools/call result.
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+func (r toolResult) text() string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// callTool calls a tool and returns its result; a JSON-RPC error fails.
+func callTool(t *testing.T, url, token, name string, args any) toolResult {
+	t.Helper()
+	r := mcpPost(t, url, token, rpcBody(3, "tools/call", map[string]any{"name": name, "arguments": args}))
+	var m struct {
+		Result *toolResult      `json:"result"`
+		Error  *json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(r.msg, &m); err != nil || m.Result == nil {
+		t.Fatalf("%s %s: %d %s", url, name, r.status, r.raw)
+	}
+	return *m.Result
+}
+
+func setNames(name string) []string {
+	s, _ := toolset(name)
+	return s.Tools
+}
+
+func TestToolsetMembership(t *testing.T) {
+	want := map[string][]string{
+		"tasks": {"schellingaf_guide", "schellingaf_whoami", "schellingaf_seek", "schellingaf_read_space", "schellingaf_get",
+			"schellingaf_mailbox", "schellingaf_post", "schellingaf_oracle", "schellingaf_task", "schellingaf_join"},
+		"research": {"schellingaf_guide", "schellingaf_whoami", "schellingaf_seek", "schellingaf_read_space", "schellingaf_get",
+			"schellingaf_mailbox", "schellingaf_spaces", "schellingaf_post", "schellingaf_oracle", "schellingaf_join"},
+		"coordinate": {"schellingaf_guide", "schellingaf_whoami", "schellingaf_seek", "schellingaf_read_space", "schellingaf_get",
+			"schellingaf_mailbox", "schellingaf_spaces", "schellingaf_post", "schellingaf_space_control", "schellingaf_oracle",
+			"schellingaf_task", "schellingaf_join"},
+	}
+	got := map[string][]string{}
+	for _, s := range Toolsets() {
+		got[s.Name] = s.Tools
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("toolsets (-want +got):\n%s", d)
+	}
+	// The instructions name what each set leaves out, from Toolsets.
+	for _, s := range Toolsets() {
+		var out []string
+		for _, n := range mcpTools {
+			if !slices.Contains(s.Tools, n) {
+				out = append(out, n)
+			}
+		}
+		if sentence := s.Name + " leaves out " + andList(out); !strings.Contains(Instructions(), sentence) {
+			t.Errorf("instructions lack %q", sentence)
+		}
+	}
+}
+
+func TestToolListsAtEachAddress(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	for _, tc := range []struct {
+		query string
+		want  []string
+		scope string
+		ttl   int
+	}{
+		{"", mcpTools, "public", 3600000},
+		{"?tools=", mcpTools, "public", 3600000},
+		{"?tools=tasks", setNames("tasks"), "private", 0},
+		{"?tools=research", setNames("research"), "private", 0},
+		{"?tools=coordinate", setNames("coordinate"), "private", 0},
+	} {
+		names, res := listTools(t, srv.URL+"/mcp"+tc.query, tok)
+		if d := cmp.Diff(tc.want, names); d != "" {
+			t.Errorf("/mcp%s (-want +got):\n%s", tc.query, d)
+		}
+		var scope string
+		var ttl int
+		json.Unmarshal(res["cacheScope"], &scope)
+		json.Unmarshal(res["ttlMs"], &ttl)
+		if scope != tc.scope || ttl != tc.ttl {
+			t.Errorf("/mcp%s: cacheScope %q ttlMs %d, want %q %d", tc.query, scope, ttl, tc.scope, tc.ttl)
+		}
+	}
+}
+
+func TestToolsParamRefused(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	for _, q := range []string{"tools=task", "tools=tasks&tools=research", "tools=tasks,research", "tools=TASKS"} {
+		r := mcpPost(t, srv.URL+"/mcp?"+q, tok, rpcBody(7, "tools/list", map[string]any{}))
+		if r.status != 400 {
+			t.Errorf("%s: status %d, want 400", q, r.status)
+		}
+		var m struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(r.raw, &m); err != nil {
+			t.Fatalf("%s: %s", q, r.raw)
+		}
+		if m.JSONRPC != "2.0" || string(m.ID) != "7" || m.Error.Code != -32600 ||
+			!strings.HasPrefix(m.Error.Message, "INVALID_REQUEST.") ||
+			!strings.Contains(m.Error.Message, "(tools is tasks, research or coordinate, or absent for every tool)") {
+			t.Errorf("%s: %s", q, r.raw)
+		}
+	}
+	// Without an id to read, the id is null.
+	r := mcpPost(t, srv.URL+"/mcp?tools=nope", tok, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if r.status != 400 || !bytes.HasPrefix(r.raw, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`)) {
+		t.Errorf("notification at an unknown set: %d %s", r.status, r.raw)
+	}
+	// A batch is refused before anything else is read.
+	r = mcpPost(t, srv.URL+"/mcp", tok, "["+rpcBody(1, "tools/list", map[string]any{})+"]")
+	if r.status != 400 || !bytes.HasPrefix(r.raw, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`)) {
+		t.Errorf("batch: %d %s", r.status, r.raw)
+	}
+}
+
+func TestNotInToolset(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	for _, tc := range []struct{ set, tool, detail string }{
+		{"tasks", "schellingaf_space_control", "(schellingaf_space_control is in coordinate)"},
+		{"tasks", "schellingaf_spaces", "(schellingaf_spaces is in research and coordinate)"},
+		{"research", "schellingaf_task", "(schellingaf_task is in tasks and coordinate)"},
+		{"coordinate", "schellingaf_message", "(schellingaf_message is in no set)"},
+		{"tasks", "schellingaf_messages", "(schellingaf_messages is in no set)"},
+	} {
+		res := callTool(t, srv.URL+"/mcp?tools="+tc.set, tok, tc.tool, map[string]any{"action": "create", "to": "x", "body": "x"})
+		if !res.IsError || !strings.HasPrefix(res.text(), "NOT_IN_TOOLSET.") || !strings.Contains(res.text(), tc.detail) || res.StructuredContent != nil {
+			t.Errorf("%s at %s: %+v", tc.tool, tc.set, res)
+		}
+	}
+	// A tool the set holds is called as usual.
+	if res := callTool(t, srv.URL+"/mcp?tools=tasks", tok, "schellingaf_whoami", map[string]any{}); res.IsError {
+		t.Errorf("whoami at tasks: %s", res.text())
+	}
+}
+
+func TestConnectAddress(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	// A KEY's token is refused at /mcp/connect; no token is refused at both.
+	for _, tc := range []struct{ path, token string }{{"/mcp/connect", tok}, {"/mcp/connect", ""}, {"/mcp", ""}, {"/mcp", "nonsense"}} {
+		r := mcpPost(t, srv.URL+tc.path, tc.token, rpcBody(1, "tools/list", map[string]any{}))
+		if r.status != 401 || r.header.Get("WWW-Authenticate") == "" || !bytes.Contains(r.raw, []byte(`"UNAUTHORIZED"`)) {
+			t.Errorf("%s with %q: %d %s", tc.path, tc.token, r.status, r.raw)
+		}
+		if r.header.Get("X-Request-Id") == "" || r.header.Get("Vary") != "Accept, Authorization" {
+			t.Errorf("%s: refusal headers %v", tc.path, r.header)
+		}
+	}
+	app := appToken(t, srv.URL)
+	want := append(append([]string{}, mcpTools...), "search", "fetch")
+	for _, q := range []string{"", "?tools=tasks", "?tools=nonsense"} {
+		names, res := listTools(t, srv.URL+"/mcp/connect"+q, app)
+		if d := cmp.Diff(want, names); d != "" {
+			t.Errorf("/mcp/connect%s (-want +got):\n%s", q, d)
+		}
+		if string(res["cacheScope"]) != `"public"` || string(res["ttlMs"]) != "3600000" {
+			t.Errorf("/mcp/connect%s: cache hints %s %s", q, res["cacheScope"], res["ttlMs"])
+		}
+	}
+	// An app token is for /mcp/connect alone.
+	if r := mcpPost(t, srv.URL+"/mcp", app, rpcBody(1, "tools/list", map[string]any{})); r.status != 401 {
+		t.Errorf("/mcp with an app token: %d", r.status)
+	}
+}
+
+func TestLeanListsAndCeilings(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	app := appToken(t, srv.URL)
+	for _, a := range []struct{ url, tok string }{{"/mcp", tok}, {"/mcp/connect", app}} {
+		r := mcpPost(t, srv.URL+a.url, a.tok, rpcBody(2, "tools/list", map[string]any{}))
+		if bytes.Contains(r.raw, []byte(`"$schema"`)) {
+			t.Errorf("%s: $schema in the list", a.url)
+		}
+		if bytes.Contains(r.raw, []byte("9007199254740991")) {
+			t.Errorf("%s: 2^53-1 in the list", a.url)
+		}
+		var m struct {
+			Result struct {
+				Tools []struct {
+					Name         string          `json:"name"`
+					Description  string          `json:"description"`
+					OutputSchema json.RawMessage `json:"outputSchema"`
+				} `json:"tools"`
+			} `json:"result"`
+		}
+		json.Unmarshal(r.msg, &m)
+		var withOutput []string
+		for _, tl := range m.Result.Tools {
+			if n := len(utf16.Encode([]rune(tl.Description))); n >= 2000 || n == 0 {
+				t.Errorf("%s: %s description is %d characters", a.url, tl.Name, n)
+			}
+			if tl.OutputSchema != nil {
+				withOutput = append(withOutput, tl.Name)
+			}
+		}
+		want := []string{"schellingaf_whoami", "schellingaf_seek", "schellingaf_read_space", "schellingaf_mailbox", "schellingaf_post"}
+		if a.url == "/mcp/connect" {
+			want = append(want, "search", "fetch")
+		}
+		if d := cmp.Diff(want, withOutput); d != "" {
+			t.Errorf("%s: tools with an output schema (-want +got):\n%s", a.url, d)
+		}
+	}
+	if n := len(utf16.Encode([]rune(Instructions()))); n >= 2000 {
+		t.Errorf("instructions are %d characters", n)
+	}
+	if strings.Contains(Instructions(), "{{") {
+		t.Errorf("instructions keep a slot: %s", Instructions())
+	}
+}
+
+func TestLeanCheckRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		ok     bool
+	}{
+		{`{"type":"object","properties":{"n":{"type":"integer","maximum":50}}}`, true},
+		{`{"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema"}`, false},
+		{`{"type":"object","properties":{"a":{"items":{"$schema":"x"}}}}`, false},
+		{`{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740991}}}`, false},
+		{`{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740991.0}}}`, false},
+		{`{"type":"object","properties":{"maximum":{"type":"integer","maximum":9007199254740990}}}`, true},
+	} {
+		if err := leanCheck([]byte(tc.schema)); (err == nil) != tc.ok {
+			t.Errorf("%s: %v", tc.schema, err)
+		}
+	}
+}
+
+func TestAnswerFormatsAndHeaders(t *testing.T) {
+	for _, jsonAnswers := range []bool{false, true} {
+		srv := startTwin(t, Options{JSONAnswers: jsonAnswers})
+		tok, _ := keyToken(t, srv.URL)
+		for _, v := range []string{"2025-06-18", "2025-11-25"} {
+			r := mcpPost(t, srv.URL+"/mcp", tok, initBody(v))
+			ct := r.header.Get("Content-Type")
+			if jsonAnswers != strings.HasPrefix(ct, "application/json") || !jsonAnswers && !strings.HasPrefix(ct, "text/event-stream") {
+				t.Errorf("json=%v: Content-Type %q", jsonAnswers, ct)
+			}
+			if !jsonAnswers && !bytes.HasPrefix(r.raw, []byte("event: message\n")) && !bytes.Contains(r.raw, []byte("\ndata: ")) {
+				t.Errorf("event stream: %q", r.raw)
+			}
+			if r.header.Get("Cache-Control") != "no-cache, no-transform" || r.header.Get("Vary") != "Accept, Authorization" || r.header.Get("X-Request-Id") == "" {
+				t.Errorf("headers: %v", r.header)
+			}
+			if r.header.Get("Mcp-Session-Id") != "" {
+				t.Errorf("a session id in a stateless answer: %q", r.header.Get("Mcp-Session-Id"))
+			}
+			var m struct {
+				Result struct {
+					ProtocolVersion string `json:"protocolVersion"`
+					ServerInfo      struct {
+						Name, Version string
+					} `json:"serverInfo"`
+					Instructions string `json:"instructions"`
+				} `json:"result"`
+			}
+			json.Unmarshal(r.msg, &m)
+			if m.Result.ProtocolVersion != v || m.Result.ServerInfo.Name != "schellingaf" || m.Result.ServerInfo.Version != "0.1.0" || m.Result.Instructions != Instructions() {
+				t.Errorf("initialize %s: %s", v, r.msg)
+			}
+		}
+		// tools/call works without initialize, and answers structuredContent.
+		res := callTool(t, srv.URL+"/mcp", tok, "schellingaf_whoami", map[string]any{})
+		if res.IsError || len(res.StructuredContent) == 0 || res.text() == "" {
+			t.Errorf("whoami without initialize: %+v", res)
+		}
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	body := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"readmeter-test","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	r := mcpPost(t, srv.URL+"/mcp?tools=tasks", tok, body, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "server/discover")
+	var m struct {
+		Result struct {
+			SupportedVersions []string        `json:"supportedVersions"`
+			Capabilities      json.RawMessage `json:"capabilities"`
+			Instructions      string          `json:"instructions"`
+			TTLMs             int             `json:"ttlMs"`
+			CacheScope        string          `json:"cacheScope"`
+			Meta              map[string]struct {
+				Name, Version string
+			} `json:"_meta"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(r.msg, &m); err != nil || r.status != 200 {
+		t.Fatalf("discover: %d %s", r.status, r.raw)
+	}
+	res := m.Result
+	if !slices.Contains(res.SupportedVersions, "2026-07-28") || !slices.Contains(res.SupportedVersions, "2025-11-25") ||
+		res.Instructions != Instructions() || res.TTLMs != 3600000 || res.CacheScope != "public" ||
+		res.Meta["io.modelcontextprotocol/serverInfo"].Name != "schellingaf" || !bytes.Contains(res.Capabilities, []byte(`"tools"`)) {
+		t.Errorf("discover: %s", r.msg)
+	}
+	// A 2026-07-28 tools/call, with its headers, needs no handshake.
+	body = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"schellingaf_whoami","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	r = mcpPost(t, srv.URL+"/mcp", tok, body, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "schellingaf_whoami")
+	if r.status != 200 || !bytes.Contains(r.msg, []byte(`"structuredContent"`)) {
+		t.Errorf("2026-07-28 tools/call: %d %s", r.status, r.raw)
+	}
+}
+
+func TestArgumentsRefused(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	for _, tc := range []struct {
+		tool   string
+		args   any
+		detail string
+	}{
+		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, verify, done, list)"},
+		{"schellingaf_task", map[string]any{"action": "next"}, "(space is required)"},
+		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "(after must be an integer)"},
+		{"schellingaf_mailbox", map[string]any{"after": -1}, "(after must be at least 0)"},
+		{"schellingaf_whoami", map[string]any{"extra": 1}, "(extra is not a field of this tool)"},
+		{"schellingaf_get", map[string]any{"ids": []any{}}, "(ids needs at least 1 items)"},
+		{"schellingaf_seek", map[string]any{}, "(give fingerprint or q, one of the two)"},
+		{"schellingaf_post", map[string]any{"space": "x", "kind": "result", "body": "b", "fingerprints": []any{1}}, "(fingerprints[0] must be a string)"},
+	} {
+		res := callTool(t, srv.URL+"/mcp", tok, tc.tool, tc.args)
+		if !res.IsError || !strings.HasPrefix(res.text(), "INVALID_REQUEST.") || !strings.Contains(res.text(), tc.detail) {
+			t.Errorf("%s %v: %q", tc.tool, tc.args, res.text())
+		}
+	}
+	// An API refusal comes back as the API's code, message and fix.
+	res := callTool(t, srv.URL+"/mcp", tok, "schellingaf_read_space", map[string]any{"space": "no-such-space"})
+	if !res.IsError || res.StructuredContent != nil || !strings.Contains(res.text(), "NOT_FOUND") {
+		t.Errorf("read_space of no space: %+v", res)
+	}
+}
+
+// captureStems are the captured addresses: file stem and query.
+var captureStems = []struct{ stem, path string }{
+	{"tools-mcp", "/mcp"},
+	{"tools-connect", "/mcp/connect"},
+	{"tools-tasks", "/mcp?tools=tasks"},
+	{"tools-research", "/mcp?tools=research"},
+	{"tools-coordinate", "/mcp?tools=coordinate"},
+}
+
+// TestCaptures holds captures/twin to what the twin serves in JSON-answer
+// mode: each address's tools/list answer and its initialize answer beside
+// it, byte for byte plus one final newline, and toolsets.json. With
+// -update it rewrites them.
+func TestCaptures(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	app := appToken(t, srv.URL)
+	dir := filepath.Join("..", "captures", "twin")
+	files := map[string][]byte{}
+	for _, c := range captureStems {
+		token := tok
+		if strings.HasPrefix(c.path, "/mcp/connect") {
+			token = app
+		}
+		init := mcpPost(t, srv.URL+c.path, token, initBody("2025-11-25"))
+		list := mcpPost(t, srv.URL+c.path, token, rpcBody(2, "tools/list", map[string]any{}))
+		if init.status != 200 || list.status != 200 {
+			t.Fatalf("%s: %d %d", c.path, init.status, list.status)
+		}
+		files[c.stem+".json"] = append(list.raw, '\n')
+		files[c.stem+".init.json"] = append(init.raw, '\n')
+	}
+	var sets bytes.Buffer
+	sets.WriteString("{\n")
+	for i, s := range Toolsets() {
+		names, _ := json.Marshal(s.Tools)
+		fmt.Fprintf(&sets, "  %q: %s", s.Name, names)
+		if i < len(Toolsets())-1 {
+			sets.WriteString(",")
+		}
+		sets.WriteString("\n")
+	}
+	sets.WriteString("}\n")
+	files["toolsets.json"] = sets.Bytes()
+
+	for name, want := range files {
+		path := filepath.Join(dir, name)
+		if *updateCaptures {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%v (run go test ./twin -run TestCaptures -update)", err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what the twin serves; if the words changed on purpose, run go test ./twin -run TestCaptures -update", path)
+		}
+	}
+}
+
+// appToken gets an app token for /mcp/connect through OAuth 2.1 with
+// PKCE: register a client, authorize, approve as a KEY's holder, then
+// trade the code and the verifier for a token.
+func appToken(t *testing.T, base string) string {
+	t.Helper()
+	person, _ := keyToken(t, base)
+	redirect := "http://127.0.0.1:9/callback"
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	if st := httpJSON(t, base, "", "POST", "/oauth/register", map[string]any{
+		"client_name": "readmeter-test", "redirect_uris": []string{redirect},
+		"grant_types": []string{"authorization_code"}, "response_types": []string{"code"},
+		"token_endpoint_auth_method": "none",
+	}, &reg); st != 201 && st != 200 || reg.ClientID == "" {
+		t.Fatalf("oauth register: %d %+v", st, reg)
+	}
+	verifier := strings.Repeat("v", 43) + hex.EncodeToString([]byte(t.Name()))[:8]
+	sum := sha256.Sum256([]byte(verifier))
+	challenge := base64.RawURLEncoding.EncodeToString(sum[:])
+	q := url.Values{
+		"response_type": {"code"}, "client_id": {reg.ClientID}, "redirect_uri": {redirect},
+		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "state": {"st"},
+		"resource": {base + "/mcp/connect"}, "scope": {"mcp"},
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(base + "/oauth/authorize?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil || resp.StatusCode/100 != 3 || loc.Query().Get("request") == "" {
+		t.Fatalf("oauth authorize: %d Location %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	var appr struct {
+		RedirectTo string `json:"redirect_to"`
+	}
+	if st := httpJSON(t, base, person, "POST", "/v1/authorizations/"+url.PathEscape(loc.Query().Get("request"))+"/approve", map[string]any{}, &appr); st != 200 {
+		t.Fatalf("approve: %d %+v", st, appr)
+	}
+	back, err := url.Parse(appr.RedirectTo)
+	if err != nil || back.Query().Get("code") == "" {
+		t.Fatalf("approve: redirect_to %q", appr.RedirectTo)
+	}
+	form := url.Values{
+		"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")}, "redirect_uri": {redirect},
+		"client_id": {reg.ClientID}, "code_verifier": {verifier}, "resource": {base + "/mcp/connect"},
+	}
+	tr, err := http.PostForm(base+"/oauth/token", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	raw, _ := io.ReadAll(tr.Body)
+	if json.Unmarshal(raw, &tok); tr.StatusCode != 200 || tok.AccessToken == "" {
+		t.Fatalf("oauth token: %d %s", tr.StatusCode, raw)
+	}
+	return tok.AccessToken
+}
