@@ -179,7 +179,7 @@ func padTimes(src []byte) []byte {
 			continue
 		}
 		if out == nil {
-			out = make([]byte, 0, len(src)+16)
+			out = make([]byte, 0, len(src)+len(src)/8+16)
 		}
 		out = append(out, src[last:i+9]...) // up to and including the seconds
 		if frac < 0 {
