@@ -1,0 +1,149 @@
+package main
+
+import (
+	"io"
+
+	"readmeter/jsonjs"
+	"readmeter/toollist"
+)
+
+// reportValue builds the --json object of one capture: "capture", "form",
+// the figures (toollist.FiguresMembers), then the sections asked for.
+func reportValue(r *report, o *options) jsonjs.Value {
+	ms := []jsonjs.Member{member("capture", str(r.capture.Path)), member("form", str(r.capture.Form.String()))}
+	ms = append(ms, toollist.FiguresMembers(r.figures)...)
+	if o.toolsets != "" && r.sets != nil {
+		sets := make([]jsonjs.Value, len(r.sets))
+		for i, s := range r.sets {
+			sets[i] = jsonjs.ObjectValue([]jsonjs.Member{
+				member("name", str(s.Name)),
+				member("tools", num(int64(len(s.Tools)))),
+				member("tool_names", strs(s.Tools)),
+				member("model_read_bytes", num(s.ModelReadBytes)),
+				member("model_read_tokens", num(s.ModelReadTokens)),
+			})
+		}
+		ms = append(ms, member("toolsets", jsonjs.ArrayValue(sets)))
+	}
+	if r.init != nil {
+		in := []jsonjs.Member{member("source", str(r.init.Path))}
+		if r.init.HasInstructions {
+			in = append(in, member("chars", num(int64(r.init.Chars))), member("bytes", num(r.init.Bytes)))
+		} else {
+			in = append(in, member("chars", jsonjs.NullValue()), member("bytes", jsonjs.NullValue()))
+		}
+		ms = append(ms, member("instructions", jsonjs.ObjectValue(in)))
+	}
+	for _, s := range r.savings {
+		ms = append(ms, member(s.Name, jsonjs.ObjectValue([]jsonjs.Member{
+			member("wire_saving_bytes", num(s.WireSavingBytes)),
+			member("model_read_saving_bytes", num(s.ModelReadSavingBytes)),
+			member("changes", num(int64(s.Changes))),
+			member("tools_changed", strs(s.Tools)),
+		})))
+	}
+	over := make([]jsonjs.Value, len(r.over))
+	for i, ov := range r.over {
+		om := []jsonjs.Member{member("what", str(ov.What))}
+		if ov.What == "description" {
+			om = append(om, member("tool", str(ov.Tool)))
+		} else {
+			om = append(om, member("source", str(r.init.Path)))
+		}
+		om = append(om, member("chars", num(int64(ov.Chars))), member("max", num(int64(ov.Max))))
+		over[i] = jsonjs.ObjectValue(om)
+	}
+	ms = append(ms, member("ceilings", jsonjs.ObjectValue([]jsonjs.Member{
+		member("max_description_chars", num(int64(o.maxDescriptionChars))),
+		member("max_instructions_chars", num(int64(o.maxInstructionsChars))),
+		member("over", jsonjs.ArrayValue(over)),
+	})))
+	if len(o.budget) > 0 || o.budgetsFile != "" {
+		bs := make([]jsonjs.Value, len(r.budgets))
+		for i, b := range r.budgets {
+			bs[i] = jsonjs.ObjectValue([]jsonjs.Member{
+				member("name", str(b.Name)),
+				member("what", str(b.What)),
+				member("tokens", num(b.Tokens)),
+				member("bytes", num(b.Bytes)),
+				member("budget", num(b.Budget)),
+				member("where", str(b.Where)),
+				member("over", jsonjs.BoolValue(b.Over())),
+			})
+		}
+		ms = append(ms, member("budgets", jsonjs.ArrayValue(bs)))
+	}
+	ms = append(ms, member("warnings", strs(append([]string{}, r.warnings...))))
+	return jsonjs.ObjectValue(ms)
+}
+
+// writeJSON prints one object for one capture, an array for several,
+// indented as JSON.stringify(v, null, 2) writes it.
+func writeJSON(w io.Writer, reports []*report, o *options) error {
+	var v jsonjs.Value
+	if len(reports) == 1 {
+		v = reportValue(reports[0], o)
+	} else {
+		vs := make([]jsonjs.Value, len(reports))
+		for i, r := range reports {
+			vs[i] = reportValue(r, o)
+		}
+		v = jsonjs.ArrayValue(vs)
+	}
+	return printJSON(w, v)
+}
+
+func printJSON(w io.Writer, v jsonjs.Value) error {
+	out := indent(jsonjs.Stringify(v))
+	_, err := w.Write(append(out, '\n'))
+	return err
+}
+
+// indent rewrites compact JSON text as JSON.stringify(value, null, 2)
+// would write it.
+func indent(src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(src)/4)
+	depth := 0
+	newline := func() {
+		out = append(out, '\n')
+		for range depth {
+			out = append(out, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			out = append(out, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				out = append(out, c, src[i+1])
+				i++
+				continue
+			}
+			out = append(out, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			newline()
+		case ':':
+			out = append(out, ':', ' ')
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,371 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"readmeter/budgets"
+	"readmeter/internal/cli"
+	"readmeter/jsonjs"
+	"readmeter/toollist"
+)
+
+const usageHead = `usage: measure [flags] CAPTURE...
+       measure diff [--json] OLD NEW
+       measure capture [flags] URL
+
+measure reads saved tools/list answers and reports what a language model
+reads of them, byte-exact with Node's JSON.stringify: wire bytes, model-read
+bytes and tokens (floor(bytes/3)), per tool and per toolset, description
+sizes, and what-if savings.
+
+A CAPTURE is a JSON-RPC response, a bare result ({"tools": [...]}) or an
+event-stream body, detected by content. Its initialize (or server/discover)
+answer, when saved beside it as STEM.init.EXT (tools-mcp.init.json for
+tools-mcp.json), gives the instructions checked against their ceiling.
+Several captures (one per address) are reported side by side; toolsets are
+taken from the first.
+
+measure diff OLD NEW compares two captures: old, new and delta for every
+figure and per tool, with the tools added and removed.
+
+Budgets: a capture's budget key is --budget-key, or its file stem with a
+leading "tools-" removed (tools-mcp.json -> mcp); a toolset's key is its
+name. In a budgets file the key is looked up as TOOL_LIST_TOKENS.KEY;
+--budget takes KEY=TOKENS or TOOL_LIST_TOKENS.KEY=TOKENS. A list reading more
+tokens than its budget is a breach.
+
+Flags:
+`
+
+const usageTail = `
+Exit codes:
+  0  measured; every ceiling and budget held
+  1  a ceiling or a budget was exceeded (one line each on stderr)
+  2  usage or input error: bad flags, a file missing, empty or not a
+     tools/list answer (one line naming the file and what is wrong);
+     nothing is written
+`
+
+// run is the command: it dispatches the subcommands and measures captures.
+func run(stdout, stderr io.Writer, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "capture":
+			return runCapture(stdout, stderr, args[1:])
+		case "diff":
+			return runDiff(stdout, stderr, args[1:])
+		}
+	}
+	return runMeasure(stdout, stderr, args)
+}
+
+// options are the flags of `measure CAPTURE...`.
+type options struct {
+	json                 bool
+	toolsets             string
+	lean                 bool
+	dropEmpty            bool
+	words                string
+	write                string
+	init                 string
+	maxDescriptionChars  int
+	maxInstructionsChars int
+	budget               []string
+	budgetsFile          string
+	budgetKey            string
+}
+
+func newFlagSet(o *options) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("measure", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.BoolVar(&o.json, "json", false, "print a JSON report with exact integers (an array for several captures)")
+	fs.StringVar(&o.toolsets, "toolsets", "", "JSON `FILE` from set name to tool names: report each set of the first capture")
+	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth and maximum 9007199254740991 from the schemas")
+	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
+	fs.StringVar(&o.words, "words", "", "what-if: JSON `FILE` from \"TOOL\" or \"TOOL:/json/pointer\" (into inputSchema) to new text")
+	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form")
+	fs.StringVar(&o.init, "init", "", "initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
+	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", toollist.DefaultMaxChars, "ceiling for a tool description, in UTF-16 code units")
+	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", toollist.DefaultMaxChars, "ceiling for the instructions, in UTF-16 code units")
+	fs.StringArrayVar(&o.budget, "budget", nil, "budget `KEY=TOKENS` for a capture or toolset (repeatable)")
+	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
+	fs.StringVar(&o.budgetKey, "budget-key", "", "budget `KEY` of the one capture given (default: its stem without \"tools-\")")
+	return fs
+}
+
+func printUsage(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprint(w, usageHead)
+	fmt.Fprint(w, fs.FlagUsages())
+	fmt.Fprint(w, usageTail)
+}
+
+// parseFlags parses args; help is true when --help was asked for (the usage
+// is then printed to stdout).
+func parseFlags(stdout io.Writer, fs *pflag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printUsage(stdout, fs)
+			return true, nil
+		}
+		return false, cli.Usage("%v (see measure --help)", err)
+	}
+	return false, nil
+}
+
+// inputError turns a library's input error into exit 2.
+func inputError(err error) error {
+	var ee *cli.ExitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return cli.Usage("%v", err)
+}
+
+// report is everything measured of one capture.
+type report struct {
+	capture  *toollist.Capture
+	figures  *toollist.Figures
+	sets     []toollist.ToolsetFigures
+	init     *toollist.Init
+	savings  []toollist.Saving
+	over     []toollist.Over
+	budgets  []budgetCheck
+	warnings []string
+}
+
+func runMeasure(stdout, stderr io.Writer, args []string) error {
+	var o options
+	fs := newFlagSet(&o)
+	if help, err := parseFlags(stdout, fs, args); help || err != nil {
+		return err
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		return cli.Usage("no capture given (see measure --help)")
+	}
+	transforms := o.lean || o.dropEmpty || o.words != ""
+	switch {
+	case o.write != "" && len(paths) != 1:
+		return cli.Usage("--write takes one capture; %d given", len(paths))
+	case o.write != "" && !transforms:
+		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas or --words")
+	case o.init != "" && len(paths) != 1:
+		return cli.Usage("--init takes one capture; %d given", len(paths))
+	case o.budgetKey != "" && len(paths) != 1:
+		return cli.Usage("--budget-key names the one capture given; %d given", len(paths))
+	case o.maxDescriptionChars < 0 || o.maxInstructionsChars < 0:
+		return cli.Usage("a ceiling is a number of characters, 0 or more")
+	}
+	given, err := parseBudgetFlags(o.budget)
+	if err != nil {
+		return err
+	}
+	var sets []toollist.Toolset
+	if o.toolsets != "" {
+		if sets, err = toollist.ReadToolsets(o.toolsets); err != nil {
+			return inputError(err)
+		}
+	}
+	var words *toollist.Words
+	if o.words != "" {
+		if words, err = toollist.ReadWords(o.words); err != nil {
+			return inputError(err)
+		}
+	}
+	var bfile *budgets.File
+	if o.budgetsFile != "" {
+		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
+			return inputError(err)
+		}
+	}
+
+	reports := make([]*report, 0, len(paths))
+	var encoded []byte
+	for i, path := range paths {
+		r, enc, err := measureOne(path, i == 0, sets, words, &o)
+		if err != nil {
+			return inputError(err)
+		}
+		reports = append(reports, r)
+		if enc != nil {
+			encoded = enc
+		}
+	}
+	if err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
+		return err
+	}
+	if o.write != "" {
+		if err := writeAtomic(o.write, encoded); err != nil {
+			return cli.Usage("%s: %v", o.write, err)
+		}
+	}
+
+	if o.json {
+		if err := writeJSON(stdout, reports, &o); err != nil {
+			return err
+		}
+	} else if len(reports) == 1 {
+		writeTable(stdout, reports[0])
+	} else {
+		writeSideBySide(stdout, reports)
+	}
+	return findings(stderr, reports)
+}
+
+// measureOne reads and measures one capture; the first one also gets the
+// toolsets. enc is the transformed capture when --write asks for it.
+func measureOne(path string, first bool, sets []toollist.Toolset, words *toollist.Words, o *options) (*report, []byte, error) {
+	c, err := toollist.Read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := toollist.Measure(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &report{capture: c, figures: f, warnings: f.Warnings}
+	if first && sets != nil {
+		if r.sets, err = toollist.MeasureToolsets(f, path, sets); err != nil {
+			return nil, nil, err
+		}
+	}
+	initPath := o.init
+	if initPath == "" {
+		if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
+			initPath = toollist.InitPath(path)
+		}
+	}
+	if initPath != "" {
+		if r.init, err = toollist.ReadInit(initPath); err != nil {
+			return nil, nil, err
+		}
+		if r.init.Replaced > 0 {
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
+				initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
+		}
+		if !r.init.HasInstructions {
+			r.warnings = append(r.warnings, initPath+": the answer holds no instructions")
+		}
+	}
+	var ts []toollist.Transform
+	if o.lean {
+		ts = append(ts, toollist.Lean())
+	}
+	if o.dropEmpty {
+		ts = append(ts, toollist.DropEmptyOutputSchemas())
+	}
+	if words != nil {
+		ts = append(ts, words.Transform())
+	}
+	var enc []byte
+	if len(ts) > 0 {
+		savings, tools, err := toollist.WhatIf(c, ts, o.write != "")
+		if err != nil {
+			return nil, nil, err
+		}
+		r.savings = savings
+		if o.write != "" {
+			if enc, err = toollist.Encode(c, tools); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	r.over = append(toollist.OverDescriptions(f, o.maxDescriptionChars), toollist.OverInstructions(r.init, o.maxInstructionsChars)...)
+	return r, enc, nil
+}
+
+// findings prints one line per ceiling or budget exceeded and returns the
+// exit they call for.
+func findings(stderr io.Writer, reports []*report) error {
+	n := 0
+	for _, r := range reports {
+		for _, ov := range r.over {
+			n++
+			if ov.What == "instructions" {
+				fmt.Fprintf(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)\n",
+					r.init.Path, cli.Group(int64(ov.Chars)), cli.Group(int64(ov.Max)))
+				continue
+			}
+			fmt.Fprintf(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)\n",
+				r.capture.Path, ov.Tool, cli.Group(int64(ov.Chars)), cli.Group(int64(ov.Max)))
+		}
+		for _, b := range r.budgets {
+			if b.Over() {
+				n++
+				fmt.Fprintf(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s\n",
+					b.Name, b.What, cli.Group(b.Tokens), cli.Group(b.Bytes), cli.Group(b.Budget), b.Where)
+			}
+		}
+	}
+	if n > 0 {
+		return cli.Silent
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory, renamed into place.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return unwrapPath(err)
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return unwrapPath(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return unwrapPath(err)
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		os.Remove(name)
+		return unwrapPath(err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return unwrapPath(err)
+	}
+	return nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// num is an exact integer for a JSON report.
+func num(n int64) jsonjs.Value { return jsonjs.NumberValue(float64(n)) }
+
+func str(s string) jsonjs.Value { return jsonjs.StringValue(s) }
+
+func member(k string, v jsonjs.Value) jsonjs.Member { return jsonjs.Member{Key: k, Value: v} }
+
+func strs(ss []string) jsonjs.Value {
+	vs := make([]jsonjs.Value, len(ss))
+	for i, s := range ss {
+		vs[i] = str(s)
+	}
+	return jsonjs.ArrayValue(vs)
+}
+
