@@ -368,4 +368,3 @@ func strs(ss []string) jsonjs.Value {
 	}
 	return jsonjs.ArrayValue(vs)
 }
-
