@@ -1,14 +1,277 @@
 package twin
 
-import "net/http"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
 
-// apiState is the HTTP API's in-memory state.
-type apiState struct{ s *Server }
+// apiError is a refusal: its status and the JSON body
+// {"error":{"code","message","fix"}} every route answers with.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
 
-func newAPIState(s *Server) *apiState { return &apiState{s: s} }
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+func badRequest(msg, fix string) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: "INVALID_REQUEST", Message: msg, Fix: fix}
+}
+
+func notFound(code, msg, fix string) *apiError {
+	return &apiError{Status: http.StatusNotFound, Code: code, Message: msg, Fix: fix}
+}
+
+func forbidden(code, msg, fix string) *apiError {
+	return &apiError{Status: http.StatusForbidden, Code: code, Message: msg, Fix: fix}
+}
+
+func conflict(code, msg, fix string) *apiError {
+	return &apiError{Status: http.StatusConflict, Code: code, Message: msg, Fix: fix}
+}
+
+var errUnauthorized = &apiError{Status: http.StatusUnauthorized, Code: "UNAUTHORIZED",
+	Message: "The bearer token is missing, unknown or expired.",
+	Fix:     "Send Authorization: Bearer <token>; get a fresh token with POST /v1/keys/challenge and POST /v1/keys/verify."}
+
+// marshal writes v as compact JSON without HTML escaping and without a
+// final newline.
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // answers are built from plain types
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body := marshal(v)
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if h.Get("X-Request-Id") == "" {
+		h.Set("X-Request-Id", randHex(8))
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
+	if e.Status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="twin"`)
+	}
+	writeJSON(w, e.Status, map[string]*apiError{"error": e})
+}
+
+// call is one request to an API route.
+type call struct {
+	a    *apiState
+	r    *http.Request
+	w    http.ResponseWriter
+	p    Principal
+	body []byte
+}
+
+// decode reads the JSON body into v. An empty body leaves v as it is.
+func (c *call) decode(v any) *apiError {
+	if len(bytes.TrimSpace(c.body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(c.body, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return badRequest("The field "+te.Field+" must be "+jsonKind(te.Type.Kind().String())+", not "+te.Value+".",
+				"Correct the field "+te.Field+" and send the request again.")
+		}
+		return badRequest("The request body is not valid JSON: "+err.Error()+".",
+			"Send one JSON object with Content-Type: application/json.")
+	}
+	return nil
+}
+
+func jsonKind(k string) string {
+	switch {
+	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"), strings.HasPrefix(k, "float"):
+		return "a number"
+	case k == "string":
+		return "a string"
+	case k == "bool":
+		return "true or false"
+	case k == "slice":
+		return "an array"
+	}
+	return "an object"
+}
+
+// route is an API handler: it answers a status and a body, or a refusal.
+// It runs with the state's lock held.
+type route func(c *call) (int, any, *apiError)
+
+const maxBody = 1 << 20
+
+// handle mounts h at pattern. With auth, a valid bearer token is required.
+func (s *Server) handle(mux *http.ServeMux, pattern string, auth bool, h route) {
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			writeError(w, r, badRequest("The request body could not be read.", "Send the request again."))
+			return
+		}
+		if len(body) > maxBody {
+			writeError(w, r, &apiError{Status: http.StatusRequestEntityTooLarge, Code: "TOO_LARGE",
+				Message: "The request body is larger than 1 MiB.", Fix: "Send a smaller body."})
+			return
+		}
+		a := s.api
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		c := &call{a: a, r: r, w: w, body: body}
+		if auth {
+			p, ok := a.principalLocked(r)
+			if !ok {
+				writeError(w, r, errUnauthorized)
+				return
+			}
+			c.p = p
+		}
+		status, v, e := h(c)
+		if e != nil {
+			writeError(w, r, e)
+			return
+		}
+		writeJSON(w, status, v)
+	})
+}
+
+// principal returns who the request's bearer token speaks for: a KEY token
+// from /v1/keys/verify, or an app token (App true) from /oauth/token.
+func (s *Server) principal(r *http.Request) (Principal, bool) {
+	s.api.mu.Lock()
+	defer s.api.mu.Unlock()
+	return s.api.principalLocked(r)
+}
+
+func (a *apiState) principalLocked(r *http.Request) (Principal, bool) {
+	h := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok {
+		tok, ok = strings.CutPrefix(h, "bearer ")
+	}
+	if !ok {
+		return Principal{}, false
+	}
+	t := a.tokens[strings.TrimSpace(tok)]
+	if t == nil {
+		return Principal{}, false
+	}
+	if !a.now().Before(t.Expires) {
+		delete(a.tokens, t.Token)
+		return Principal{}, false
+	}
+	return Principal{PeerID: t.PeerID, App: t.App}, true
+}
+
+// baseURL is the scheme and host the request came to.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// audience is the host a KEY signs its challenge for.
+func (a *apiState) audience(r *http.Request) string {
+	if a.s.opts.APIHost != "" {
+		return a.s.opts.APIHost
+	}
+	return r.Host
+}
 
 // routesAPI mounts the HTTP API, the documents and OAuth.
-func (s *Server) routesAPI(mux *http.ServeMux) {}
+func (s *Server) routesAPI(mux *http.ServeMux) {
+	// Keys and tokens.
+	s.handle(mux, "POST /v1/keys/challenge", false, (*call).keyChallenge)
+	s.handle(mux, "POST /v1/keys/verify", false, (*call).keyVerify)
+	s.handle(mux, "GET /v1/me", true, (*call).me)
+	s.handle(mux, "GET /v1/mailbox", true, (*call).mailboxRead)
 
-// principal returns who the request's bearer token speaks for.
-func (s *Server) principal(r *http.Request) (Principal, bool) { return Principal{}, false }
+	// Spaces, invites, joining.
+	s.handle(mux, "POST /v1/spaces", true, (*call).spaceCreate)
+	s.handle(mux, "GET /v1/spaces", true, (*call).spaceList)
+	s.handle(mux, "GET /v1/spaces/{space}", true, (*call).spaceGet)
+	s.handle(mux, "POST /v1/spaces/{space}/invites", true, (*call).inviteCreate)
+	s.handle(mux, "POST /v1/spaces/{space}/join", true, (*call).spaceJoin)
+	s.handle(mux, "POST /v1/join", true, (*call).join)
+	s.handle(mux, "POST /v1/invites/look", true, (*call).inviteLook)
+
+	// Documents and versions.
+	s.handle(mux, "GET /v1/spaces/{space}/document", true, (*call).documentGet)
+	s.handle(mux, "POST /v1/spaces/{space}/versions", true, (*call).versionPropose)
+	s.handle(mux, "GET /v1/spaces/{space}/versions", true, (*call).versionList)
+
+	// Tasks.
+	s.handle(mux, "POST /v1/spaces/{space}/tasks", true, (*call).taskCreate)
+	s.handle(mux, "GET /v1/spaces/{space}/tasks", true, (*call).taskList)
+	s.handle(mux, "POST /v1/spaces/{space}/tasks/next", true, (*call).taskNext)
+
+	// Posts and reading them.
+	s.handle(mux, "POST /v1/spaces/{space}/posts", true, (*call).postCreate)
+	s.handle(mux, "GET /v1/spaces/{space}/posts", true, (*call).postList)
+	s.handle(mux, "GET /v1/spaces/{space}/standing", true, (*call).standing)
+	s.handle(mux, "GET /v1/spaces/{space}/findings", true, (*call).findings)
+	s.handle(mux, "GET /v1/posts", true, (*call).postsByID)
+	s.handle(mux, "GET /v1/posts/{id}", true, (*call).postGet)
+	s.handle(mux, "GET /v1/posts/{id}/finding", true, (*call).finding)
+	s.handle(mux, "GET /v1/seek", true, (*call).seek)
+	s.handle(mux, "GET /v1/categories", true, (*call).categories)
+
+	s.routesOAuth(mux)
+	s.routesContent(mux)
+
+	// Anything else: a JSON 404, or 405 when the path exists for another
+	// method.
+	mux.HandleFunc("/", s.noRoute)
+}
+
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pat := s.mux.Handler(probe); pat != "" && pat != "/" {
+			w.Header().Set("Allow", m)
+			writeError(w, r, &apiError{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED",
+				Message: r.Method + " is not served at " + r.URL.Path + ".", Fix: "Use " + m + " " + r.URL.Path + "."})
+			return
+		}
+	}
+	writeError(w, r, notFound("NOT_FOUND", "No route is "+r.Method+" "+r.URL.Path+".",
+		"Read GET /reference?section=http for the routes."))
+}
+
+// queryInt reads an integer query parameter within [min,max], def when
+// absent.
+func (c *call) queryInt(name string, def, min, max int64) (int64, *apiError) {
+	v := c.r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < min || n > max {
+		return 0, badRequest(name+" must be a whole number from "+strconv.FormatInt(min, 10)+" to "+strconv.FormatInt(max, 10)+", not "+strconv.Quote(v)+".",
+			"Correct "+name+" in the query and send the request again.")
+	}
+	return n, nil
+}

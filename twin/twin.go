@@ -5,12 +5,17 @@
 // `cmd/twin`.
 //
 // The HTTP API (api*.go, store*.go, oauth*.go, content*.go) keeps all state
-// in memory. The MCP connector (connector*.go, tools*.go) is built on the
-// official Go MCP SDK; its tools call the HTTP API in-process, as the
-// service's tools call its operations.
+// in memory, behind one mutex. The MCP connector (connector*.go, tools*.go)
+// is built on the official Go MCP SDK; its tools call the HTTP API
+// in-process, as the service's tools call its operations.
+//
+// The routes, their request and answer shapes and status codes are listed
+// in API.md beside this file.
 package twin
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"time"
 )
@@ -22,6 +27,9 @@ type Options struct {
 	JSONAnswers bool
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// APIHost is the audience a KEY signs its token challenge for. Empty
+	// means the request's Host header (for example 127.0.0.1:40123).
+	APIHost string
 }
 
 // Server is the twin: an http.Handler serving the HTTP API and the MCP
@@ -44,8 +52,20 @@ func New(opts Options) *Server {
 	return s
 }
 
-// ServeHTTP serves one request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP serves one request. A panic in a handler is answered as a JSON
+// error with status 500 instead of ending the connection.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			writeError(w, r, &apiError{Status: http.StatusInternalServerError, Code: "INTERNAL",
+				Message: "The twin failed while answering.", Fix: "Report the request that caused it; nothing was changed."})
+		}
+	}()
+	s.mux.ServeHTTP(w, r)
+}
 
 // Principal is who a bearer token speaks for.
 type Principal struct {
@@ -53,4 +73,24 @@ type Principal struct {
 	PeerID string
 	// App is true for an app token from OAuth (accepted at /mcp/connect).
 	App bool
+}
+
+// Start serves a new Server with opts on a free loopback port. It returns
+// the base URL (http://127.0.0.1:PORT, no trailing slash) and a function
+// that stops the server.
+func Start(opts Options) (baseURL string, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: New(opts), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	stop = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(ctx) != nil {
+			srv.Close()
+		}
+	}
+	return "http://" + ln.Addr().String(), stop, nil
 }

@@ -1,0 +1,400 @@
+package twin
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+var spaceNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,47}$`)
+
+// spacesOf returns the spaces peer holds a membership of (any state), in
+// creation order.
+func (a *apiState) spacesOf(peer string) []*space {
+	var out []*space
+	for _, sp := range a.spaceList {
+		if sp.Members[peer] != nil {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// spaceFor loads the space named in the path and checks that the caller
+// holds at least role there. Anyone may read a public space (role
+// "reader"); a private space the caller is not in is not found.
+func (c *call) spaceFor(role string) (*space, *apiError) {
+	name := c.r.PathValue("space")
+	sp := c.a.spaces[name]
+	notFoundErr := notFound("SPACE_NOT_FOUND", "No space named "+quote(name)+" is visible to you.",
+		"Check the name in GET /v1/me's memberships, or join with an invite link first.")
+	if sp == nil {
+		return nil, notFoundErr
+	}
+	m := sp.member(c.p.PeerID)
+	if m == nil {
+		if sp.Visibility == "public" && role == "reader" {
+			return sp, nil
+		}
+		if sp.Visibility != "public" {
+			return nil, notFoundErr
+		}
+		return nil, forbidden("NOT_A_MEMBER", "You are not a member of "+quote(name)+".",
+			"Join it with an invite link (POST /v1/join) first.")
+	}
+	if roleRank[m.Role] < roleRank[role] {
+		return nil, forbidden("ROLE_TOO_LOW", "This needs the role "+role+" or above in "+quote(name)+"; you hold "+m.Role+".",
+			"Ask an owner of the space for an invite with a higher role.")
+	}
+	return sp, nil
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+type taskCounts struct {
+	Open     int `json:"open"`
+	Accepted int `json:"accepted"`
+	Done     int `json:"done"`
+}
+
+type spaceView struct {
+	Name            string      `json:"name"`
+	Title           string      `json:"title,omitempty"`
+	About           string      `json:"about,omitempty"`
+	Kind            string      `json:"kind"`
+	Visibility      string      `json:"visibility"`
+	Category        string      `json:"category,omitempty"`
+	Owner           string      `json:"owner"`
+	Role            string      `json:"role,omitempty"`
+	Members         int         `json:"members"`
+	Posts           int64       `json:"posts"`
+	DocumentVersion int         `json:"document_version,omitempty"`
+	Tasks           *taskCounts `json:"tasks,omitempty"`
+	CreatedAt       string      `json:"created_at"`
+}
+
+func (a *apiState) viewSpace(sp *space, peer string) spaceView {
+	v := spaceView{Name: sp.Name, Title: sp.Title, About: sp.About, Kind: sp.Kind, Visibility: sp.Visibility,
+		Category: sp.Category, Owner: sp.Owner, Posts: sp.Seq, DocumentVersion: sp.Current, CreatedAt: dbTime(sp.Created)}
+	if m := sp.member(peer); m != nil {
+		v.Role = m.Role
+	}
+	for _, m := range sp.Members {
+		if m.State == "member" {
+			v.Members++
+		}
+	}
+	if sp.Kind == "work" {
+		v.Tasks = &taskCounts{}
+		for _, t := range sp.Tasks {
+			switch t.State {
+			case "open":
+				v.Tasks.Open++
+			case "accepted":
+				v.Tasks.Accepted++
+			case "done":
+				v.Tasks.Done++
+			}
+		}
+	}
+	return v
+}
+
+func (c *call) spaceCreate() (int, any, *apiError) {
+	var in struct {
+		Name       string `json:"name"`
+		Title      string `json:"title"`
+		About      string `json:"about"`
+		Kind       string `json:"kind"`
+		Visibility string `json:"visibility"`
+		Category   string `json:"category"`
+		Document   string `json:"document"`
+	}
+	if e := c.decode(&in); e != nil {
+		return 0, nil, e
+	}
+	a := c.a
+	switch in.Kind {
+	case "":
+		in.Kind = "general"
+	case "work", "general":
+	default:
+		return 0, nil, badRequest("kind must be work or general, not "+quote(in.Kind)+".",
+			"Use work for a space that keeps a document and tasks, general for the rest.")
+	}
+	switch in.Visibility {
+	case "":
+		in.Visibility = "private"
+	case "public", "private":
+	default:
+		return 0, nil, badRequest("visibility must be public or private, not "+quote(in.Visibility)+".",
+			"Leave it out for private.")
+	}
+	if in.Category != "" && findCategory(in.Category) == nil {
+		return 0, nil, badRequest("No category is named "+quote(in.Category)+".",
+			"Pick a name from GET /v1/categories, or leave category out.")
+	}
+	if in.Document != "" && in.Kind != "work" {
+		return 0, nil, badRequest("Only a work space keeps a document.", "Send kind work, or leave document out.")
+	}
+	if in.Name == "" {
+		for {
+			in.Name = "space-" + randHex(4)
+			if a.spaces[in.Name] == nil {
+				break
+			}
+		}
+	} else if !spaceNameRE.MatchString(in.Name) {
+		return 0, nil, badRequest("name must be 3 to 48 characters: a lowercase letter, then lowercase letters, digits or hyphens.",
+			"Correct the name, or leave it out for a generated one.")
+	} else if a.spaces[in.Name] != nil {
+		return 0, nil, conflict("NAME_TAKEN", "A space named "+quote(in.Name)+" exists already.",
+			"Pick another name, or leave name out for a generated one (walks that run at once should).")
+	}
+	now := a.now()
+	sp := &space{Name: in.Name, Title: in.Title, About: in.About, Kind: in.Kind, Visibility: in.Visibility,
+		Category: in.Category, Owner: c.p.PeerID, Created: now, Members: map[string]*member{}}
+	sp.Members[c.p.PeerID] = &member{Peer: c.p.PeerID, Role: "owner", State: "member", Joined: now}
+	sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
+	if in.Document != "" {
+		sp.Versions = append(sp.Versions, &version{Number: 1, Body: in.Document, Author: c.p.PeerID, State: "current", Created: now, Decided: now})
+		sp.Current = 1
+	}
+	a.spaces[sp.Name] = sp
+	a.spaceList = append(a.spaceList, sp)
+	return http.StatusCreated, a.viewSpace(sp, c.p.PeerID), nil
+}
+
+func (c *call) spaceList() (int, any, *apiError) {
+	q := c.r.URL.Query()
+	open := q.Get("open_tasks") == "true"
+	cat := q.Get("category")
+	out := struct {
+		Spaces []spaceView `json:"spaces"`
+	}{Spaces: []spaceView{}}
+	for _, sp := range c.a.spacesOf(c.p.PeerID) {
+		if open && !sp.hasOpenTasks() || cat != "" && sp.Category != cat {
+			continue
+		}
+		out.Spaces = append(out.Spaces, c.a.viewSpace(sp, c.p.PeerID))
+	}
+	return http.StatusOK, out, nil
+}
+
+func (c *call) spaceGet() (int, any, *apiError) {
+	sp, e := c.spaceFor("reader")
+	if e != nil {
+		return 0, nil, e
+	}
+	return http.StatusOK, c.a.viewSpace(sp, c.p.PeerID), nil
+}
+
+type inviteView struct {
+	Code      string `json:"code"`
+	Link      string `json:"link"`
+	Space     string `json:"space"`
+	Role      string `json:"role"`
+	MaxUses   int    `json:"max_uses,omitempty"`
+	ExpiresAt string `json:"expires_at"`
+}
+
+func (c *call) inviteCreate() (int, any, *apiError) {
+	sp, e := c.spaceFor("admin")
+	if e != nil {
+		return 0, nil, e
+	}
+	var in struct {
+		Role             string `json:"role"`
+		MaxUses          int    `json:"max_uses"`
+		ExpiresInSeconds int64  `json:"expires_in_seconds"`
+	}
+	if e := c.decode(&in); e != nil {
+		return 0, nil, e
+	}
+	if in.Role == "" {
+		in.Role = "writer"
+	}
+	if in.Role != "reader" && in.Role != "writer" && in.Role != "admin" {
+		return 0, nil, badRequest("role must be reader, writer or admin, not "+quote(in.Role)+".", "Leave role out for writer.")
+	}
+	if in.MaxUses < 0 || in.ExpiresInSeconds < 0 || in.ExpiresInSeconds > 365*24*3600 {
+		return 0, nil, badRequest("max_uses and expires_in_seconds must be positive (expires_in_seconds at most a year).",
+			"Leave them out for unlimited uses and seven days.")
+	}
+	a := c.a
+	now := a.now()
+	ttl := inviteTTL
+	if in.ExpiresInSeconds > 0 {
+		ttl = secondsDur(in.ExpiresInSeconds)
+	}
+	inv := &invite{Code: randHex(10), Space: sp.Name, Role: in.Role, Creator: c.p.PeerID, Created: now,
+		Expires: now.Add(ttl), MaxUses: in.MaxUses}
+	a.invites[inv.Code] = inv
+	return http.StatusCreated, inviteView{Code: inv.Code, Link: baseURL(c.r) + "/i/" + inv.Code, Space: sp.Name,
+		Role: inv.Role, MaxUses: inv.MaxUses, ExpiresAt: dbTime(inv.Expires)}, nil
+}
+
+// inviteCode takes a code out of an invite link (…/i/CODE) or returns a
+// bare code as it is.
+func inviteCode(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, "/i/"); i >= 0 {
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "?#/"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ToLower(s)
+}
+
+// findInvite looks an invite up by link or code.
+func (a *apiState) findInvite(linkOrCode string) (*invite, *apiError) {
+	if strings.TrimSpace(linkOrCode) == "" {
+		return nil, badRequest("An invite link or code is required.", "Send link (the invite's link) or code.")
+	}
+	inv := a.invites[inviteCode(linkOrCode)]
+	if inv == nil {
+		return nil, notFound("INVITE_NOT_FOUND", "No invite matches that link or code.",
+			"Check the link as the space's owner sent it, or ask for a new one.")
+	}
+	if !a.now().Before(inv.Expires) {
+		return nil, notFound("INVITE_EXPIRED", "The invite expired at "+dbTime(inv.Expires)+".", "Ask the space's owner for a new link.")
+	}
+	return inv, nil
+}
+
+type joinAnswer struct {
+	Space      string `json:"space"`
+	Title      string `json:"title,omitempty"`
+	Kind       string `json:"kind"`
+	Visibility string `json:"visibility"`
+	Role       string `json:"role"`
+	State      string `json:"state"`
+	Start      string `json:"start,omitempty"`
+}
+
+// startFor names the reference section for the work in sp, when sp has a
+// task not yet accepted and role may take it.
+func startFor(sp *space, role, state string) string {
+	if state == "member" && roleRank[role] >= roleRank["writer"] && sp.hasOpenTasks() {
+		return "start-tasks"
+	}
+	return ""
+}
+
+// redeem joins p to the invite's space. wantSpace, when set, must be the
+// invite's space.
+func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswer, *apiError) {
+	inv, e := a.findInvite(linkOrCode)
+	if e != nil {
+		return nil, e
+	}
+	if wantSpace != "" && inv.Space != wantSpace {
+		return nil, badRequest("The invite is for another space than "+quote(wantSpace)+".",
+			"Send the invite to POST /v1/join, or use the space it names.")
+	}
+	sp := a.spaces[inv.Space]
+	m := sp.Members[p.PeerID]
+	if m == nil || m.State != "member" || roleRank[m.Role] < roleRank[inv.Role] {
+		if inv.MaxUses > 0 && inv.Uses >= inv.MaxUses {
+			return nil, conflict("INVITE_USED_UP", "The invite was used its "+itoa(inv.MaxUses)+" times.", "Ask the space's owner for a new link.")
+		}
+		inv.Uses++
+		now := a.now()
+		if m == nil {
+			m = &member{Peer: p.PeerID, Joined: now}
+			sp.Members[p.PeerID] = m
+			sp.MemberOrder = append(sp.MemberOrder, p.PeerID)
+			for _, peer := range sp.MemberOrder {
+				if om := sp.member(peer); om != nil && roleRank[om.Role] >= roleRank["admin"] {
+					a.deliver(peer, mailItem{Kind: "joined", Space: sp.Name, From: p.PeerID, At: now,
+						Summary: "A peer joined " + sp.Name + " as " + inv.Role + "."})
+				}
+			}
+		}
+		m.Role, m.State = inv.Role, "member"
+	}
+	return &joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: m.Role,
+		State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
+}
+
+type linkInput struct {
+	Link string `json:"link"`
+	Code string `json:"code"`
+}
+
+func (l linkInput) value() string {
+	if l.Link != "" {
+		return l.Link
+	}
+	return l.Code
+}
+
+func (c *call) join() (int, any, *apiError) {
+	var in linkInput
+	if e := c.decode(&in); e != nil {
+		return 0, nil, e
+	}
+	j, e := c.a.redeem(c.p, in.value(), "")
+	if e != nil {
+		return 0, nil, e
+	}
+	return http.StatusOK, j, nil
+}
+
+func (c *call) spaceJoin() (int, any, *apiError) {
+	var in linkInput
+	if e := c.decode(&in); e != nil {
+		return 0, nil, e
+	}
+	name := c.r.PathValue("space")
+	a := c.a
+	if in.value() != "" {
+		j, e := a.redeem(c.p, in.value(), name)
+		if e != nil {
+			return 0, nil, e
+		}
+		return http.StatusOK, j, nil
+	}
+	sp := a.spaces[name]
+	if sp == nil || sp.Visibility != "public" {
+		return 0, nil, notFound("SPACE_NOT_FOUND", "No public space is named "+quote(name)+".",
+			"A private space is joined with an invite: send code or link.")
+	}
+	m := sp.Members[c.p.PeerID]
+	if m == nil {
+		m = &member{Peer: c.p.PeerID, Role: "reader", State: "member", Joined: a.now()}
+		sp.Members[c.p.PeerID] = m
+		sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
+	}
+	return http.StatusOK, joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility,
+		Role: m.Role, State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
+}
+
+func (c *call) inviteLook() (int, any, *apiError) {
+	var in linkInput
+	if e := c.decode(&in); e != nil {
+		return 0, nil, e
+	}
+	inv, e := c.a.findInvite(in.value())
+	if e != nil {
+		return 0, nil, e
+	}
+	sp := c.a.spaces[inv.Space]
+	out := struct {
+		Space      string `json:"space"`
+		Title      string `json:"title,omitempty"`
+		Kind       string `json:"kind"`
+		Visibility string `json:"visibility"`
+		Role       string `json:"role"`
+		Member     bool   `json:"member"`
+		ExpiresAt  string `json:"expires_at"`
+		Start      string `json:"start,omitempty"`
+	}{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: inv.Role,
+		Member: sp.member(c.p.PeerID) != nil, ExpiresAt: dbTime(inv.Expires)}
+	// A stranger learns nothing of a private space's tasks.
+	if out.Member || sp.Visibility == "public" {
+		out.Start = startFor(sp, inv.Role, "member")
+	}
+	return http.StatusOK, out, nil
+}

@@ -1,0 +1,243 @@
+package twin
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+	"time"
+)
+
+// The twin's state: every record lives in memory behind apiState.mu.
+
+// Roles, weakest first.
+var roleRank = map[string]int{"reader": 1, "writer": 2, "admin": 3, "owner": 4}
+
+const (
+	challengeTTL = 5 * time.Minute
+	keyTokenTTL  = 24 * time.Hour
+	appTokenTTL  = time.Hour
+	inviteTTL    = 7 * 24 * time.Hour
+	authReqTTL   = 10 * time.Minute
+)
+
+// apiState is the HTTP API's in-memory state.
+type apiState struct {
+	s  *Server
+	mu sync.Mutex
+
+	keys       map[string]*keyRec    // by peer id
+	challenges map[string]*challenge // by challenge hex
+	tokens     map[string]*tokenRec  // by token
+	spaces     map[string]*space     // by name
+	spaceList  []*space              // in creation order
+	posts      map[string]*post      // by id
+	invites    map[string]*invite    // by code
+	mail       map[string]*mailbox   // by peer id
+
+	clients  map[string]*oauthClient // by client id
+	authReqs map[string]*authRequest // by request id
+	codes    map[string]*authRequest // by code
+
+	signKey     ed25519.PrivateKey
+	signerKeyID string
+}
+
+func newAPIState(s *Server) *apiState {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	sum := sha256.Sum256(pub)
+	return &apiState{
+		s:           s,
+		keys:        map[string]*keyRec{},
+		challenges:  map[string]*challenge{},
+		tokens:      map[string]*tokenRec{},
+		spaces:      map[string]*space{},
+		posts:       map[string]*post{},
+		invites:     map[string]*invite{},
+		mail:        map[string]*mailbox{},
+		clients:     map[string]*oauthClient{},
+		authReqs:    map[string]*authRequest{},
+		codes:       map[string]*authRequest{},
+		signKey:     priv,
+		signerKeyID: hex.EncodeToString(sum[:8]),
+	}
+}
+
+type keyRec struct {
+	PeerID     string
+	Pub        ed25519.PublicKey
+	Registered time.Time
+	Cursor     int64 // the highest mailbox next_after handed out
+}
+
+type challenge struct {
+	Hex      string
+	Pub      string // hex
+	Audience string
+	Expires  time.Time
+}
+
+type tokenRec struct {
+	Token    string
+	PeerID   string
+	App      bool
+	Resource string
+	Expires  time.Time
+}
+
+type space struct {
+	Name, Title, About string
+	Kind               string // "work" or "general"
+	Visibility         string // "public" or "private"
+	Category           string
+	Owner              string
+	Created            time.Time
+	Members            map[string]*member
+	MemberOrder        []string
+	Posts              []*post
+	Tasks              []*task
+	Versions           []*version
+	Current            int // current document version, 0 for none
+	Seq                int64
+}
+
+type member struct {
+	Peer, Role, State string
+	Joined            time.Time
+}
+
+type task struct {
+	Number                  int
+	Title, Body, State      string // open, accepted, done
+	Assignee                string
+	Created, Accepted, Done time.Time
+	Result                  string // the result post's id
+}
+
+type version struct {
+	Number                     int
+	Title, Body, Author, State string // pending, current, superseded, declined
+	Created, Decided           time.Time
+	Decision                   string // the go or no post's id
+}
+
+type post struct {
+	ID, Space         string
+	Seq               int64
+	Kind, Title, Body string
+	Author            string
+	Created           time.Time
+	Task, Version     int
+	RestsOn           []string
+	Fingerprints      []string
+	RunID             string
+	canonical         []byte
+	signature         []byte
+}
+
+type invite struct {
+	Code, Space, Role, Creator string
+	Created, Expires           time.Time
+	MaxUses, Uses              int
+}
+
+type mailbox struct {
+	Items []*mailItem
+	Head  int64
+}
+
+type mailItem struct {
+	Seq     int64
+	Kind    string
+	Space   string
+	Post    string
+	From    string
+	Summary string
+	Task    int
+	Version int
+	At      time.Time
+}
+
+// randHex returns n random bytes as hex.
+func randHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// peerID derives a KEY's peer id: the first 16 bytes of SHA-256 of the
+// public key, as 32 hex digits.
+func peerID(pub []byte) string {
+	sum := sha256.Sum256(pub)
+	return hex.EncodeToString(sum[:16])
+}
+
+// dbTime formats t as the service's database does: UTC, microseconds,
+// trailing zeros of the fraction dropped (no fraction when zero), offset
+// +00:00. 2026-10-02T07:57:40.1+00:00.
+func dbTime(t time.Time) string {
+	return t.UTC().Truncate(time.Microsecond).Format("2006-01-02T15:04:05.999999") + "+00:00"
+}
+
+// optTime is dbTime, or "" for the zero time (omitted from answers).
+func optTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return dbTime(t)
+}
+
+func (a *apiState) now() time.Time { return a.s.opts.Now().UTC().Truncate(time.Microsecond) }
+
+// deliver adds an item to peer's mailbox.
+func (a *apiState) deliver(peer string, it mailItem) {
+	mb := a.mail[peer]
+	if mb == nil {
+		mb = &mailbox{}
+		a.mail[peer] = mb
+	}
+	mb.Head++
+	it.Seq = mb.Head
+	mb.Items = append(mb.Items, &it)
+}
+
+// member returns peer's membership of sp, or nil.
+func (sp *space) member(peer string) *member {
+	m := sp.Members[peer]
+	if m == nil || m.State != "member" {
+		return nil
+	}
+	return m
+}
+
+// hasOpenTasks reports whether sp is a work space with a task not yet
+// accepted.
+func (sp *space) hasOpenTasks() bool {
+	if sp.Kind != "work" {
+		return false
+	}
+	for _, t := range sp.Tasks {
+		if t.State == "open" {
+			return true
+		}
+	}
+	return false
+}
+
+func (sp *space) version(n int) *version {
+	if n < 1 || n > len(sp.Versions) {
+		return nil
+	}
+	return sp.Versions[n-1]
+}
+
+func (sp *space) task(n int) *task {
+	if n < 1 || n > len(sp.Tasks) {
+		return nil
+	}
+	return sp.Tasks[n-1]
+}
