@@ -113,6 +113,9 @@ const (
 	MeasureBytes = "bytes"
 	// MeasureCalls compares a count of calls.
 	MeasureCalls = "calls"
+	// MeasureToolList compares the tokens of what a model reads of a tool
+	// list (floor(model-read bytes/3)).
+	MeasureToolList = "tool-list tokens"
 )
 
 // OverBudget is the error Check returns when a walk read more than its
@@ -125,7 +128,8 @@ type OverBudget struct {
 	Measure string `json:"measure"`
 	// Value is the measured value that passed the budget.
 	Value int64 `json:"value"`
-	// Part names the part when one part's bytes were compared (CheckPart).
+	// Part names the part when one part was compared (CheckPart,
+	// CheckToolList).
 	Part string `json:"part,omitempty"`
 	// Tokens is the walk's tokens.
 	Tokens int64 `json:"tokens"`
@@ -149,6 +153,8 @@ func (e *OverBudget) Error() string {
 	var b strings.Builder
 	where := fmt.Sprintf("(%s, %s)", e.Budget.Name, e.Budget.Where())
 	switch {
+	case e.Measure == MeasureToolList:
+		fmt.Fprintf(&b, "walk %s: the tool list %q reads %s tokens as a model reads it, over its budget of %s %s", e.Walk, e.Part, cli.Group(e.Value), cli.Group(e.Budget.Value), where)
 	case e.Part != "":
 		fmt.Fprintf(&b, "walk %s: part %q read %s bytes, over its budget of %s %s", e.Walk, e.Part, cli.Group(e.Value), cli.Group(e.Budget.Value), where)
 	case e.Measure == MeasureTokens:
@@ -195,6 +201,24 @@ func (l *Ledger) CheckPart(part string, b budgets.Budget) error {
 func (l *Ledger) CheckCalls(calls int64, b budgets.Budget) error {
 	return l.over(MeasureCalls, calls, "", b)
 }
+
+// CheckToolList returns nil when the tokens of what a model reads of the
+// tool list answered by part (modelBytes, counted elsewhere: each tool's
+// JSON.stringify({name, description, input_schema}), summed) are within b,
+// else an *OverBudget error whose one part line is that count
+// (TOOL_LIST_TOKENS.tasks is held this way).
+func (l *Ledger) CheckToolList(part string, modelBytes int64, b budgets.Budget) error {
+	tokens := cli.Tokens(modelBytes)
+	if tokens <= b.Value {
+		return nil
+	}
+	return &OverBudget{Walk: l.walk, Measure: MeasureToolList, Value: tokens, Part: part, Tokens: l.Tokens(), Bytes: l.bytes, Budget: b,
+		Parts: []Part{{Name: part + " (what a model reads)", Bytes: modelBytes, Tokens: tokens}}}
+}
+
+// Slack returns b.Value minus the walk's tokens: what the budget has to
+// spare (negative when over).
+func (l *Ledger) Slack(b budgets.Budget) int64 { return b.Value - l.Tokens() }
 
 // Report is the JSON form of a ledger, with exact integers.
 type Report struct {

@@ -96,6 +96,18 @@ func TestCheckOtherMeasures(t *testing.T) {
 	if err := l.CheckCalls(4, b); err != nil {
 		t.Errorf("CheckCalls within: %v", err)
 	}
+	b = budgets.Budget{Name: "TOOL_LIST_TOKENS.tasks", Value: 7142, File: "f.ts", Line: 12}
+	want := "walk proposal: the tool list \"the tool list\" reads 7,143 tokens as a model reads it, over its budget of 7,142 (TOOL_LIST_TOKENS.tasks, f.ts:12)\n" +
+		"  the tool list (what a model reads): 21429 bytes, 7143 tokens"
+	if err := l.CheckToolList("the tool list", 21429, b); err == nil || err.Error() != want {
+		t.Errorf("CheckToolList = %v\nwant %s", err, want)
+	}
+	if err := l.CheckToolList("the tool list", 21428, b); err != nil {
+		t.Errorf("CheckToolList within: %v", err)
+	}
+	if got := l.Slack(budgets.Budget{Value: 1300}); got != 1300-1233 {
+		t.Errorf("Slack = %d", got)
+	}
 }
 
 func TestJSON(t *testing.T) {
