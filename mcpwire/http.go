@@ -1,0 +1,377 @@
+package mcpwire
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// HTTPOptions configure the HTTP transports.
+type HTTPOptions struct {
+	// Token, when set, is sent as "Authorization: Bearer TOKEN", only to
+	// the host named in the URL. It never appears in an error's text.
+	Token string
+	// Header holds extra headers sent with every request. An Authorization
+	// header here is treated as a secret like Token.
+	Header http.Header
+	// HTTPClient is the client used (http.DefaultClient's settings when
+	// nil). Its redirect policy is wrapped so that credentials never follow
+	// a redirect to another host.
+	HTTPClient *http.Client
+	// MaxBody bounds an answer's size in bytes (DefaultMaxBody when 0).
+	MaxBody int64
+	// Timeout bounds one request, its answer read to the end
+	// (DefaultTimeout when 0).
+	Timeout time.Duration
+	// ProtocolVersion, when set, is sent as MCP-Protocol-Version from the
+	// first request on, as for a stateless server called without a
+	// handshake (see Client.SetProtocolVersion).
+	ProtocolVersion string
+	// StreamGrace bounds how long an event stream is read after the event
+	// that carries the answer, waiting for the server to end it (1s when
+	// 0). Bytes that arrive in that time are part of Raw.
+	StreamGrace time.Duration
+}
+
+func (o *HTTPOptions) secrets() []string {
+	s := []string{o.Token}
+	for _, v := range o.Header.Values("Authorization") {
+		s = append(s, v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			s = append(s, tok)
+		}
+	}
+	return s
+}
+
+// safeClient returns a copy of hc whose redirects drop credentials when
+// they leave the host of the first request (or leave https).
+func safeClient(hc *http.Client) *http.Client {
+	var c http.Client
+	if hc != nil {
+		c = *hc
+	}
+	prev := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		first := via[0].URL
+		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
+			req.Header.Del("Authorization")
+		}
+		if prev != nil {
+			return prev(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
+// whereURL is the URL as errors name it: credentials removed.
+func whereURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if u.User != nil {
+		u.User = nil
+	}
+	return u.String()
+}
+
+type httpTransport struct {
+	url    string
+	o      HTTPOptions
+	hc     *http.Client
+	max    int64
+	grace  time.Duration
+	mu     sync.Mutex
+	sessID string
+	ver    string
+}
+
+// NewHTTP returns a client for the streamable HTTP transport at url (the
+// MCP endpoint, query included).
+func NewHTTP(url string, o HTTPOptions) *Client {
+	t := newHTTPTransport(url, o)
+	c := newClient(t, whereURL(url), o.Timeout, o.secrets())
+	if o.ProtocolVersion != "" {
+		c.SetProtocolVersion(o.ProtocolVersion)
+	}
+	return c
+}
+
+func newHTTPTransport(url string, o HTTPOptions) *httpTransport {
+	t := &httpTransport{url: url, o: o, hc: safeClient(o.HTTPClient), max: o.MaxBody, grace: o.StreamGrace}
+	if t.max <= 0 {
+		t.max = DefaultMaxBody
+	}
+	if t.grace <= 0 {
+		t.grace = time.Second
+	}
+	return t
+}
+
+func (t *httpTransport) setVersion(v string) {
+	t.mu.Lock()
+	t.ver = v
+	t.mu.Unlock()
+}
+
+// SessionID returns the session id the server gave ("" for none).
+func (c *Client) SessionID() string {
+	if t, ok := c.t.(*httpTransport); ok {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return t.sessID
+	}
+	return ""
+}
+
+func (t *httpTransport) headers(h http.Header, m *outgoing) {
+	for k, vs := range t.o.Header {
+		for _, v := range vs {
+			h.Add(k, v)
+		}
+	}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if t.o.Token != "" {
+		h.Set("Authorization", "Bearer "+t.o.Token)
+	}
+	t.mu.Lock()
+	sid, ver := t.sessID, t.ver
+	t.mu.Unlock()
+	if sid != "" {
+		h.Set("Mcp-Session-Id", sid)
+	}
+	if ver != "" {
+		h.Set("Mcp-Protocol-Version", ver)
+	}
+	if m.modern && m.method != "" {
+		h.Set("Mcp-Method", m.method)
+		if m.name != "" {
+			h.Set("Mcp-Name", m.name)
+		}
+	}
+}
+
+func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(m.body))
+	if err != nil {
+		return nil, err
+	}
+	t.headers(req.Header, m)
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return nil, netError(err)
+	}
+	defer resp.Body.Close()
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		t.mu.Lock()
+		t.sessID = sid
+		t.mu.Unlock()
+	}
+	body, err := decoded(resp)
+	if err != nil {
+		return nil, err
+	}
+	r := &Response{Status: resp.StatusCode, Header: resp.Header}
+	ct := mediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode >= 400 {
+		r.Raw, err = readLimited(body, t.max)
+		if err != nil {
+			return nil, err
+		}
+		if ct == "application/json" && json.Valid(r.Raw) {
+			r.Message = bytes.TrimSpace(r.Raw)
+		}
+		return r, &HTTPError{Status: resp.StatusCode, Excerpt: excerpt(r.Raw), Response: r}
+	}
+	if m.isNotification() {
+		r.Raw, err = readLimited(body, t.max)
+		return r, err
+	}
+	switch ct {
+	case "application/json":
+		r.Raw, err = readLimited(body, t.max)
+		if err != nil {
+			return nil, err
+		}
+		msg := bytes.TrimSpace(r.Raw)
+		if err := checkAnswer(msg, m); err != nil {
+			return r, err
+		}
+		r.Message = msg
+		return r, nil
+	case "text/event-stream":
+		return t.readStream(r, resp.Body, body, m)
+	}
+	if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+		return r, fmt.Errorf("HTTP %d %s with no answer to a request", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	head, _ := readLimited(io.LimitReader(body, 512), 512)
+	if ct == "" {
+		return r, fmt.Errorf("the answer has no Content-Type, not JSON or an event stream: %s", excerpt(head))
+	}
+	return r, fmt.Errorf("answered %s, not JSON or an event stream: %s", ct, excerpt(head))
+}
+
+// readStream reads an event-stream answer to the event that carries the
+// response to m, then on to the end of the stream (at most the grace time).
+func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader, m *outgoing) (*Response, error) {
+	er := newEventReader(body, t.max, true)
+	for {
+		ev, err := er.next()
+		if err != nil {
+			return r, streamError(err, er.n)
+		}
+		if !json.Valid(ev.data) {
+			return r, fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
+		}
+		if matches(ev.data, m.id) {
+			r.Message = ev.data
+			break
+		}
+		r.Events = append(r.Events, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
+	}
+	end := len(er.raw)
+	timer := time.AfterFunc(t.grace, func() { closer.Close() })
+	defer timer.Stop()
+	for {
+		ev, err := er.next()
+		if err == io.EOF {
+			end = len(er.raw)
+			break
+		}
+		if err != nil {
+			var tl tooLargeError
+			if errors.As(err, &tl) {
+				return r, err
+			}
+			break // cut after the grace time, or the stream broke: keep what was whole
+		}
+		end = len(er.raw)
+		if json.Valid(ev.data) {
+			r.Events = append(r.Events, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
+		}
+	}
+	r.Raw = er.raw[:end]
+	return r, nil
+}
+
+func streamError(err error, n int) error {
+	switch {
+	case err == io.EOF:
+		return errStreamEnded(n, false)
+	case err == io.ErrUnexpectedEOF:
+		return errStreamEnded(n, true)
+	}
+	return err
+}
+
+// checkAnswer checks that msg is JSON and the response to m.
+func checkAnswer(msg []byte, m *outgoing) error {
+	if !json.Valid(msg) {
+		return fmt.Errorf("the answer is not JSON: %s", excerpt(msg))
+	}
+	if !matches(msg, m.id) {
+		if isResponse(msg) {
+			return fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
+		}
+		return fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg))
+	}
+	return nil
+}
+
+func idText(msg []byte) string {
+	if v := jsonID(msg); v != "" {
+		return v
+	}
+	return "(none)"
+}
+
+func mediaType(ct string) string {
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+	}
+	return mt
+}
+
+// decoded returns the body with any gzip the HTTP client left undone
+// removed.
+func decoded(resp *http.Response) (io.Reader, error) {
+	if !resp.Uncompressed && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return nil, fmt.Errorf("the gzip body is broken: %v", err)
+		}
+		return zr, nil
+	}
+	return resp.Body, nil
+}
+
+func readLimited(r io.Reader, max int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if int64(len(b)) > max {
+		return nil, tooLargeError{max}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	return b, nil
+}
+
+// netError turns a failed request into a short cause.
+func netError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return errors.New("connection refused (nothing listening there)")
+	}
+	return err
+}
+
+func (t *httpTransport) close() error {
+	t.mu.Lock()
+	sid := t.sessID
+	t.mu.Unlock()
+	if sid == "" {
+		return nil
+	}
+	// End the session, as the transport asks; a refusal changes nothing.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url, nil)
+	if err != nil {
+		return nil
+	}
+	t.headers(req.Header, &outgoing{})
+	req.Header.Del("Content-Type")
+	if resp, err := t.hc.Do(req); err == nil {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+package mcpwire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// sseTransport is the older HTTP+SSE transport: one GET stream for the
+// server's messages, a POST per client message to the endpoint it names.
+type sseTransport struct {
+	base   *url.URL
+	o      HTTPOptions
+	hc     *http.Client
+	max    int64
+	cancel context.CancelFunc
+	body   io.ReadCloser
+
+	endpoint string
+	sameHost bool // the endpoint is on the stream's host: credentials go there
+
+	mu      sync.Mutex
+	waiters map[string]chan *streamEvent
+	pending []Event
+	ver     string
+	done    chan struct{} // closed when the stream ends
+	err     error         // why it ended
+}
+
+// NewSSE opens the event stream of the older HTTP+SSE transport at url
+// (usually .../sse), waits for its endpoint event, and returns a client
+// that POSTs to that endpoint and reads answers from the stream. A token
+// is sent to the endpoint only when it is on the stream's host.
+func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
+	where := whereURL(rawURL)
+	secrets := o.secrets()
+	fail := func(err error) error {
+		msg := redact(where+": "+err.Error(), secrets)
+		return &Error{Where: redact(where, secrets), Err: err, msg: msg}
+	}
+	base, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fail(err)
+	}
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	t := &sseTransport{base: base, o: o, hc: safeClient(o.HTTPClient), max: o.MaxBody,
+		waiters: map[string]chan *streamEvent{}, done: make(chan struct{})}
+	if t.max <= 0 {
+		t.max = DefaultMaxBody
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.cancel = cancel
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		cancel()
+		return nil, fail(err)
+	}
+	for k, vs := range o.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if o.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+o.Token)
+	}
+	connected := make(chan error, 1)
+	timer := time.AfterFunc(timeout, func() {
+		select {
+		case connected <- timeoutError{timeout}:
+		default:
+		}
+		cancel()
+	})
+	defer timer.Stop()
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		cancel()
+		if ctx.Err() != nil {
+			return nil, fail(timeoutError{timeout})
+		}
+		return nil, fail(netError(err))
+	}
+	if resp.StatusCode >= 400 {
+		b, _ := readLimited(io.LimitReader(resp.Body, 4096), 4096)
+		resp.Body.Close()
+		cancel()
+		return nil, fail(&HTTPError{Status: resp.StatusCode, Excerpt: excerpt(b), Response: &Response{Raw: b, Status: resp.StatusCode, Header: resp.Header}})
+	}
+	if ct := mediaType(resp.Header.Get("Content-Type")); ct != "text/event-stream" {
+		b, _ := readLimited(io.LimitReader(resp.Body, 512), 512)
+		resp.Body.Close()
+		cancel()
+		return nil, fail(fmt.Errorf("answered %s, not an event stream: %s", ct, excerpt(b)))
+	}
+	t.body = resp.Body
+	go t.read(connected)
+	if err := <-connected; err != nil {
+		t.close()
+		return nil, fail(err)
+	}
+	return newClient(t, where, o.Timeout, secrets), nil
+}
+
+// read dispatches the stream's events until it ends.
+func (t *sseTransport) read(connected chan<- error) {
+	er := newEventReader(t.body, t.max, false)
+	haveEndpoint := false
+	var err error
+	for {
+		var ev *streamEvent
+		ev, err = er.next()
+		if err != nil {
+			break
+		}
+		if ev.typ == "endpoint" {
+			if haveEndpoint {
+				continue
+			}
+			u, perr := t.base.Parse(strings.TrimSpace(string(ev.data)))
+			if perr != nil {
+				err = fmt.Errorf("the endpoint event names a bad URL: %s", excerpt(ev.data))
+				break
+			}
+			t.endpoint = u.String()
+			t.sameHost = strings.EqualFold(u.Host, t.base.Host) && u.Scheme == t.base.Scheme
+			haveEndpoint = true
+			select {
+			case connected <- nil:
+			default:
+			}
+			continue
+		}
+		if !json.Valid(ev.data) {
+			err = fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
+			break
+		}
+		t.mu.Lock()
+		if isResponse(ev.data) {
+			if ch, ok := t.waiters[jsonID(ev.data)]; ok {
+				delete(t.waiters, jsonID(ev.data))
+				ch <- ev
+				t.mu.Unlock()
+				continue
+			}
+		}
+		t.pending = append(t.pending, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
+		t.mu.Unlock()
+	}
+	if !haveEndpoint {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			err = errors.New("the event stream ended before its endpoint event")
+		}
+		select {
+		case connected <- err:
+		default:
+		}
+	}
+	switch err {
+	case io.EOF:
+		err = errors.New("the event stream ended before the answer")
+	case io.ErrUnexpectedEOF:
+		err = errors.New("the event stream ended in the middle of an event, before the answer")
+	}
+	t.mu.Lock()
+	t.err = err
+	t.mu.Unlock()
+	close(t.done)
+}
+
+func (t *sseTransport) setVersion(v string) {
+	t.mu.Lock()
+	t.ver = v
+	t.mu.Unlock()
+}
+
+func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error) {
+	var ch chan *streamEvent
+	if !m.isNotification() {
+		ch = make(chan *streamEvent, 1)
+		t.mu.Lock()
+		t.waiters[m.id.Raw] = ch
+		t.mu.Unlock()
+		defer func() {
+			t.mu.Lock()
+			delete(t.waiters, m.id.Raw)
+			t.mu.Unlock()
+		}()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.endpoint, bytes.NewReader(m.body))
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range t.o.Header {
+		if !t.sameHost && strings.EqualFold(k, "Authorization") {
+			continue
+		}
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if t.o.Token != "" && t.sameHost {
+		req.Header.Set("Authorization", "Bearer "+t.o.Token)
+	}
+	t.mu.Lock()
+	if t.ver != "" {
+		req.Header.Set("Mcp-Protocol-Version", t.ver)
+	}
+	t.mu.Unlock()
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return nil, netError(err)
+	}
+	body, err := readLimited(resp.Body, t.max)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	r := &Response{Status: resp.StatusCode, Header: resp.Header}
+	if resp.StatusCode >= 400 {
+		r.Raw = body
+		return r, &HTTPError{Status: resp.StatusCode, Excerpt: excerpt(body), Response: r}
+	}
+	if m.isNotification() {
+		r.Raw = body
+		return r, nil
+	}
+	select {
+	case ev := <-ch:
+		r.Raw, r.Message = ev.raw, ev.data
+		t.mu.Lock()
+		r.Events, t.pending = t.pending, nil
+		t.mu.Unlock()
+		return r, nil
+	case <-t.done:
+		select {
+		case ev := <-ch:
+			r.Raw, r.Message = ev.raw, ev.data
+			return r, nil
+		default:
+		}
+		t.mu.Lock()
+		err := t.err
+		t.mu.Unlock()
+		return nil, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (t *sseTransport) close() error {
+	t.cancel()
+	if t.body != nil {
+		t.body.Close()
+		<-t.done
+	}
+	return nil
+}
