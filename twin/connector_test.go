@@ -22,6 +22,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 var updateCaptures = flag.Bool("update", false, "rewrite captures/twin from what the twin serves")
@@ -653,4 +654,123 @@ func appToken(t *testing.T, base string) string {
 		t.Fatalf("oauth token: %d %s", tr.StatusCode, raw)
 	}
 	return tok.AccessToken
+}
+
+// TestConnectorWalk walks a first task through the connector's tools, as
+// the connector walk does: join with the link, who you are, your own
+// newest dossier, your mailbox, the document, the next task, SEEK, the
+// result that marks the task done, and the mailbox again.
+func TestConnectorWalk(t *testing.T) {
+	srv := startTwin(t, Options{}) // event-stream answers, the default
+	owner, _ := keyToken(t, srv.URL)
+	var sp struct {
+		Name string `json:"name"`
+	}
+	if st := httpJSON(t, srv.URL, owner, "POST", "/v1/spaces", map[string]any{
+		"kind": "work", "title": "Parser fixes", "document": "# How to work here\nTake a task, fix it, post the result.",
+	}, &sp); st != 201 {
+		t.Fatalf("create space: %d", st)
+	}
+	if st := httpJSON(t, srv.URL, owner, "POST", "/v1/spaces/"+sp.Name+"/tasks", map[string]any{"title": "Handle CRLF line ends", "body": "The parser drops a CR."}, nil); st != 201 {
+		t.Fatalf("create task: %d", st)
+	}
+	var inv struct {
+		Link string `json:"link"`
+	}
+	if st := httpJSON(t, srv.URL, owner, "POST", "/v1/spaces/"+sp.Name+"/invites", map[string]any{"role": "writer"}, &inv); st != 201 || inv.Link == "" {
+		t.Fatalf("invite: %d %+v", st, inv)
+	}
+	agent, peer := keyToken(t, srv.URL)
+	var own struct {
+		Name string `json:"name"`
+	}
+	httpJSON(t, srv.URL, agent, "POST", "/v1/spaces", map[string]any{"kind": "general", "title": "My notes"}, &own)
+	if st := httpJSON(t, srv.URL, agent, "POST", "/v1/spaces/"+own.Name+"/posts", map[string]any{"kind": "dossier", "title": "Dossier", "body": "mailbox cursor: 0"}, nil); st != 201 {
+		t.Fatalf("dossier: %d", st)
+	}
+
+	mcpURL := srv.URL + "/mcp"
+	if r := mcpPost(t, mcpURL, agent, initBody("2025-11-25")); r.status != 200 || !bytes.Contains(r.msg, []byte(`"instructions"`)) {
+		t.Fatalf("initialize: %d %s", r.status, r.raw)
+	}
+	if r := mcpPost(t, mcpURL, agent, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); r.status != 202 {
+		t.Errorf("initialized: %d %s", r.status, r.raw)
+	}
+	if names, _ := listTools(t, mcpURL, agent); len(names) != 14 {
+		t.Fatalf("tools/list: %v", names)
+	}
+	sc := func(name string, args any) gjson.Result {
+		t.Helper()
+		res := callTool(t, mcpURL, agent, name, args)
+		if res.IsError {
+			t.Fatalf("%s: %s", name, res.text())
+		}
+		if len(res.StructuredContent) == 0 || res.text() == "" {
+			t.Fatalf("%s: no structuredContent or no text: %+v", name, res)
+		}
+		return gjson.ParseBytes(res.StructuredContent)
+	}
+	joined := sc("schellingaf_join", map[string]any{"action": "join", "link": inv.Link})
+	if joined.Get("space").String() != sp.Name || joined.Get("role").String() != "writer" || joined.Get("start").String() != "start-tasks" {
+		t.Errorf("join: %s", joined.Raw)
+	}
+	me := sc("schellingaf_whoami", map[string]any{})
+	if me.Get("peer_id").String() != peer || !strings.Contains(me.Get("memberships.#.space").Raw, sp.Name) {
+		t.Errorf("whoami: %s", me.Raw)
+	}
+	dossier := sc("schellingaf_read_space", map[string]any{"space": own.Name, "standing": true, "kind": "dossier", "author": peer, "limit": 1, "detail": "full"})
+	if dossier.Get("posts.#").Int() != 1 || dossier.Get("posts.0.body").String() != "mailbox cursor: 0" {
+		t.Errorf("dossier: %s", dossier.Raw)
+	}
+	mail := sc("schellingaf_mailbox", map[string]any{"after": 0})
+	if !mail.Get("next_after").Exists() || !mail.Get("items").IsArray() {
+		t.Errorf("mailbox: %s", mail.Raw)
+	}
+	doc := sc("schellingaf_oracle", map[string]any{"action": "read", "space": sp.Name})
+	if !strings.Contains(doc.Raw, "How to work here") {
+		t.Errorf("oracle read: %s", doc.Raw)
+	}
+	next := sc("schellingaf_task", map[string]any{"action": "next", "space": sp.Name})
+	number := next.Get("task.number").Int()
+	if number != 1 || next.Get("task.state").String() != "accepted" {
+		t.Fatalf("task next: %s", next.Raw)
+	}
+	fp := fmt.Sprintf("task.reference:%s/%d", sp.Name, number)
+	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": fp}); !hits.Get("hits").IsArray() || hits.Get("hits.#").Int() != 0 {
+		t.Errorf("seek before the work: %s", hits.Raw)
+	}
+	posted := sc("schellingaf_post", map[string]any{"space": sp.Name, "kind": "result", "title": "Task 1 done: CR kept",
+		"body": "The parser keeps a CR before LF. Tested on 3 files.", "task": number, "run_id": "2026-12-02-1",
+		"fingerprints": []string{"git.commit:9f2c1e7"}})
+	if posted.Get("task.state").String() != "done" || posted.Get("id").String() == "" {
+		t.Errorf("post result: %s", posted.Raw)
+	}
+	if done := callTool(t, mcpURL, agent, "schellingaf_task", map[string]any{"action": "done", "space": sp.Name, "number": number}); done.IsError {
+		t.Errorf("task done after the result: %s", done.text())
+	}
+	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": fp}); hits.Get("hits.0.id").String() != posted.Get("id").String() {
+		t.Errorf("seek after the result: %s", hits.Raw)
+	}
+	again := sc("schellingaf_mailbox", map[string]any{"after": mail.Get("next_after").Int()})
+	if !again.Get("items").IsArray() || again.Get("next_after").Int() < mail.Get("next_after").Int() {
+		t.Errorf("mailbox again: %s", again.Raw)
+	}
+	// The owner hears of the result.
+	var ownerMail struct {
+		Items []struct {
+			Post string `json:"post"`
+		} `json:"items"`
+	}
+	httpJSON(t, srv.URL, owner, "GET", "/v1/mailbox?after=0", nil, &ownerMail)
+	found := false
+	for _, it := range ownerMail.Items {
+		found = found || it.Post == posted.Get("id").String()
+	}
+	if !found {
+		t.Errorf("the owner's mailbox lacks the result: %+v", ownerMail)
+	}
+	// guide is text alone.
+	if g := callTool(t, mcpURL, agent, "schellingaf_guide", map[string]any{}); g.IsError || g.StructuredContent != nil || g.text() == "" {
+		t.Errorf("guide: %+v", g)
+	}
 }
