@@ -1,0 +1,56 @@
+// Command walks replays walks from spec files against a running server,
+// counts every byte it answers in a ledger, holds each walk to its budget,
+// and rewrites budgets at what the walks read when asked.
+//
+//	walks run SPEC...|DIR --url BASE [flags]
+//	walks check SPEC...|DIR [--var k=v]
+//	walks budgets render --budgets FILE --template FILE
+//
+// Exit codes: 0 every walk within its budgets; 1 a budget exceeded (or
+// repeated runs counted differently); 2 a spec or usage error; 3 a walk
+// failed against the server.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"readmeter/internal/cli"
+)
+
+func main() { os.Exit(cli.Main("walks", run)) }
+
+const usage = `usage:
+  walks run SPEC...|DIR --url BASE [flags]   replay walks, count, gate budgets
+  walks check SPEC...|DIR [--var k=v]        parse and check specs, send nothing
+  walks budgets render --budgets FILE --template FILE
+                                             render text from budgets
+
+Run "walks run --help" for the flags.
+
+Exit codes:
+  0  every walk within its budgets
+  1  a budget exceeded, or repeated runs counted differently
+  2  a spec or usage error (the spec file and line are named)
+  3  a walk failed against the server (status, assert, transport)
+`
+
+func run(stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &cli.ExitError{Code: cli.ExitUsage}
+	}
+	switch args[0] {
+	case "run":
+		return runWalks(stdout, stderr, args[1:])
+	case "check":
+		return checkSpecs(stdout, stderr, args[1:])
+	case "budgets":
+		return budgetsCmd(stdout, stderr, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return cli.Usage("unknown command %q (run, check, budgets)", args[0])
+}

@@ -1,0 +1,532 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"readmeter/budgets"
+	"readmeter/internal/cli"
+	"readmeter/ledger"
+	"readmeter/walk"
+)
+
+const runHelp = `usage: walks run SPEC...|DIR --url BASE [flags]
+
+Runs each walk: its set-up steps (never counted), then its steps, every
+answer counted in the walk's ledger. Prints per walk its parts, bytes and
+tokens, then each budget with what the walk read and the slack.
+
+Exit codes:
+  0  every walk within its budgets
+  1  a budget exceeded, or repeated runs counted differently
+  2  a spec or usage error (the spec file and line are named)
+  3  a walk failed against the server (status, assert, transport)
+
+Flags:
+`
+
+type runFlags struct {
+	url        string
+	walks      []string
+	vars       []string
+	jobs       int
+	asJSON     bool
+	report     string
+	markdown   bool
+	base       string
+	budgetFile string
+	strict     bool
+	update     bool
+	slack      float64
+	repeat     int
+	timeout    time.Duration
+	progress   bool
+}
+
+func runWalks(stdout, stderr io.Writer, args []string) error {
+	var f runFlags
+	fs := pflag.NewFlagSet("walks run", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.url, "url", "", "the server's base URL; paths in specs are relative to it")
+	fs.StringSliceVar(&f.walks, "walk", nil, "run only the walks named (repeat, or comma-separate)")
+	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, k=v (repeatable); wins over a spec's vars")
+	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "walks run at a time")
+	fs.BoolVar(&f.asJSON, "json", false, "write the report as JSON on stdout instead of the table")
+	fs.StringVar(&f.report, "report", "", "also write the JSON report to `FILE`")
+	fs.BoolVar(&f.markdown, "markdown", false, "write the tables as markdown (for a pull request or a CI step summary)")
+	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
+	fs.StringVar(&f.budgetFile, "budgets", "", "hold the walks to the budgets in `FILE` (JSON, or TypeScript export const blocks)")
+	fs.BoolVar(&f.strict, "strict", false, "with --budgets: a walk whose budget the file lacks is an error")
+	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change)")
+	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read")
+	fs.IntVar(&f.repeat, "repeat", 1, "run each walk `N` times concurrently; every run must count the same")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step")
+	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, runHelp+fs.FlagUsages())
+			return nil
+		}
+		return cli.Usage("run: %v (see walks run --help)", err)
+	}
+	if fs.NArg() == 0 {
+		return cli.Usage("run: name spec files or a directory of them (see walks run --help)")
+	}
+	if f.jobs < 1 || f.repeat < 1 {
+		return cli.Usage("run: --jobs and --repeat are at least 1")
+	}
+	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
+		return cli.Usage("run: --strict, --update and --check-slack need --budgets FILE")
+	}
+	if f.update && f.repeat > 1 {
+		// Allowed: repeats must agree anyway.
+		_ = f.update
+	}
+	if f.asJSON && f.markdown {
+		return cli.Usage("run: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
+	}
+	vars, err := parseVars(f.vars)
+	if err != nil {
+		return err
+	}
+	specs, err := loadSpecs(stderr, fs.Args(), vars, f.walks)
+	if err != nil {
+		return err
+	}
+	var bf *budgets.File
+	if f.budgetFile != "" {
+		bf, err = budgets.Load(f.budgetFile)
+		if err != nil {
+			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		}
+	}
+	var base *walk.Report
+	if f.base != "" {
+		base, err = walk.ReadReport(f.base)
+		if err != nil {
+			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		}
+	}
+
+	opts := walk.Options{BaseURL: f.url, Vars: vars, Timeout: f.timeout}
+	stopBar := func() {}
+	if f.progress {
+		var steps int
+		for _, s := range specs {
+			steps += (len(s.Setup) + len(s.Steps)) * f.repeat
+		}
+		opts.OnStep, stopBar = progress(stderr, steps)
+	}
+	outcomes := walk.RunAll(context.Background(), specs, opts, f.jobs, f.repeat)
+	stopBar()
+
+	rep, over, failed, differ := evaluate(outcomes, bf, f)
+	for _, oc := range outcomes {
+		if oc.Err != nil {
+			fmt.Fprintf(stderr, "walks: %v\n", oc.Err)
+		}
+	}
+	var specErr bool
+	for _, oc := range outcomes {
+		var se *walk.SpecError
+		if errors.As(oc.Err, &se) {
+			specErr = true
+		}
+	}
+
+	var updateErr error
+	if f.update {
+		switch {
+		case failed > 0 || specErr:
+			updateErr = cli.WalkFailed(fmt.Errorf("--update: %s left untouched: %d %s failed", f.budgetFile, failed, plural(failed, "walk", "walks")))
+		case differ > 0:
+			updateErr = cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", f.budgetFile))
+		default:
+			moves, err := update(bf, rep)
+			if err != nil {
+				updateErr = &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--update: %v", err)}
+			}
+			rep.Moves = moves
+			if err == nil {
+				over = 0 // the budgets now hold what was read
+				for i := range rep.Walks {
+					for j := range rep.Walks[i].Budgets {
+						b := &rep.Walks[i].Budgets[j]
+						if b.Status == "over" || b.Status == "ok" {
+							v, z := b.Read, int64(0)
+							b.Budget, b.Slack, b.Status = &v, &z, "ok"
+						}
+					}
+				}
+			}
+		}
+	}
+
+	if f.report != "" {
+		if err := writeJSONFile(f.report, rep); err != nil {
+			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		}
+	}
+	switch {
+	case f.asJSON:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	default:
+		printTables(stdout, rep, base, outcomes, f.markdown)
+	}
+
+	if updateErr != nil {
+		return updateErr
+	}
+	switch {
+	case specErr:
+		return &cli.ExitError{Code: cli.ExitUsage, Err: errors.New("a spec error stopped a walk")}
+	case failed > 0:
+		return cli.WalkFailed(fmt.Errorf("%d of %d %s failed against the server", failed, len(outcomes), plural(len(outcomes), "walk", "walks")))
+	case over > 0:
+		return cli.Finding(fmt.Errorf("%d %s over budget", over, plural(over, "budget", "budgets")))
+	case differ > 0:
+		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", differ, plural(differ, "walk", "walks")))
+	case f.strict && countStatus(rep, "unbudgeted") > 0:
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--strict: %d %s not in %s", countStatus(rep, "unbudgeted"), plural(countStatus(rep, "unbudgeted"), "budget is", "budgets are"), f.budgetFile)}
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func countStatus(rep *walk.Report, status string) int {
+	n := 0
+	for _, w := range rep.Walks {
+		for _, b := range w.Budgets {
+			if b.Status == status {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func parseVars(vs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range vs {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return nil, cli.Usage("--var %q: want name=value", v)
+		}
+		out[k] = val
+	}
+	return out, nil
+}
+
+// specFiles expands the arguments: a directory gives its walk specs (YAML
+// files with a walk key; the others are includes), sorted by name.
+func specFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, cli.Usage("%s: no such file or directory", a)
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		for _, pat := range []string{"*.yaml", "*.yml"} {
+			m, _ := filepath.Glob(filepath.Join(a, pat))
+			found = append(found, m...)
+		}
+		sort.Strings(found)
+		n := 0
+		for _, p := range found {
+			ok, err := walk.IsWalk(p)
+			if err != nil {
+				return nil, &cli.ExitError{Code: cli.ExitUsage, Err: err}
+			}
+			if ok {
+				out = append(out, p)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, cli.Usage("%s: no walk specs (YAML files with a walk key)", a)
+		}
+	}
+	return out, nil
+}
+
+// loadSpecs loads and checks every spec; every mistake is printed, one a
+// line, and the run stops with exit 2.
+func loadSpecs(stderr io.Writer, args []string, vars map[string]string, only []string) ([]*walk.Spec, error) {
+	files, err := specFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	var specs []*walk.Spec
+	var errs walk.SpecErrors
+	names := map[string]string{}
+	for _, p := range files {
+		s, err := walk.Load(p)
+		if err != nil {
+			var se walk.SpecErrors
+			if errors.As(err, &se) {
+				errs = append(errs, se...)
+				continue
+			}
+			return nil, &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		}
+		if prev, dup := names[s.Name]; dup {
+			errs = append(errs, &walk.SpecError{File: p, Line: s.Line, Msg: fmt.Sprintf("walk %s is also in %s", s.Name, prev)})
+			continue
+		}
+		names[s.Name] = p
+		specs = append(specs, s)
+	}
+	if len(only) > 0 {
+		var picked []*walk.Spec
+		for _, name := range only {
+			if _, ok := names[name]; !ok && len(errs) == 0 {
+				return nil, cli.Usage("--walk %s: no such walk (have: %s)", name, strings.Join(sortedKeys(names), ", "))
+			}
+		}
+		for _, s := range specs {
+			for _, name := range only {
+				if s.Name == name {
+					picked = append(picked, s)
+				}
+			}
+		}
+		specs = picked
+	}
+	for _, s := range specs {
+		if err := s.Check(vars, os.LookupEnv); err != nil {
+			var se walk.SpecErrors
+			if errors.As(err, &se) {
+				errs = append(errs, se...)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "walks: %v\n", e)
+		}
+		return nil, &cli.ExitError{Code: cli.ExitUsage}
+	}
+	return specs, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// evaluate builds the report and holds each walk to its budgets.
+func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.Report, over, failed, differ int) {
+	rep = &walk.Report{Walks: []walk.WalkReport{}, Warnings: []string{}}
+	for _, oc := range outcomes {
+		s := oc.Spec
+		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
+		if oc.Result != nil {
+			l := oc.Result.Ledger
+			wr.Bytes, wr.Tokens, wr.Calls, wr.Parts = l.Bytes(), l.Tokens(), oc.Result.Calls, l.Parts()
+			if wr.Parts == nil {
+				wr.Parts = []ledger.Part{}
+			}
+			for _, st := range s.Steps {
+				if n, ok := oc.Result.ToolLists[st.Part]; ok && !hasToolList(wr.ToolLists, st.Part) {
+					wr.ToolLists = append(wr.ToolLists, walk.ToolListReport{Part: st.Part, Bytes: n, Tokens: cli.Tokens(n)})
+				}
+			}
+		}
+		if oc.Err != nil {
+			wr.Error = oc.Err.Error()
+			failed++
+			rep.Walks = append(rep.Walks, wr)
+			continue
+		}
+		if oc.Differ != "" {
+			wr.Differ = oc.Differ
+			differ++
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ))
+		}
+		measures := s.Measures
+		if s.Budget != "" {
+			measures = append([]walk.Measure{{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine}}, measures...)
+		}
+		if len(measures) == 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s)", s.Name, s.File, s.Name))
+		}
+		for _, m := range measures {
+			br := walk.BudgetReport{Key: m.Key, Measure: m.String(), Unit: m.Unit(), Status: "unchecked"}
+			v, err := oc.Result.Value(m)
+			if err != nil {
+				wr.Error = err.Error()
+				failed++
+				break
+			}
+			br.Read = v
+			if bf != nil {
+				b, ok := bf.Get(m.Key)
+				if !ok {
+					br.Status = "unbudgeted"
+					rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: %s is not in %s: unbudgeted", s.Name, m.Key, bf.Path))
+				} else {
+					val, slack := b.Value, b.Value-v
+					br.Budget, br.Slack, br.Where = &val, &slack, b.Where()
+					br.Status = "ok"
+					if err := oc.Result.Check(m, b); err != nil {
+						br.Status = "over"
+						over++
+						rep.Warnings = append(rep.Warnings, err.Error())
+					} else if f.slack >= 0 && float64(b.Value) > float64(v)*(1+f.slack/100) {
+						rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
+							s.Name, m.Key, cli.Group(b.Value), m.Unit(), cli.Group(b.Value-v), cli.Group(v), f.slack, b.Where()))
+					}
+				}
+			}
+			wr.Budgets = append(wr.Budgets, br)
+		}
+		rep.Walks = append(rep.Walks, wr)
+	}
+	return rep, over, failed, differ
+}
+
+func hasToolList(ts []walk.ToolListReport, part string) bool {
+	for _, t := range ts {
+		if t.Part == part {
+			return true
+		}
+	}
+	return false
+}
+
+// update rewrites each budget the file holds at what its walk read.
+func update(bf *budgets.File, rep *walk.Report) ([]walk.MoveReport, error) {
+	values := map[string]int64{}
+	for _, w := range rep.Walks {
+		for _, b := range w.Budgets {
+			if b.Status == "ok" || b.Status == "over" {
+				if old, dup := values[b.Key]; dup && old != b.Read {
+					return nil, fmt.Errorf("%s is read by two walks, %d and %d: which one sets it?", b.Key, old, b.Read)
+				}
+				values[b.Key] = b.Read
+			}
+		}
+	}
+	data, moves, err := bf.Update(values)
+	if err != nil {
+		return nil, err
+	}
+	out := []walk.MoveReport{}
+	for _, m := range moves {
+		if m.Old == m.New {
+			continue
+		}
+		out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	if err := budgets.WriteAtomic(bf.Path, bf.Bytes(), data); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--report: %v", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--report: %v", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--report: %v", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--report: %v", err)
+	}
+	return nil
+}
+
+// checkSpecs parses and checks specs without running them.
+func checkSpecs(stdout, stderr io.Writer, args []string) error {
+	fs := pflag.NewFlagSet("walks check", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	vs := fs.StringArray("var", nil, "set a variable, k=v (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintln(stdout, "usage: walks check SPEC...|DIR [--var k=v]\n\nParses and checks specs; sends nothing. Exit 2 names each mistake's file and line.\n\nFlags:\n"+fs.FlagUsages())
+			return nil
+		}
+		return cli.Usage("check: %v", err)
+	}
+	if fs.NArg() == 0 {
+		return cli.Usage("check: name spec files or a directory of them")
+	}
+	vars, err := parseVars(*vs)
+	if err != nil {
+		return err
+	}
+	specs, err := loadSpecs(stderr, fs.Args(), vars, nil)
+	if err != nil {
+		return err
+	}
+	for _, s := range specs {
+		counted := 0
+		for _, st := range s.Steps {
+			if st.Counted {
+				counted++
+			}
+		}
+		fmt.Fprintf(stdout, "%s: walk %s: %d set-up %s, %d counted %s\n", s.File, s.Name, len(s.Setup), plural(len(s.Setup), "step", "steps"), counted, plural(counted, "step", "steps"))
+	}
+	return nil
+}
+
+// progress returns an OnStep func drawing a bar on stderr when stderr is a
+// terminal, and a func that ends the bar.
+func progress(stderr io.Writer, total int) (func(), func()) {
+	bar := newBar(stderr, total)
+	if bar == nil {
+		return nil, func() {}
+	}
+	var done atomic.Int64
+	return func() { done.Add(1); bar.add() }, bar.finish
+}

@@ -1,0 +1,237 @@
+package walk
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Builtins are the names every walk defines: the base URL, its host, the
+// walk's name and a run id (8 hex digits, new for every run, so that
+// concurrent runs can name what they create apart).
+var Builtins = []string{"url", "url.host", "walk", "run.id"}
+
+// keyOutputs are the names a key step keeps, after its own name.
+var keyOutputs = []string{"public_key", "public_key_base64", "public_key_base64url", "seed"}
+
+// signOutputs are the names a signing key step keeps.
+var signOutputs = []string{"signature", "signature_base64", "signature_base64url"}
+
+// pkceOutputs are the names a pkce step keeps.
+var pkceOutputs = []string{"verifier", "challenge", "method"}
+
+// Check finds, before anything is sent, every {{name}} that nothing defines
+// when it is used, and every mcp step naming a server the walk lacks. vars
+// are the --var values; env looks up the environment.
+func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) error {
+	var errs SpecErrors
+	defined := map[string]bool{}
+	for _, b := range Builtins {
+		defined[b] = true
+	}
+	use := func(file string, line int, tmpl string) {
+		for _, name := range templateNames(tmpl) {
+			if strings.HasPrefix(name, "env.") {
+				if _, ok := env(strings.TrimPrefix(name, "env.")); !ok {
+					errs = append(errs, &SpecError{File: file, Line: line, Msg: (&UndefinedError{Name: name}).Error()})
+				}
+				continue
+			}
+			if !defined[name] {
+				errs = append(errs, &SpecError{File: file, Line: line, Msg: (&UndefinedError{Name: name}).Error()})
+			}
+		}
+	}
+	for _, v := range s.Vars {
+		if _, over := vars[v.Key]; !over {
+			use(s.File, v.Line, v.Value)
+		}
+		defined[v.Key] = true
+	}
+	for k := range vars {
+		defined[k] = true
+	}
+	checkedServers := map[*Server]bool{}
+	server := func(st *Step, sv *Server) {
+		if checkedServers[sv] {
+			return
+		}
+		checkedServers[sv] = true
+		for _, t := range sv.templates() {
+			use(st.File, st.Line, t)
+		}
+	}
+	all := append(append([]*Step{}, s.Setup...), s.Steps...)
+	for _, st := range all {
+		for _, t := range st.templates() {
+			use(st.File, t.at(st), t.s)
+		}
+		if st.MCP != nil {
+			switch {
+			case st.MCP.Inline != nil:
+				server(st, st.MCP.Inline)
+			case st.MCP.Server != "":
+				if sv, ok := s.Servers[st.MCP.Server]; ok {
+					server(st, sv)
+				} else {
+					errs = append(errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp.server: no server %q in servers (have: %s)", st.MCP.Server, strings.Join(s.serverNames(), ", "))})
+				}
+			case len(s.Servers) == 1:
+				for _, sv := range s.Servers {
+					server(st, sv)
+				}
+			default:
+				errs = append(errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp: which server? name one (server: ...) of %s, or give url or command", strings.Join(s.serverNames(), ", "))})
+			}
+		}
+		for _, name := range st.defines() {
+			defined[name] = true
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func (s *Spec) serverNames() []string {
+	var out []string
+	for n := range s.Servers {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	if out == nil {
+		return []string{"none declared"}
+	}
+	return out
+}
+
+// defines returns the names a step keeps.
+func (st *Step) defines() []string {
+	var out []string
+	for _, k := range st.Keep {
+		out = append(out, k.Name)
+	}
+	if st.Key != nil {
+		if st.Key.Sign == nil {
+			for _, o := range keyOutputs {
+				out = append(out, st.Key.Name+"."+o)
+			}
+		} else {
+			as := st.Key.As
+			if as == "" {
+				as = st.Key.Name
+			}
+			for _, o := range signOutputs {
+				out = append(out, as+"."+o)
+			}
+		}
+	}
+	if st.PKCE != "" {
+		for _, o := range pkceOutputs {
+			out = append(out, st.PKCE+"."+o)
+		}
+	}
+	return out
+}
+
+type tmplAt struct {
+	s    string
+	line int // 0: the step's line
+}
+
+func (t tmplAt) at(st *Step) int {
+	if t.line > 0 {
+		return t.line
+	}
+	return st.Line
+}
+
+func kvTemplates(kvs []KV) []tmplAt {
+	var out []tmplAt
+	for _, kv := range kvs {
+		out = append(out, tmplAt{kv.Value, kv.Line})
+	}
+	return out
+}
+
+func nodeTemplateList(n *yaml.Node) []tmplAt {
+	if n == nil {
+		return nil
+	}
+	n = resolveAlias(n)
+	var out []tmplAt
+	if n.Kind == yaml.ScalarNode {
+		return []tmplAt{{n.Value, n.Line}}
+	}
+	for _, c := range n.Content {
+		out = append(out, nodeTemplateList(c)...)
+	}
+	return out
+}
+
+func (sv *Server) templates() []string {
+	out := []string{sv.URL, sv.Token, sv.Protocol}
+	out = append(out, sv.Command...)
+	for _, kv := range append(append([]KV{}, sv.Headers...), sv.Env...) {
+		out = append(out, kv.Value)
+	}
+	return out
+}
+
+// templates returns every template a step fills when it runs (a server's
+// are checked apart).
+func (st *Step) templates() []tmplAt {
+	var out []tmplAt
+	add := func(ss ...string) {
+		for _, s := range ss {
+			out = append(out, tmplAt{s: s})
+		}
+	}
+	if r := st.HTTP; r != nil {
+		out = append(out, tmplAt{r.URL, r.Line})
+		add(r.Auth)
+		out = append(out, kvTemplates(r.Query)...)
+		out = append(out, kvTemplates(r.Headers)...)
+		out = append(out, kvTemplates(r.Form)...)
+		out = append(out, nodeTemplateList(r.JSON)...)
+		if r.Body != nil {
+			add(*r.Body)
+		}
+	}
+	if r := st.MCP; r != nil {
+		add(r.Name)
+		out = append(out, nodeTemplateList(r.Args)...)
+	}
+	if d := st.Doc; d != nil {
+		add(d.HTTP, d.Auth)
+		add(d.Exec...)
+		out = append(out, kvTemplates(d.Env)...)
+	}
+	if e := st.Exec; e != nil {
+		add(e.Argv...)
+		out = append(out, kvTemplates(e.Env)...)
+	}
+	if k := st.Key; k != nil {
+		add(k.Seed)
+		for _, p := range k.Sign {
+			add(p.Value)
+		}
+		if k.Sign != nil {
+			// Signing needs the key made by an earlier key step.
+			add("{{" + k.Name + ".seed}}")
+		}
+	}
+	for _, a := range st.Expect.Body {
+		out = append(out, tmplAt{a.Value, a.Line})
+	}
+	for _, a := range st.Expect.Text {
+		out = append(out, tmplAt{a.Value, a.Line})
+	}
+	for _, a := range st.Expect.Paths {
+		out = append(out, nodeTemplateList(a.Equals)...)
+	}
+	return out
+}

@@ -1,0 +1,25 @@
+// Package walk reads walk specs and replays them against a running server,
+// counting every byte the server answers into a ledger.
+//
+// A walk is what an agent does on its first task: a list of requests, each
+// answered, each answer read. The service's builders hold every walk to a
+// budget of tokens; this package replays the walks from spec files so the
+// same numbers can be measured against any running server.
+//
+// The steps:
+//
+//  1. Load parses a spec file (YAML, one walk per file) into a Spec. Every
+//     error names the file and line: an unknown key, a step with no kind or
+//     two, a bad regular expression, an include that cannot be read.
+//  2. (*Spec).Check finds every {{name}} that nothing defines before any
+//     request is sent: variables, --var values, the environment, values kept
+//     by earlier steps.
+//  3. Run sends the set-up steps (never counted), then the counted steps,
+//     each answer added to its part of the ledger after normalisation;
+//     asserts are checked and values kept as the spec says. A failure
+//     against the server is a *Failure naming the step, the spec line, the
+//     request and the actual answer, with every token redacted.
+//
+// The package never prints: the walks command turns results and errors into
+// tables, reports and exit codes.
+package walk

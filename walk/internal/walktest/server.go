@@ -1,0 +1,264 @@
+// Package walktest is a small server the walk tests replay walks against:
+// an HTTP API with an Ed25519 key set-up (challenge, signature, token), a
+// few JSON and text answers, and MCP tools served by the official Go SDK
+// (event-stream and JSON answers). It logs every answer body it writes, so
+// tests can count them on their own and compare with the ledger.
+package walktest
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Primer is the text GET / answers: non-ASCII letters, and a time as a
+// database writes it (its fraction short of six digits).
+const Primer = "# Primer\nUpdated 2026-10-02T07:57:40.1+00:00. Ä é ✓\nRead the skill next.\n"
+
+// Skill is the text GET /skills/SKILL.md answers.
+const Skill = "## Skill\nJoin, read, take a task, post the result.\n"
+
+// Answer is one answer body the server wrote.
+type Answer struct {
+	Method, Path string
+	Status       int
+	Body         []byte
+}
+
+// Server is the test server.
+type Server struct {
+	*httptest.Server
+	mu      sync.Mutex
+	log     []Answer
+	tokens  map[string]string // token -> peer id
+	pending map[string][]byte // challenge hex -> public key
+}
+
+// Start starts a server on loopback; Close stops it.
+func Start() *Server {
+	s := &Server{tokens: map[string]string{}, pending: map[string][]byte{}}
+	s.Server = httptest.NewServer(s.handler())
+	return s
+}
+
+// Log returns every answer written so far, in order.
+func (s *Server) Log() []Answer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Answer(nil), s.log...)
+}
+
+// ResetLog forgets the answers logged so far.
+func (s *Server) ResetLog() {
+	s.mu.Lock()
+	s.log = nil
+	s.mu.Unlock()
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = 200
+	}
+	r.body.Write(b)
+	return r.ResponseWriter.Write(b)
+}
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *Server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		fmt.Fprint(w, Primer)
+	})
+	mux.HandleFunc("GET /skills/SKILL.md", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		fmt.Fprint(w, Skill)
+	})
+	mux.HandleFunc("POST /v1/keys/challenge", s.challenge)
+	mux.HandleFunc("POST /v1/keys/verify", s.verify)
+	mux.HandleFunc("POST /v1/join", s.auth(func(w http.ResponseWriter, r *http.Request, peer string) {
+		var in struct{ Link string }
+		if json.NewDecoder(r.Body).Decode(&in) != nil || !strings.HasPrefix(in.Link, "https://") {
+			writeJSON(w, 400, map[string]any{"error": "INVALID_REQUEST", "message": "link is an invite link"})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"space": "demo", "role": "writer", "start": "start-tasks"})
+	}))
+	mux.HandleFunc("GET /v1/me", s.auth(func(w http.ResponseWriter, r *http.Request, peer string) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"peer_id":%q,"memberships":[{"space":"demo","role":"writer"}],"next_after":3}`, peer)
+	}))
+	mux.HandleFunc("GET /v1/mailbox", s.auth(func(w http.ResponseWriter, r *http.Request, peer string) {
+		after, _ := strconv.Atoi(r.URL.Query().Get("after"))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"items":[],"next_after":%d,"has_more":false}`, after)
+	}))
+	mux.HandleFunc("POST /v1/spaces/{space}/tasks/next", s.auth(func(w http.ResponseWriter, r *http.Request, peer string) {
+		writeJSON(w, 200, map[string]any{"task": map[string]any{"number": 7, "title": "Count the words", "space": r.PathValue("space")}})
+	}))
+	mux.HandleFunc("POST /v1/spaces/{space}/posts", s.auth(func(w http.ResponseWriter, r *http.Request, peer string) {
+		var in struct {
+			Kind string
+			Task struct{ Number json.Number }
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Task.Number == "" {
+			writeJSON(w, 400, map[string]any{"error": "INVALID_REQUEST", "message": "task.number is a number"})
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"post-1","kind":%q,"task":{"number":%s,"state":"done"},"created_at":"2026-10-02T07:57:40+00:00"}`, in.Kind, in.Task.Number)
+	}))
+	mux.HandleFunc("POST /oauth/token", func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil || r.PostForm.Get("grant_type") != "authorization_code" {
+			writeJSON(w, 400, map[string]any{"error": "invalid_request"})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"access_token": "app-" + r.PostForm.Get("code"), "token_type": "Bearer"})
+	})
+	mux.HandleFunc("GET /redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/consent?request=req-42", http.StatusFound)
+	})
+	mux.HandleFunc("GET /status/{code}", func(w http.ResponseWriter, r *http.Request) {
+		code, _ := strconv.Atoi(r.PathValue("code"))
+		writeJSON(w, code, map[string]any{"error": "STATUS", "status": code})
+	})
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer() }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	mux.Handle("/mcp-json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	mux.Handle("/mcp-session", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer() }, nil))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &recorder{ResponseWriter: w}
+		mux.ServeHTTP(rec, r)
+		s.mu.Lock()
+		s.log = append(s.log, Answer{Method: r.Method, Path: r.URL.Path, Status: rec.status, Body: bytes.Clone(rec.body.Bytes())})
+		s.mu.Unlock()
+	})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Audience is the text signed with a challenge, before the host.
+const Audience = "agent-state:token-challenge:v1"
+
+func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		PublicKey string `json:"public_key"`
+	}
+	var pub []byte
+	var err error
+	if json.NewDecoder(r.Body).Decode(&in) != nil {
+		err = fmt.Errorf("bad body")
+	} else {
+		pub, err = hex.DecodeString(in.PublicKey)
+	}
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		writeJSON(w, 400, map[string]any{"error": "INVALID_REQUEST", "message": "public_key is 64 hex digits"})
+		return
+	}
+	c := make([]byte, 56)
+	_, _ = rand.Read(c)
+	ch := hex.EncodeToString(c)
+	s.mu.Lock()
+	s.pending[ch] = pub
+	s.mu.Unlock()
+	writeJSON(w, 200, map[string]any{"peer_id": hex.EncodeToString(pub[:8]), "challenge": ch, "audience": r.Host, "expires_at": "2026-10-02T08:07:40.5+00:00"})
+}
+
+func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		PublicKey string `json:"public_key"`
+		Challenge string `json:"challenge"`
+		Signature string `json:"signature"`
+	}
+	if json.NewDecoder(r.Body).Decode(&in) != nil {
+		writeJSON(w, 400, map[string]any{"error": "INVALID_REQUEST"})
+		return
+	}
+	s.mu.Lock()
+	pub, ok := s.pending[in.Challenge]
+	s.mu.Unlock()
+	c, _ := hex.DecodeString(in.Challenge)
+	sig, _ := hex.DecodeString(in.Signature)
+	msg := append(append(append(append([]byte(Audience), 0), r.Host...), 0), c...)
+	if !ok || in.PublicKey != hex.EncodeToString(pub) || !ed25519.Verify(pub, msg, sig) {
+		writeJSON(w, 401, map[string]any{"error": "BAD_SIGNATURE", "message": "the signature does not verify"})
+		return
+	}
+	t := make([]byte, 16)
+	_, _ = rand.Read(t)
+	token := "tok-" + hex.EncodeToString(t)
+	peer := hex.EncodeToString(pub[:8])
+	s.mu.Lock()
+	s.tokens[token] = peer
+	s.mu.Unlock()
+	writeJSON(w, 200, map[string]any{"peer_id": peer, "token": token, "registered": true})
+}
+
+func (s *Server) auth(h func(http.ResponseWriter, *http.Request, string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		s.mu.Lock()
+		peer, ok := s.tokens[token]
+		s.mu.Unlock()
+		if !ok {
+			writeJSON(w, 401, map[string]any{"error": "UNAUTHENTICATED", "message": "send a KEY's token"})
+			return
+		}
+		h(w, r, peer)
+	}
+}
+
+type taskArgs struct {
+	Action string `json:"action" jsonschema:"next or done"`
+	Space  string `json:"space,omitempty" jsonschema:"the space"`
+}
+
+type taskOut struct {
+	Task struct {
+		Number int    `json:"number"`
+		State  string `json:"state"`
+	} `json:"task"`
+}
+
+func (s *Server) mcpServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "walktest", Version: "0.1.0"}, &mcp.ServerOptions{Instructions: "Take the next task. Ä ✓"})
+	mcp.AddTool(srv, &mcp.Tool{Name: "task", Description: "Take the next task, or mark one done."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in taskArgs) (*mcp.CallToolResult, taskOut, error) {
+			var out taskOut
+			out.Task.Number, out.Task.State = 7, "open"
+			if in.Action == "done" {
+				out.Task.State = "done"
+			}
+			return nil, out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "refuse", Description: "Always refuses."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "NOT_IN_TOOLSET. This connection's toolset leaves that tool out."}}}, nil, nil
+		})
+	return srv
+}

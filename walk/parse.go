@@ -1,0 +1,937 @@
+package walk
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"readmeter/ledger"
+)
+
+// SpecError is a mistake in a spec file: the file, the line, and what is
+// wrong.
+type SpecError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+// Error returns "file:line: msg".
+func (e *SpecError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// SpecErrors are every mistake found in one or more spec files, in order.
+type SpecErrors []*SpecError
+
+// Error returns the mistakes, one a line.
+func (es SpecErrors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// IsWalk reports whether the YAML file at path is a walk (it has a top-level
+// `walk` key) rather than an include of shared steps.
+func IsWalk(path string) (bool, error) {
+	root, err := readYAML(path)
+	if err != nil {
+		return false, err
+	}
+	if root == nil || root.Kind != yaml.MappingNode {
+		return false, nil
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "walk" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Load reads and parses the walk spec at path, includes resolved. A bad spec
+// is returned as SpecErrors naming every mistake's file and line.
+func Load(path string) (*Spec, error) {
+	p := &parser{file: path}
+	root, err := readYAML(path)
+	if err != nil {
+		return nil, err
+	}
+	s := p.walk(root)
+	if len(p.errs) > 0 {
+		return nil, p.errs
+	}
+	return s, nil
+}
+
+func readYAML(path string) (*yaml.Node, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		line := 0
+		msg := err.Error()
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = strings.TrimSpace(m[2])
+		}
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		return nil, SpecErrors{{File: path, Line: line, Msg: "not valid YAML: " + msg}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, SpecErrors{{File: path, Msg: "empty file"}}
+	}
+	return resolveAlias(doc.Content[0]), nil
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+):\s*(.*)`)
+
+func unwrapPathError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+type parser struct {
+	file  string
+	errs  SpecErrors
+	stack []string // include files being read, to refuse a cycle
+}
+
+func (p *parser) errf(n *yaml.Node, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	p.errs = append(p.errs, &SpecError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// pairs returns a mapping's key and value nodes, refusing unknown and
+// repeated keys.
+func (p *parser) pairs(n *yaml.Node, what string, allowed ...string) [][2]*yaml.Node {
+	n = resolveAlias(n)
+	if n.Kind != yaml.MappingNode {
+		p.errf(n, "%s: want a mapping, got %s", what, kindName(n))
+		return nil
+	}
+	var out [][2]*yaml.Node
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		if allowed != nil && !contains(allowed, k.Value) {
+			p.errf(k, "%s: unknown key %q (known: %s)", what, k.Value, strings.Join(allowed, ", "))
+			continue
+		}
+		if seen[k.Value] {
+			p.errf(k, "%s: key %q given twice", what, k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		out = append(out, [2]*yaml.Node{k, v})
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "something else"
+}
+
+func (p *parser) str(n *yaml.Node, what string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.errf(n, "%s: want a text, got %s", what, kindName(n))
+		return ""
+	}
+	p.template(n, n.Value, what)
+	return n.Value
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		p.errf(n, "%s: want true or false, got %s", what, kindName(n))
+		return false
+	}
+	return n.Value == "true"
+}
+
+// template checks a template's syntax.
+func (p *parser) template(n *yaml.Node, s, what string) {
+	if _, err := parseTemplate(s); err != nil {
+		p.errf(n, "%s: %v", what, err)
+	}
+}
+
+func (p *parser) strList(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode {
+		// A string is a command for sh -c.
+		return []string{"sh", "-c", p.str(n, what)}
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		p.errf(n, "%s: want a command line or a non-empty list of arguments, got %s", what, kindName(n))
+		return nil
+	}
+	var out []string
+	for i, c := range n.Content {
+		out = append(out, p.str(resolveAlias(c), fmt.Sprintf("%s[%d]", what, i)))
+	}
+	return out
+}
+
+func (p *parser) kvs(n *yaml.Node, what string) []KV {
+	var out []KV
+	for _, kv := range p.pairs(n, what) {
+		v := kv[1]
+		if v.Kind != yaml.ScalarNode {
+			p.errf(v, "%s.%s: want a text, got %s", what, kv[0].Value, kindName(v))
+			continue
+		}
+		p.template(v, v.Value, what+"."+kv[0].Value)
+		out = append(out, KV{Key: kv[0].Value, Value: v.Value, Line: kv[0].Line})
+	}
+	return out
+}
+
+var (
+	walkKeys    = []string{"walk", "about", "budget", "budgets", "normalize", "vars", "servers", "setup", "steps"}
+	includeKeys = []string{"about", "vars", "servers", "steps"}
+	nameRe      = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:-]*$`)
+	budgetKeyRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$0-9][A-Za-z0-9_$]*)+$`)
+)
+
+func (p *parser) walk(root *yaml.Node) *Spec {
+	s := &Spec{File: p.file, Servers: map[string]*Server{}}
+	if root.Kind != yaml.MappingNode {
+		p.errf(root, "a walk spec is a mapping with a walk key, got %s", kindName(root))
+		return s
+	}
+	var setup, steps *yaml.Node
+	for _, kv := range p.pairs(root, "walk spec", walkKeys...) {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "walk":
+			s.Name, s.Line = p.str(v, "walk"), k.Line
+			if s.Name != "" && !nameRe.MatchString(s.Name) {
+				p.errf(v, "walk: %q is not a name (letters, digits, _ . : -)", s.Name)
+			}
+		case "about":
+			s.About = p.str(v, "about")
+		case "budget":
+			s.Budget, s.BudgetLine = p.str(v, "budget"), v.Line
+			if s.Budget != "" && !budgetKeyRe.MatchString(s.Budget) {
+				p.errf(v, "budget: %q is not a budget key like FIRST_TASK_TOKENS.start_tasks", s.Budget)
+			}
+		case "budgets":
+			p.measures(s, v)
+		case "normalize":
+			p.normalize(s, v)
+		case "vars":
+			s.Vars = append(s.Vars, p.kvs(v, "vars")...)
+		case "servers":
+			p.servers(s, v)
+		case "setup":
+			setup = v
+		case "steps":
+			steps = v
+		}
+	}
+	if s.Line == 0 {
+		p.errf(root, "walk spec: no walk key (every walk spec names its walk)")
+	}
+	if setup != nil {
+		s.Setup = p.steps(s, setup, "setup", false)
+	}
+	if steps == nil {
+		p.errf(root, "walk spec: no steps")
+	} else {
+		s.Steps = p.steps(s, steps, "steps", true)
+	}
+	for _, m := range s.Measures {
+		if m.Part == "" {
+			continue
+		}
+		found := false
+		for _, st := range s.Steps {
+			if st.Counted && st.Part == m.Part && (m.Kind != "tool_list" || (st.MCP != nil && st.MCP.Op == "list")) {
+				found = true
+			}
+		}
+		if !found {
+			want := "a counted step"
+			if m.Kind == "tool_list" {
+				want = "a counted mcp list step"
+			}
+			p.errs = append(p.errs, &SpecError{File: m.File, Line: m.Line, Msg: fmt.Sprintf("budgets: %s: no %s has part %q", m.Key, want, m.Part)})
+		}
+	}
+	return s
+}
+
+func (p *parser) measures(s *Spec, n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "budgets: want a list of {key, measure}, got %s", kindName(n))
+		return
+	}
+	for i, c := range n.Content {
+		what := fmt.Sprintf("budgets[%d]", i)
+		m := Measure{File: p.file, Line: c.Line}
+		for _, kv := range p.pairs(c, what, "key", "measure") {
+			switch kv[0].Value {
+			case "key":
+				m.Key = p.str(kv[1], what+".key")
+				if m.Key != "" && !budgetKeyRe.MatchString(m.Key) {
+					p.errf(kv[1], "%s.key: %q is not a budget key like TOOL_LIST_TOKENS.mcp", what, m.Key)
+				}
+			case "measure":
+				v := p.str(kv[1], what+".measure")
+				kind, part, _ := strings.Cut(v, ":")
+				switch {
+				case (kind == "total" || kind == "bytes" || kind == "calls") && part == "":
+				case (kind == "step" || kind == "tool_list") && part != "":
+				default:
+					p.errf(kv[1], "%s.measure: %q: want total, bytes, calls, step:<part> or tool_list:<part>", what, v)
+				}
+				m.Kind, m.Part = kind, part
+			}
+		}
+		if m.Key == "" || m.Kind == "" {
+			p.errf(c, "%s: want both key and measure", what)
+			continue
+		}
+		s.Measures = append(s.Measures, m)
+	}
+}
+
+func (p *parser) normalize(s *Spec, n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "normalize: want a list, got %s", kindName(n))
+		return
+	}
+	for i, c := range n.Content {
+		c = resolveAlias(c)
+		what := fmt.Sprintf("normalize[%d]", i)
+		if c.Kind == yaml.ScalarNode {
+			if _, err := ledger.ByName(c.Value); err != nil {
+				p.errf(c, "%s: %v", what, err)
+				continue
+			}
+			s.Normalize = append(s.Normalize, Normalize{Name: c.Value, Line: c.Line})
+			continue
+		}
+		nz := Normalize{Line: c.Line}
+		has := false
+		for _, kv := range p.pairs(c, what, "regex", "replace") {
+			v := p.str(kv[1], what+"."+kv[0].Value)
+			if kv[0].Value == "regex" {
+				nz.Pattern, has = v, true
+				if _, err := ledger.Regex(v, ""); err != nil {
+					p.errf(kv[1], "%s: %v", what, err)
+				}
+			} else {
+				nz.Replace = v
+			}
+		}
+		if !has {
+			p.errf(c, "%s: want regex (and replace)", what)
+		}
+		s.Normalize = append(s.Normalize, nz)
+	}
+}
+
+var serverKeys = []string{"url", "token", "headers", "protocol", "command", "env", "dir"}
+
+func (p *parser) server(n *yaml.Node, what string) *Server {
+	sv := &Server{Line: n.Line}
+	for _, kv := range p.pairs(n, what, serverKeys...) {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "url":
+			sv.URL = p.str(v, what+".url")
+		case "token":
+			sv.Token = p.str(v, what+".token")
+		case "headers":
+			sv.Headers = p.kvs(v, what+".headers")
+		case "protocol":
+			sv.Protocol = p.str(v, what+".protocol")
+		case "command":
+			sv.Command = p.strList(v, what+".command")
+		case "env":
+			sv.Env = p.kvs(v, what+".env")
+		case "dir":
+			sv.Dir = filepath.Join(filepath.Dir(p.file), p.str(v, what+".dir"))
+		}
+	}
+	if (sv.URL == "") == (sv.Command == nil) {
+		p.errf(n, "%s: want a url or a command (exactly one)", what)
+	}
+	return sv
+}
+
+func (p *parser) servers(s *Spec, n *yaml.Node) {
+	for _, kv := range p.pairs(n, "servers") {
+		name := kv[0].Value
+		if _, dup := s.Servers[name]; dup {
+			p.errf(kv[0], "servers: %q declared twice", name)
+			continue
+		}
+		sv := p.server(kv[1], "servers."+name)
+		sv.Name = name
+		s.Servers[name] = sv
+	}
+}
+
+var stepKinds = []string{"http", "mcp", "doc", "exec", "key", "pkce", "use"}
+
+// kindKeys are the keys only a kind of step takes.
+var kindKeys = map[string][]string{
+	"http": {"query", "headers", "auth", "json", "form", "body"},
+	"exec": {"env"},
+	"key":  {"seed", "sign", "as"},
+}
+
+var commonKeys = []string{"part", "count", "keep", "expect"}
+
+func (p *parser) steps(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "%s: want a list of steps, got %s", what, kindName(n))
+		return nil
+	}
+	var out []*Step
+	for i, c := range n.Content {
+		out = append(out, p.step(s, resolveAlias(c), fmt.Sprintf("%s[%d]", what, i), counted)...)
+	}
+	return out
+}
+
+func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
+	allowed := append(append([]string{}, stepKinds...), commonKeys...)
+	for _, ks := range kindKeys {
+		allowed = append(allowed, ks...)
+	}
+	pairs := p.pairs(n, what, allowed...)
+	if pairs == nil && n.Kind != yaml.MappingNode {
+		return nil
+	}
+	st := &Step{File: p.file, Line: n.Line}
+	var kindNode, keepNode, expectNode *yaml.Node
+	count := true
+	for _, kv := range pairs {
+		k := kv[0].Value
+		if contains(stepKinds, k) {
+			if st.Kind != "" {
+				p.errf(kv[0], "%s: a step has one kind, this one has %s and %s", what, st.Kind, k)
+				continue
+			}
+			st.Kind, kindNode = k, kv[1]
+		}
+	}
+	if st.Kind == "" {
+		p.errf(n, "%s: a step needs a kind: one of %s", what, strings.Join(stepKinds, ", "))
+		return nil
+	}
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
+		if contains(stepKinds, k.Value) {
+			continue
+		}
+		if owner := keyOwner(k.Value); owner != "" && owner != st.Kind {
+			p.errf(k, "%s: %s is for %s steps, this is a %s step", what, k.Value, owner, st.Kind)
+			continue
+		}
+		switch k.Value {
+		case "part":
+			st.Part = p.str(v, what+".part")
+		case "count":
+			count = p.boolean(v, what+".count")
+		case "keep":
+			keepNode = v
+		case "expect":
+			expectNode = v
+		}
+	}
+	if st.Kind == "use" {
+		if len(pairs) > 1 {
+			p.errf(n, "%s: a use step takes no other key", what)
+		}
+		return p.use(s, kindNode, what, counted)
+	}
+	switch st.Kind {
+	case "http":
+		st.HTTP = p.httpStep(kindNode, pairs, what)
+	case "mcp":
+		st.MCP = p.mcpStep(s, kindNode, what)
+	case "doc":
+		st.Doc = p.docStep(kindNode, what)
+	case "exec":
+		st.Exec = &ExecCommand{Argv: p.strList(kindNode, what+".exec")}
+		for _, kv := range pairs {
+			if kv[0].Value == "env" {
+				st.Exec.Env = p.kvs(kv[1], what+".env")
+			}
+		}
+	case "key":
+		st.Key = p.keyStep(kindNode, pairs, what)
+	case "pkce":
+		st.PKCE = p.str(kindNode, what+".pkce")
+		if st.PKCE != "" && !nameRe.MatchString(st.PKCE) {
+			p.errf(kindNode, "%s.pkce: %q is not a name", what, st.PKCE)
+		}
+	}
+	countable := st.Kind == "http" || st.Kind == "mcp" || st.Kind == "doc"
+	st.Counted = counted && count && countable
+	if st.Counted && st.Part == "" {
+		p.errf(n, "%s: a counted step needs a part (or count: false)", what)
+	}
+	if !counted && !count {
+		p.errf(n, "%s: count: false is for steps; set-up steps are never counted", what)
+	}
+	if keepNode != nil {
+		st.Keep = p.keep(keepNode, what+".keep")
+	}
+	if expectNode != nil {
+		st.Expect = p.expect(expectNode, what+".expect")
+	}
+	if (st.Kind == "key" || st.Kind == "pkce") && (keepNode != nil || expectNode != nil) {
+		p.errf(n, "%s: a %s step keeps its own values and takes no keep or expect", what, st.Kind)
+	}
+	return []*Step{st}
+}
+
+func keyOwner(k string) string {
+	for kind, ks := range kindKeys {
+		if contains(ks, k) {
+			return kind
+		}
+	}
+	return ""
+}
+
+func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
+	rel := p.str(n, what+".use")
+	if rel == "" {
+		return nil
+	}
+	if strings.Contains(rel, "{{") {
+		p.errf(n, "%s.use: an include path is fixed, not a template", what)
+		return nil
+	}
+	path := filepath.Join(filepath.Dir(p.file), rel)
+	if filepath.Ext(path) == "" {
+		path += ".yaml"
+	}
+	for _, f := range append(p.stack, p.file) {
+		if f == path {
+			p.errf(n, "%s.use: %s includes itself", what, rel)
+			return nil
+		}
+	}
+	root, err := readYAML(path)
+	if err != nil {
+		var se SpecErrors
+		if errors.As(err, &se) {
+			for _, e := range se {
+				p.errs = append(p.errs, &SpecError{File: p.file, Line: n.Line, Msg: fmt.Sprintf("%s.use: %s", what, e.Error())})
+			}
+		}
+		return nil
+	}
+	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file)}
+	var steps []*Step
+	if root.Kind != yaml.MappingNode {
+		sub.errf(root, "an include is a mapping with steps, got %s", kindName(root))
+	} else {
+		var stepsNode *yaml.Node
+		for _, kv := range sub.pairs(root, "include", includeKeys...) {
+			switch kv[0].Value {
+			case "vars":
+				// The walk's own variables win: an include's are defaults.
+				for _, v := range sub.kvs(kv[1], "vars") {
+					if !hasVar(s.Vars, v.Key) {
+						s.Vars = append(s.Vars, v)
+					}
+				}
+			case "servers":
+				sub.servers(s, kv[1])
+			case "steps":
+				stepsNode = kv[1]
+			}
+		}
+		if stepsNode == nil {
+			sub.errf(root, "include: no steps")
+		} else {
+			steps = sub.steps(s, stepsNode, "steps", counted)
+		}
+	}
+	p.errs = append(p.errs, sub.errs...)
+	return steps
+}
+
+func hasVar(vs []KV, k string) bool {
+	for _, v := range vs {
+		if v.Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+var methodRe = regexp.MustCompile(`^[A-Z]+$`)
+
+func (p *parser) httpStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *HTTPRequest {
+	line := p.str(n, what+".http")
+	method, url, ok := strings.Cut(strings.TrimSpace(line), " ")
+	url = strings.TrimSpace(url)
+	if !ok || !methodRe.MatchString(method) || url == "" {
+		if line != "" {
+			p.errf(n, "%s.http: want \"METHOD /path\", got %q", what, line)
+		}
+		return &HTTPRequest{}
+	}
+	r := &HTTPRequest{Method: method, URL: url, Line: n.Line}
+	bodies := 0
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "query":
+			r.Query = p.kvs(v, what+".query")
+		case "headers":
+			r.Headers = p.kvs(v, what+".headers")
+		case "auth":
+			r.Auth = p.str(v, what+".auth")
+		case "json":
+			bodies++
+			p.nodeTemplates(v, what+".json")
+			r.JSON, r.HasBody = v, true
+		case "form":
+			bodies++
+			r.Form, r.HasBody = p.kvs(v, what+".form"), true
+		case "body":
+			bodies++
+			b := p.str(v, what+".body")
+			r.Body, r.HasBody = &b, true
+		}
+	}
+	if bodies > 1 {
+		p.errf(n, "%s: a request has one body: json, form or body", what)
+	}
+	return r
+}
+
+// nodeTemplates checks the template syntax of every scalar under n.
+func (p *parser) nodeTemplates(n *yaml.Node, what string) {
+	n = resolveAlias(n)
+	if n.Kind == yaml.ScalarNode {
+		p.template(n, n.Value, what)
+	}
+	for _, c := range n.Content {
+		p.nodeTemplates(c, what)
+	}
+}
+
+var mcpOps = []string{"initialize", "discover", "list", "call", "notify", "method", "raw"}
+
+func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
+	r := &MCPRequest{}
+	if n.Kind == yaml.ScalarNode {
+		v := p.str(n, what+".mcp")
+		switch v {
+		case "initialize", "discover", "list":
+			r.Op = v
+		case "tools/list":
+			r.Op = "list"
+		default:
+			p.errf(n, "%s.mcp: %q: write initialize, discover or list, or a mapping with call, notify, method or raw", what, v)
+		}
+		return r
+	}
+	var inline *yaml.Node
+	var inlinePairs []*yaml.Node
+	for _, kv := range p.pairs(n, what+".mcp", append(append([]string{"server", "args", "params"}, mcpOps...), serverKeys...)...) {
+		k, v := kv[0], kv[1]
+		switch {
+		case k.Value == "server":
+			r.Server = p.str(v, what+".mcp.server")
+		case k.Value == "args" || k.Value == "params":
+			p.nodeTemplates(v, what+".mcp."+k.Value)
+			if r.Args != nil {
+				p.errf(k, "%s.mcp: args and params are the same thing; give one", what)
+			}
+			r.Args = v
+		case contains(mcpOps, k.Value):
+			if r.Op != "" {
+				p.errf(k, "%s.mcp: one message a step, this one has %s and %s", what, r.Op, k.Value)
+				continue
+			}
+			r.Op = k.Value
+			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+				r.Name = ""
+			} else if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true" {
+				r.Name = ""
+			} else {
+				r.Name = p.str(v, what+".mcp."+k.Value)
+			}
+		default:
+			inlinePairs = append(inlinePairs, k, v)
+		}
+	}
+	if inlinePairs != nil {
+		inline = &yaml.Node{Kind: yaml.MappingNode, Line: n.Line, Content: inlinePairs}
+		if r.Server != "" {
+			p.errf(n, "%s.mcp: name a server or give one inline (url, token, command), not both", what)
+		} else {
+			r.Inline = p.server(inline, what+".mcp")
+		}
+	}
+	switch r.Op {
+	case "":
+		p.errf(n, "%s.mcp: no message: want one of %s", what, strings.Join(mcpOps, ", "))
+	case "call", "notify", "method", "raw":
+		if r.Name == "" {
+			p.errf(n, "%s.mcp.%s: want a name", what, r.Op)
+		}
+	case "list":
+		if r.Name != "" && r.Name != "tools" {
+			p.errf(n, "%s.mcp.list: only tools are listed, got %q", what, r.Name)
+		}
+	}
+	if r.Args != nil && r.Op != "call" && r.Op != "notify" && r.Op != "method" {
+		p.errf(r.Args, "%s.mcp: args are for call, notify and method", what)
+	}
+	return r
+}
+
+func (p *parser) docStep(n *yaml.Node, what string) *DocSource {
+	d := &DocSource{}
+	srcs := 0
+	for _, kv := range p.pairs(n, what+".doc", "file", "exec", "env", "http", "auth") {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "file":
+			srcs++
+			d.File = filepath.Join(filepath.Dir(p.file), p.str(v, what+".doc.file"))
+		case "exec":
+			srcs++
+			d.Exec = p.strList(v, what+".doc.exec")
+		case "env":
+			d.Env = p.kvs(v, what+".doc.env")
+		case "http":
+			srcs++
+			d.HTTP = p.str(v, what+".doc.http")
+			if m, u, ok := strings.Cut(d.HTTP, " "); !ok || m != "GET" || strings.TrimSpace(u) == "" {
+				p.errf(v, "%s.doc.http: want \"GET /path\", got %q", what, d.HTTP)
+			}
+		case "auth":
+			d.Auth = p.str(v, what+".doc.auth")
+		}
+	}
+	if srcs != 1 && n.Kind == yaml.MappingNode {
+		p.errf(n, "%s.doc: want exactly one of file, exec or http", what)
+	}
+	return d
+}
+
+func (p *parser) keyStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *KeyStep {
+	k := &KeyStep{Name: p.str(n, what+".key")}
+	if k.Name != "" && !nameRe.MatchString(k.Name) {
+		p.errf(n, "%s.key: %q is not a name", what, k.Name)
+	}
+	for _, kv := range pairs {
+		switch kv[0].Value {
+		case "seed":
+			k.Seed = p.str(kv[1], what+".seed")
+		case "as":
+			k.As = p.str(kv[1], what+".as")
+		case "sign":
+			v := kv[1]
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				p.errf(v, "%s.sign: want a list of parts (text, hex, base64, zero)", what)
+				continue
+			}
+			k.Sign = []PreimagePart{}
+			for i, c := range v.Content {
+				c = resolveAlias(c)
+				w := fmt.Sprintf("%s.sign[%d]", what, i)
+				if c.Kind == yaml.ScalarNode && c.Value == "zero" {
+					k.Sign = append(k.Sign, PreimagePart{Kind: "zero"})
+					continue
+				}
+				ps := p.pairs(c, w, "text", "hex", "base64")
+				if len(ps) != 1 {
+					if c.Kind == yaml.MappingNode {
+						p.errf(c, "%s: want one of text, hex, base64, or zero", w)
+					}
+					continue
+				}
+				k.Sign = append(k.Sign, PreimagePart{Kind: ps[0][0].Value, Value: p.str(ps[0][1], w+"."+ps[0][0].Value)})
+			}
+		}
+	}
+	return k
+}
+
+func (p *parser) keep(n *yaml.Node, what string) []Keep {
+	var out []Keep
+	for _, kv := range p.pairs(n, what) {
+		k, v := kv[0], kv[1]
+		kp := Keep{Name: k.Value, Line: k.Line}
+		if !nameRe.MatchString(kp.Name) {
+			p.errf(k, "%s: %q is not a name", what, kp.Name)
+		}
+		w := what + "." + kp.Name
+		if v.Kind == yaml.ScalarNode {
+			kp.Path = p.str(v, w)
+		} else {
+			for _, kv2 := range p.pairs(v, w, "path", "header", "regex") {
+				s := p.str(kv2[1], w+"."+kv2[0].Value)
+				switch kv2[0].Value {
+				case "path":
+					kp.Path = s
+				case "header":
+					kp.Header = s
+				case "regex":
+					re, err := regexp.Compile(s)
+					if err != nil {
+						p.errf(kv2[1], "%s.regex: %v", w, err)
+					} else if re.NumSubexp() < 1 {
+						p.errf(kv2[1], "%s.regex: want a group, (...), to keep", w)
+					} else {
+						kp.Regex = re
+					}
+				}
+			}
+			if (kp.Path == "") == (kp.Header == "") {
+				p.errf(v, "%s: want a path or a header (exactly one)", w)
+			}
+		}
+		out = append(out, kp)
+	}
+	return out
+}
+
+func (p *parser) expect(n *yaml.Node, what string) Expect {
+	var e Expect
+	for _, kv := range p.pairs(n, what, "status", "body", "text", "json", "not_error") {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "status":
+			e.StatusLine = v.Line
+			nodes := []*yaml.Node{v}
+			if v.Kind == yaml.SequenceNode {
+				nodes = v.Content
+			}
+			for _, c := range nodes {
+				code, err := strconv.Atoi(c.Value)
+				if c.Kind != yaml.ScalarNode || err != nil || code < 100 || code > 599 {
+					p.errf(c, "%s.status: want an HTTP status or a list of them, got %s", what, kindName(c))
+					continue
+				}
+				e.Status = append(e.Status, code)
+			}
+		case "body":
+			e.Body = p.textAsserts(v, what+".body")
+		case "text":
+			e.Text = p.textAsserts(v, what+".text")
+		case "json":
+			for _, kv2 := range p.pairs(v, what+".json") {
+				e.Paths = append(e.Paths, p.pathAssert(kv2[0], kv2[1], what+".json."+kv2[0].Value))
+			}
+		case "not_error":
+			e.NotError, e.NotErrorLine = p.boolean(v, what+".not_error"), v.Line
+		}
+	}
+	return e
+}
+
+func (p *parser) textAsserts(n *yaml.Node, what string) []TextAssert {
+	var out []TextAssert
+	for _, kv := range p.pairs(n, what, "prefix", "contains", "matches") {
+		a := TextAssert{Kind: kv[0].Value, Value: p.str(kv[1], what+"."+kv[0].Value), Line: kv[1].Line}
+		if a.Kind == "matches" {
+			re, err := regexp.Compile(a.Value)
+			if err != nil {
+				p.errf(kv[1], "%s.matches: %v", what, err)
+				continue
+			}
+			a.Re = re
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func (p *parser) pathAssert(k, v *yaml.Node, what string) PathAssert {
+	a := PathAssert{Path: k.Value, Line: k.Line}
+	if v.Kind == yaml.MappingNode {
+		ps := p.pairs(v, what, "equals", "matches", "exists")
+		if len(ps) != 1 {
+			if len(ps) > 1 {
+				p.errf(v, "%s: one of equals, matches or exists", what)
+			} else if v.Kind == yaml.MappingNode && len(v.Content) == 0 {
+				p.errf(v, "%s: want equals, matches or exists", what)
+			}
+			return a
+		}
+		a.Kind = ps[0][0].Value
+		w := ps[0][1]
+		switch a.Kind {
+		case "equals":
+			p.nodeTemplates(w, what+".equals")
+			a.Equals = w
+		case "matches":
+			re, err := regexp.Compile(p.str(w, what+".matches"))
+			if err != nil {
+				p.errf(w, "%s.matches: %v", what, err)
+			}
+			a.Re = re
+		case "exists":
+			a.Exists = p.boolean(w, what+".exists")
+		}
+		return a
+	}
+	// A bare value is equals.
+	p.nodeTemplates(v, what)
+	a.Kind, a.Equals = "equals", v
+	return a
+}

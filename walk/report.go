@@ -1,0 +1,104 @@
+package walk
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"readmeter/ledger"
+)
+
+// Report is the JSON form of a run of walks, with exact integers: what
+// `walks run --json` writes and `--base` reads.
+type Report struct {
+	// Walks holds each walk, in the order run.
+	Walks []WalkReport `json:"walks"`
+	// Warnings are what the reader should know: unbudgeted walks, stale
+	// budgets.
+	Warnings []string `json:"warnings"`
+	// Moves are the budgets --update rewrote.
+	Moves []MoveReport `json:"moves,omitempty"`
+}
+
+// WalkReport is one walk in a Report.
+type WalkReport struct {
+	// Walk is the walk's name.
+	Walk string `json:"walk"`
+	// Spec is the spec file.
+	Spec string `json:"spec"`
+	// Bytes and Tokens are the walk's totals.
+	Bytes  int64 `json:"bytes"`
+	Tokens int64 `json:"tokens"`
+	// Calls is the number of counted http and mcp steps.
+	Calls int64 `json:"calls"`
+	// Parts is what the walk read, part by part.
+	Parts []ledger.Part `json:"parts"`
+	// ToolLists are the model-read bytes of the walk's tools/list answers.
+	ToolLists []ToolListReport `json:"tool_lists,omitempty"`
+	// Budgets are the walk's budgets and what it read of each.
+	Budgets []BudgetReport `json:"budgets"`
+	// Runs is how many times the walk ran (--repeat).
+	Runs int `json:"runs"`
+	// Error is the failure, when the walk failed against the server.
+	Error string `json:"error,omitempty"`
+	// Differ says how a repeated run counted differently.
+	Differ string `json:"differ,omitempty"`
+}
+
+// ToolListReport is the model-read count of one tools/list step.
+type ToolListReport struct {
+	Part   string `json:"part"`
+	Bytes  int64  `json:"bytes"`
+	Tokens int64  `json:"tokens"`
+}
+
+// BudgetReport is one budget of a walk: the key, what is measured, what
+// the walk read and the budget, when the budget file holds it.
+type BudgetReport struct {
+	// Key is the budget key.
+	Key string `json:"key"`
+	// Measure is what is measured: "total", "calls", "step:<part>"...
+	Measure string `json:"measure"`
+	// Unit is tokens, bytes or calls.
+	Unit string `json:"unit"`
+	// Read is what the walk read.
+	Read int64 `json:"read"`
+	// Budget is the budget's value; absent when no budget file holds it.
+	Budget *int64 `json:"budget,omitempty"`
+	// Slack is Budget - Read (negative when over).
+	Slack *int64 `json:"slack,omitempty"`
+	// Where is "file:line" of the budget.
+	Where string `json:"where,omitempty"`
+	// Status is "ok", "over", "unbudgeted" or "unchecked" (no budget file).
+	Status string `json:"status"`
+}
+
+// MoveReport is one budget moved by --update.
+type MoveReport struct {
+	Key   string `json:"key"`
+	Old   int64  `json:"old"`
+	New   int64  `json:"new"`
+	Where string `json:"where"`
+}
+
+// ReadReport reads a Report from a JSON file (a base to compare with).
+func ReadReport(path string) (*Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a walks report: %v", path, err)
+	}
+	for _, w := range r.Walks {
+		var sum int64
+		for _, p := range w.Parts {
+			sum += p.Bytes
+		}
+		if sum != w.Bytes {
+			return nil, fmt.Errorf("%s: walk %s: its parts sum to %d bytes, the report says %d", path, w.Walk, sum, w.Bytes)
+		}
+	}
+	return &r, nil
+}

@@ -1,0 +1,368 @@
+package walk
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"readmeter/budgets"
+	"readmeter/ledger"
+	"readmeter/toollist"
+)
+
+// Options are what a run needs beside its spec.
+type Options struct {
+	// BaseURL is the server's address; relative paths in the spec are
+	// resolved against it.
+	BaseURL string
+	// Vars are --var values; they win over the spec's vars.
+	Vars map[string]string
+	// Env looks up the environment for {{env.NAME}}; nil means os.LookupEnv.
+	Env func(string) (string, bool)
+	// HTTPClient sends HTTP steps; nil means a client that does not follow
+	// redirects. Its CheckRedirect is replaced so that a 3xx is an answer.
+	HTTPClient *http.Client
+	// Timeout bounds each step; 0 means 30 seconds.
+	Timeout time.Duration
+	// OnStep, when set, is called after each step (for a progress bar). It
+	// must be safe for concurrent use when walks run concurrently.
+	OnStep func()
+}
+
+// Result is what one run of a walk read.
+type Result struct {
+	// Spec is the walk's spec.
+	Spec *Spec
+	// Ledger holds every counted part, in order.
+	Ledger *ledger.Ledger
+	// Calls is the number of counted http and mcp steps (requests and
+	// notifications sent to the server; documents are not calls).
+	Calls int64
+	// ToolLists holds, by part, the model-read bytes of the tools/list
+	// answers of counted mcp list steps.
+	ToolLists map[string]int64
+}
+
+// Value returns what a measure measures in the result.
+func (r *Result) Value(m Measure) (int64, error) {
+	switch m.Kind {
+	case "total":
+		return r.Ledger.Tokens(), nil
+	case "bytes":
+		return r.Ledger.Bytes(), nil
+	case "calls":
+		return r.Calls, nil
+	case "step":
+		p, ok := r.Ledger.Part(m.Part)
+		if !ok {
+			return 0, fmt.Errorf("walk %s has no part %q", r.Spec.Name, m.Part)
+		}
+		return p.Bytes, nil
+	case "tool_list":
+		n, ok := r.ToolLists[m.Part]
+		if !ok {
+			return 0, fmt.Errorf("walk %s has no tool list %q", r.Spec.Name, m.Part)
+		}
+		return toollist.Tokens(n), nil
+	}
+	return 0, fmt.Errorf("unknown measure %q", m.Kind)
+}
+
+// Check holds a measure's value to b: nil within, else an error (an
+// *ledger.OverBudget when over).
+func (r *Result) Check(m Measure, b budgets.Budget) error {
+	switch m.Kind {
+	case "total":
+		return r.Ledger.Check(b)
+	case "bytes":
+		return r.Ledger.CheckBytes(b)
+	case "calls":
+		return r.Ledger.CheckCalls(r.Calls, b)
+	case "step":
+		return r.Ledger.CheckPart(m.Part, b)
+	}
+	v, err := r.Value(m)
+	if err != nil {
+		return err
+	}
+	if v <= b.Value {
+		return nil
+	}
+	return &ledger.OverBudget{Walk: r.Spec.Name, Measure: "tokens of the tool list " + m.Part, Value: v, Part: "",
+		Tokens: r.Ledger.Tokens(), Bytes: r.Ledger.Bytes(), Budget: b,
+		Parts: []ledger.Part{{Name: m.Part + " (what a model reads)", Bytes: r.ToolLists[m.Part], Tokens: toollist.Tokens(r.ToolLists[m.Part])}}}
+}
+
+// Failure is a walk that failed against the server: a status, an assert, a
+// value to keep that the answer lacks, or the transport. It names the
+// step, the spec line, the request and the actual answer; every token is
+// redacted.
+type Failure struct {
+	// Walk is the walk's name.
+	Walk string
+	// File and Line are where the step (or the assert) is declared.
+	File string
+	Line int
+	// Step names the step (its part, or its kind).
+	Step string
+	// What says what did not hold: "status 404, want 200".
+	What string
+	// Request is "METHOD URL", or the command run.
+	Request string
+	// RequestBody is an excerpt of the request body.
+	RequestBody string
+	// Status is the answer's HTTP status (0 when none).
+	Status int
+	// Answer is an excerpt of the answer.
+	Answer string
+}
+
+// Error returns the failure, hurl style: the place and what did not hold,
+// then the request and the answer on their own lines.
+func (f *Failure) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "walk %s: %s:%d: %s: %s", f.Walk, f.File, f.Line, f.Step, f.What)
+	if f.Request != "" {
+		fmt.Fprintf(&b, "\n  request: %s", f.Request)
+	}
+	if f.RequestBody != "" {
+		fmt.Fprintf(&b, "\n  request body: %s", f.RequestBody)
+	}
+	if f.Status != 0 {
+		fmt.Fprintf(&b, "\n  answer: %d %s", f.Status, http.StatusText(f.Status))
+	}
+	if f.Answer != "" {
+		fmt.Fprintf(&b, "\n  answer body: %s", f.Answer)
+	}
+	return b.String()
+}
+
+// excerptMax is how much of a body a failure shows.
+const excerptMax = 600
+
+func excerpt(b []byte) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = strings.TrimSpace(s)
+	if len(s) > excerptMax {
+		cut := excerptMax
+		for cut > 0 && (s[cut]&0xC0) == 0x80 {
+			cut--
+		}
+		s = s[:cut] + fmt.Sprintf("... (%d bytes in all)", len(b))
+	}
+	return strings.ReplaceAll(s, "\n", `\n`)
+}
+
+// runner is one run of one walk.
+type runner struct {
+	ctx     context.Context
+	spec    *Spec
+	opts    Options
+	base    *url.URL
+	sc      *scope
+	led     *ledger.Ledger
+	res     *Result
+	client  *http.Client
+	clients map[*Server]mcpClient
+	keys    map[string]*keyPair
+}
+
+// Run runs the walk: its set-up steps, then its steps, each answer counted
+// in the ledger as its part. A failure against the server is a *Failure;
+// a mistake the spec check could not see (an include's server, say) is a
+// *SpecError.
+func Run(ctx context.Context, s *Spec, o Options) (*Result, error) {
+	if o.Env == nil {
+		o.Env = os.LookupEnv
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	base, err := url.Parse(strings.TrimRight(o.BaseURL, "/"))
+	if err != nil || (o.BaseURL != "" && (base.Scheme == "" || base.Host == "")) {
+		return nil, fmt.Errorf("base URL %q: want http://host[:port][/path]", o.BaseURL)
+	}
+	var norms []ledger.Normalizer
+	for _, n := range s.Normalize {
+		var nz ledger.Normalizer
+		if n.Name != "" {
+			nz, err = ledger.ByName(n.Name)
+		} else {
+			nz, err = ledger.Regex(n.Pattern, n.Replace)
+		}
+		if err != nil {
+			return nil, &SpecError{File: s.File, Line: n.Line, Msg: err.Error()}
+		}
+		norms = append(norms, nz)
+	}
+	client := &http.Client{}
+	if o.HTTPClient != nil {
+		c := *o.HTTPClient
+		client = &c
+	}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	r := &runner{
+		ctx: ctx, spec: s, opts: o, base: base, client: client,
+		sc:      &scope{vals: map[string]value{}, env: o.Env},
+		led:     ledger.New(s.Name, norms...),
+		clients: map[*Server]mcpClient{},
+		keys:    map[string]*keyPair{},
+	}
+	r.res = &Result{Spec: s, Ledger: r.led, ToolLists: map[string]int64{}}
+	defer r.close()
+	id := make([]byte, 4)
+	_, _ = rand.Read(id)
+	r.sc.vals["url"] = value{text: strings.TrimRight(o.BaseURL, "/")}
+	r.sc.vals["url.host"] = value{text: base.Host}
+	r.sc.vals["walk"] = value{text: s.Name}
+	r.sc.vals["run.id"] = value{text: hex.EncodeToString(id)}
+	for _, v := range s.Vars {
+		if over, ok := o.Vars[v.Key]; ok {
+			r.sc.vals[v.Key] = value{text: over}
+			continue
+		}
+		t, err := r.sc.render(v.Value)
+		if err != nil {
+			return nil, &SpecError{File: s.File, Line: v.Line, Msg: "vars." + v.Key + ": " + err.Error()}
+		}
+		r.sc.vals[v.Key] = value{text: t}
+	}
+	for k, v := range o.Vars {
+		r.sc.vals[k] = value{text: v}
+	}
+	for _, st := range s.Setup {
+		if err := r.step(ctx, st); err != nil {
+			return r.res, err
+		}
+	}
+	for _, st := range s.Steps {
+		if err := r.step(ctx, st); err != nil {
+			return r.res, err
+		}
+	}
+	return r.res, nil
+}
+
+func (r *runner) close() {
+	for _, c := range r.clients {
+		_ = c.Close()
+	}
+}
+
+// fail builds a Failure for a step.
+func (r *runner) fail(st *Step, line int, what string, ex *exchange) *Failure {
+	if line == 0 {
+		line = st.Line
+	}
+	f := &Failure{Walk: r.spec.Name, File: st.File, Line: line, Step: fmt.Sprintf("step %q", st.Title()), What: r.sc.redact(what)}
+	if st.Part == "" {
+		f.Step = st.Kind + " step"
+	}
+	if ex != nil {
+		f.Request = r.sc.redact(ex.request)
+		if len(ex.reqBody) > 0 {
+			f.RequestBody = r.sc.redact(excerpt(ex.reqBody))
+		}
+		f.Status = ex.status
+		if len(ex.body) > 0 {
+			f.Answer = r.sc.redact(excerpt(ex.body))
+		}
+	}
+	return f
+}
+
+// exchange is one step's request and answer, for asserts and messages.
+type exchange struct {
+	request string // "POST http://..." or a command line
+	reqBody []byte
+	status  int
+	header  http.Header
+	body    []byte // the counted text, as received
+	// json is what paths are read from: the body, or an MCP answer's
+	// JSON-RPC message.
+	json []byte
+	// mcp is true for an MCP answer: paths fall back to its result.
+	mcp bool
+	// rpcError is true when an MCP answer is a JSON-RPC error.
+	rpcError bool
+}
+
+func (r *runner) step(ctx context.Context, st *Step) error {
+	if r.opts.OnStep != nil {
+		defer r.opts.OnStep()
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	var ex *exchange
+	var err error
+	switch st.Kind {
+	case "http":
+		ex, err = r.http(ctx, st)
+	case "mcp":
+		ex, err = r.mcp(ctx, st)
+	case "doc":
+		ex, err = r.doc(ctx, st)
+	case "exec":
+		ex, err = r.exec(ctx, st)
+	case "key":
+		return r.key(st)
+	case "pkce":
+		return r.pkce(st)
+	default:
+		return &SpecError{File: st.File, Line: st.Line, Msg: "unknown step kind " + st.Kind}
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.expect(st, ex); err != nil {
+		return err
+	}
+	if err := r.keep(st, ex); err != nil {
+		return err
+	}
+	if st.Counted {
+		if st.Kind == "http" || st.Kind == "mcp" {
+			r.res.Calls++
+		}
+		if st.Kind == "mcp" && st.MCP.Op == "notify" && len(ex.body) == 0 {
+			return nil // an empty answer to a notification adds no part
+		}
+		r.led.Add(st.Part, ex.body)
+	}
+	return nil
+}
+
+// specErr turns a template error at run time into a SpecError.
+func specErr(st *Step, err error) error {
+	var se *SpecError
+	if errors.As(err, &se) {
+		return err
+	}
+	return &SpecError{File: st.File, Line: st.Line, Msg: err.Error()}
+}
+
+// resolve turns a spec URL (absolute, or a path relative to the base URL)
+// into an absolute URL.
+func (r *runner) resolve(u string) (string, error) {
+	if strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+		return u, nil
+	}
+	if r.opts.BaseURL == "" {
+		return "", fmt.Errorf("%s is relative and no base URL was given (--url)", u)
+	}
+	if !strings.HasPrefix(u, "/") {
+		u = "/" + u
+	}
+	return strings.TrimRight(r.opts.BaseURL, "/") + u, nil
+}
+
+// specDir is the directory paths in the spec are relative to.
+func (st *Step) specDir() string { return filepath.Dir(st.File) }

@@ -1,0 +1,276 @@
+package walk
+
+import (
+	"fmt"
+	"regexp"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Spec is one walk, as parsed from its file: a name, the budgets it is held
+// to, how its answers are normalised, its variables, and its steps.
+type Spec struct {
+	// Name is the walk's name (the `walk` key), also its budget key's last part.
+	Name string
+	// About is one line saying what the walk does.
+	About string
+	// File is the spec's path as given to Load.
+	File string
+	// Line is the line of the `walk` key.
+	Line int
+	// Budget is the key of the budget the walk's total tokens are held to
+	// ("FIRST_TASK_TOKENS.start_tasks"); empty when the spec names none.
+	Budget string
+	// BudgetLine is the line of the `budget` key.
+	BudgetLine int
+	// Measures are the walk's other budgets: a call count, one step's
+	// bytes, a tool list's model-read tokens.
+	Measures []Measure
+	// Normalize lists the normalisers applied to every answer before it is
+	// counted, in order.
+	Normalize []Normalize
+	// Vars are the walk's variables with their defaults, in file order.
+	Vars []KV
+	// Servers are the MCP servers the walk's mcp steps talk to, by name.
+	Servers map[string]*Server
+	// Setup are the steps run first and never counted.
+	Setup []*Step
+	// Steps are the counted steps (a step may opt out with `count: false`).
+	Steps []*Step
+}
+
+// Measure is a budget entry of a walk beside its total: what is measured
+// and the budget key it is held to.
+type Measure struct {
+	// Key is the budget key, "TOOL_LIST_TOKENS.tasks".
+	Key string
+	// Kind is "total" (the walk's tokens), "bytes" (the walk's bytes),
+	// "calls" (the number of counted steps), "step" (the bytes of one part)
+	// or "tool_list" (the model-read tokens of a tools/list answer).
+	Kind string
+	// Part is the part named by a step or tool_list measure.
+	Part string
+	// File and Line say where the measure is declared.
+	File string
+	Line int
+}
+
+// Unit returns the unit a measure's value is in: tokens, bytes or calls.
+func (m Measure) Unit() string {
+	switch m.Kind {
+	case "bytes", "step":
+		return "bytes"
+	case "calls":
+		return "calls"
+	}
+	return "tokens"
+}
+
+// String returns the measure as written in a spec: "calls", "step:create".
+func (m Measure) String() string {
+	if m.Part != "" {
+		return m.Kind + ":" + m.Part
+	}
+	return m.Kind
+}
+
+// Normalize is one normaliser a spec asks for: a built-in one by name, or a
+// regular expression rewrite.
+type Normalize struct {
+	// Name is a built-in normaliser of package ledger: "full-width-times"
+	// (database times padded to six fraction digits, in the text and inside
+	// base64url `canonical` fields), "text-times" or "canonical-times".
+	Name string
+	// Pattern and Replace are a regular expression rewrite (Go syntax, ${1}
+	// in Replace for a group), when Name is empty.
+	Pattern, Replace string
+	// Line is where the entry is declared.
+	Line int
+}
+
+// KV is a key and a template value, in file order.
+type KV struct {
+	Key, Value string
+	Line       int
+}
+
+// Server is an MCP server a walk talks to: an HTTP address or a command
+// speaking stdio.
+type Server struct {
+	// Name is the server's name in `servers:`; empty for one given inline.
+	Name string
+	// URL is the address, absolute or relative to the base URL (template).
+	URL string
+	// Token is a bearer token (template).
+	Token string
+	// Headers are extra request headers (templates).
+	Headers []KV
+	// Protocol is the MCP protocol version sent in initialize.
+	Protocol string
+	// Command is the argv of a stdio server (templates).
+	Command []string
+	// Env are environment variables added for a stdio server (templates).
+	Env []KV
+	// Dir is the working directory of a stdio server, relative to the spec.
+	Dir string
+	// Line is where the server is declared.
+	Line int
+}
+
+// Step is one step of a walk: one kind (http, mcp, doc, exec, key, pkce),
+// what must hold of its answer, and what to keep from it.
+type Step struct {
+	// File and Line say where the step is declared (an included step names
+	// the included file).
+	File string
+	Line int
+	// Part is the ledger part the step's answer is counted in.
+	Part string
+	// Counted is true for a step among `steps:` that counts its answer.
+	Counted bool
+	// Kind is the step's kind: "http", "mcp", "doc", "exec", "key" or "pkce".
+	Kind string
+
+	HTTP *HTTPRequest
+	MCP  *MCPRequest
+	Doc  *DocSource
+	Exec *ExecCommand
+	Key  *KeyStep
+	PKCE string
+
+	// Keep are the values kept from the answer, in file order.
+	Keep []Keep
+	// Expect is what must hold of the answer.
+	Expect Expect
+}
+
+// Where returns "file:line" of the step.
+func (s *Step) Where() string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
+
+// Title names the step for messages: its part, or its kind.
+func (s *Step) Title() string {
+	if s.Part != "" {
+		return s.Part
+	}
+	return s.Kind + " step"
+}
+
+// HTTPRequest is an HTTP step's request; every string is a template.
+type HTTPRequest struct {
+	Method, URL string
+	// Line is the line of the request line.
+	Line int
+	Query       []KV
+	Headers     []KV
+	// Auth is a bearer token.
+	Auth string
+	// JSON is a JSON body, written from YAML in file order.
+	JSON *yaml.Node
+	// Form is a form body (application/x-www-form-urlencoded).
+	Form []KV
+	// Body is a raw text body.
+	Body    *string
+	HasBody bool
+}
+
+// MCPRequest is an MCP step's message.
+type MCPRequest struct {
+	// Server names a server of `servers:`; Inline is one given in the step.
+	Server string
+	Inline *Server
+	// Op is "initialize", "discover", "list", "call", "notify", "method"
+	// or "raw".
+	Op string
+	// Name is the tool (call), the method (notify, method), the protocol
+	// version (initialize, discover) or the raw message (raw).
+	Name string
+	// Args are the tool's arguments or the method's params.
+	Args *yaml.Node
+}
+
+// DocSource is where a document step's text comes from: a file, a
+// command's output, or the body of a GET.
+type DocSource struct {
+	File string
+	Exec []string
+	Env  []KV
+	// HTTP is a request line, "GET /skills/x/SKILL.md".
+	HTTP string
+	Auth string
+}
+
+// ExecCommand is a command whose standard output, JSON, is kept from.
+type ExecCommand struct {
+	Argv []string
+	Env  []KV
+}
+
+// KeyStep makes an Ed25519 key pair named Name (kept as Name.public_key and
+// the like), or, with Sign, signs a pre-image with it.
+type KeyStep struct {
+	Name string
+	// Seed is an optional 32-byte seed, hex (template), for a fixed key.
+	Seed string
+	// Sign is the pre-image's parts, in order; nil for no signature.
+	Sign []PreimagePart
+	// As names the signature's values (default: the key's name).
+	As string
+}
+
+// PreimagePart is one part of a pre-image: text (UTF-8), hex bytes, base64
+// bytes or a zero byte.
+type PreimagePart struct {
+	Kind  string // "text", "hex", "base64", "zero"
+	Value string // a template, except for zero
+}
+
+// Keep is one value kept from an answer.
+type Keep struct {
+	Name string
+	// Path is a gjson path into the answer; Header names a response header
+	// instead.
+	Path, Header string
+	// Regex, when set, keeps its first group of the value found.
+	Regex *regexp.Regexp
+	Line  int
+}
+
+// Expect is what must hold of an answer.
+type Expect struct {
+	// Status lists the accepted HTTP statuses; empty means any 2xx.
+	Status []int
+	// StatusLine is where the status is declared.
+	StatusLine int
+	// Body asserts on the counted body text.
+	Body []TextAssert
+	// Text asserts on a tool result's text content, joined with newlines.
+	Text []TextAssert
+	// Paths assert on gjson paths of the answer.
+	Paths []PathAssert
+	// NotError requires a tool result whose isError is not true.
+	NotError     bool
+	NotErrorLine int
+}
+
+// TextAssert is one assertion on text: a prefix, a substring or a regular
+// expression.
+type TextAssert struct {
+	Kind  string // "prefix", "contains", "matches"
+	Value string // template for prefix and contains
+	Re    *regexp.Regexp
+	Line  int
+}
+
+// PathAssert is one assertion on a gjson path: it exists (or not), equals a
+// value, or matches a regular expression.
+type PathAssert struct {
+	Path string
+	// Kind is "exists", "equals" or "matches".
+	Kind string
+	// Exists is the wanted existence for "exists".
+	Exists bool
+	// Equals is the wanted value (YAML, compared as JSON) for "equals".
+	Equals *yaml.Node
+	Re     *regexp.Regexp
+	Line   int
+}

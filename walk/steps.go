@@ -1,0 +1,192 @@
+package walk
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// doc reads a document: a file, a command's output, or the body of a GET.
+func (r *runner) doc(ctx context.Context, st *Step) (*exchange, error) {
+	d := st.Doc
+	switch {
+	case d.File != "":
+		b, err := os.ReadFile(d.File)
+		if err != nil {
+			return nil, r.fail(st, 0, "cannot read the document: "+unwrapPathError(err), &exchange{request: "read " + d.File})
+		}
+		return &exchange{request: "read " + d.File, body: b, json: b}, nil
+	case d.Exec != nil:
+		return r.run(ctx, st, d.Exec, d.Env)
+	default:
+		line, err := r.sc.render(d.HTTP)
+		if err != nil {
+			return nil, specErr(st, err)
+		}
+		_, path, _ := strings.Cut(line, " ")
+		target, err := r.resolve(strings.TrimSpace(path))
+		if err != nil {
+			return nil, specErr(st, err)
+		}
+		auth, err := r.sc.render(d.Auth)
+		if err != nil {
+			return nil, specErr(st, err)
+		}
+		h := http.Header{}
+		if auth != "" {
+			r.sc.secret(auth)
+			h.Set("Authorization", "Bearer "+auth)
+		}
+		return r.send(ctx, st, http.MethodGet, target, h, nil, false)
+	}
+}
+
+// exec runs a command whose standard output, JSON, values are kept from.
+func (r *runner) exec(ctx context.Context, st *Step) (*exchange, error) {
+	ex, err := r.run(ctx, st, st.Exec.Argv, st.Exec.Env)
+	if err != nil {
+		return nil, err
+	}
+	if (len(st.Keep) > 0 || len(st.Expect.Paths) > 0) && !jsonValid(ex.body) {
+		return nil, r.fail(st, 0, "the command's output is not JSON", ex)
+	}
+	return ex, nil
+}
+
+func jsonValid(b []byte) bool {
+	return len(bytes.TrimSpace(b)) > 0 && gjson.ValidBytes(b)
+}
+
+// run runs argv in the spec's directory and returns its standard output.
+func (r *runner) run(ctx context.Context, st *Step, argv []string, env []KV) (*exchange, error) {
+	args := make([]string, len(argv))
+	for i, a := range argv {
+		s, err := r.sc.render(a)
+		if err != nil {
+			return nil, specErr(st, err)
+		}
+		args[i] = s
+	}
+	ex := &exchange{request: "run " + strings.Join(args, " ")}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = st.specDir()
+	cmd.Env = os.Environ()
+	for _, kv := range env {
+		v, err := r.sc.render(kv.Value)
+		if err != nil {
+			return nil, specErr(st, err)
+		}
+		cmd.Env = append(cmd.Env, kv.Key+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		ex.body = stderr.Bytes()
+		return nil, r.fail(st, 0, "the command failed: "+err.Error(), ex)
+	}
+	ex.body, ex.json = stdout.Bytes(), stdout.Bytes()
+	return ex, nil
+}
+
+type keyPair struct {
+	priv ed25519.PrivateKey
+}
+
+// key makes a key pair, or signs a pre-image with one.
+func (r *runner) key(st *Step) error {
+	k := st.Key
+	if k.Sign == nil {
+		var seed []byte
+		if k.Seed != "" {
+			s, err := r.sc.render(k.Seed)
+			if err != nil {
+				return specErr(st, err)
+			}
+			seed, err = hex.DecodeString(s)
+			if err != nil || len(seed) != ed25519.SeedSize {
+				return specErr(st, fmt.Errorf("key %s: seed is not %d bytes of hex", k.Name, ed25519.SeedSize))
+			}
+		} else {
+			seed = make([]byte, ed25519.SeedSize)
+			if _, err := rand.Read(seed); err != nil {
+				return err
+			}
+		}
+		priv := ed25519.NewKeyFromSeed(seed)
+		pub := priv.Public().(ed25519.PublicKey)
+		r.keys[k.Name] = &keyPair{priv: priv}
+		r.sc.set(k.Name+".public_key", value{text: hex.EncodeToString(pub)}, false)
+		r.sc.set(k.Name+".public_key_base64", value{text: base64.StdEncoding.EncodeToString(pub)}, false)
+		r.sc.set(k.Name+".public_key_base64url", value{text: base64.RawURLEncoding.EncodeToString(pub)}, false)
+		r.sc.set(k.Name+".seed", value{text: hex.EncodeToString(seed)}, true)
+		return nil
+	}
+	kp, ok := r.keys[k.Name]
+	if !ok {
+		return specErr(st, fmt.Errorf("key %s: no key step made it before this signature", k.Name))
+	}
+	var pre []byte
+	for i, p := range k.Sign {
+		if p.Kind == "zero" {
+			pre = append(pre, 0)
+			continue
+		}
+		s, err := r.sc.render(p.Value)
+		if err != nil {
+			return specErr(st, err)
+		}
+		switch p.Kind {
+		case "text":
+			pre = append(pre, s...)
+		case "hex":
+			b, err := hex.DecodeString(s)
+			if err != nil {
+				return r.fail(st, 0, fmt.Sprintf("sign[%d]: %q is not hex", i, clip(s)), nil)
+			}
+			pre = append(pre, b...)
+		case "base64":
+			b, err := base64.StdEncoding.DecodeString(s)
+			if err != nil {
+				b, err = base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+			}
+			if err != nil {
+				return r.fail(st, 0, fmt.Sprintf("sign[%d]: %q is not base64", i, clip(s)), nil)
+			}
+			pre = append(pre, b...)
+		}
+	}
+	sig := ed25519.Sign(kp.priv, pre)
+	as := k.As
+	if as == "" {
+		as = k.Name
+	}
+	r.sc.set(as+".signature", value{text: hex.EncodeToString(sig)}, false)
+	r.sc.set(as+".signature_base64", value{text: base64.StdEncoding.EncodeToString(sig)}, false)
+	r.sc.set(as+".signature_base64url", value{text: base64.RawURLEncoding.EncodeToString(sig)}, false)
+	return nil
+}
+
+// pkce makes an OAuth PKCE pair: a verifier and its S256 challenge.
+func (r *runner) pkce(st *Step) error {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return err
+	}
+	verifier := base64.RawURLEncoding.EncodeToString(b)
+	sum := sha256.Sum256([]byte(verifier))
+	r.sc.set(st.PKCE+".verifier", value{text: verifier}, true)
+	r.sc.set(st.PKCE+".challenge", value{text: base64.RawURLEncoding.EncodeToString(sum[:])}, false)
+	r.sc.set(st.PKCE+".method", value{text: "S256"}, false)
+	return nil
+}

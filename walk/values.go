@@ -1,0 +1,192 @@
+package walk
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"go.yaml.in/yaml/v3"
+)
+
+// value is a variable or a kept value: its text, and its JSON when it was
+// kept from a JSON answer (so {{n}} alone in a JSON body keeps its type).
+type value struct {
+	text string
+	raw  string // JSON text; empty for a plain string
+}
+
+// scope holds a run's names.
+type scope struct {
+	vals    map[string]value
+	env     func(string) (string, bool)
+	secrets []string
+}
+
+func (sc *scope) lookup(name string) (string, bool) {
+	if env, ok := strings.CutPrefix(name, "env."); ok {
+		return sc.env(env)
+	}
+	v, ok := sc.vals[name]
+	return v.text, ok
+}
+
+func (sc *scope) render(s string) (string, error) { return render(s, sc.lookup) }
+
+func (sc *scope) set(name string, v value, secret bool) {
+	sc.vals[name] = v
+	if secret && v.text != "" {
+		sc.secret(v.text)
+	}
+}
+
+func (sc *scope) secret(s string) {
+	if len(s) < 4 {
+		return // too short to redact without mangling the text
+	}
+	for _, x := range sc.secrets {
+		if x == s {
+			return
+		}
+	}
+	sc.secrets = append(sc.secrets, s)
+}
+
+// secretName reports whether a kept value's name or path says it is a
+// credential, never to be printed.
+var secretName = regexp.MustCompile(`(?i)(^|[._-])(access_token|refresh_token|id_token|token|secret|password|code_verifier|verifier|seed)$`)
+
+// secretField finds credentials in answer and request text, JSON and form.
+var (
+	secretJSON = regexp.MustCompile(`("(?:access_token|refresh_token|id_token|token|client_secret|password|code_verifier)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
+	secretForm = regexp.MustCompile(`((?:^|[&?])(?:access_token|refresh_token|token|client_secret|password|code_verifier)=)([^&\s]*)`)
+)
+
+// redact replaces every secret and every credential field in s.
+func (sc *scope) redact(s string) string {
+	for _, x := range sc.secrets {
+		s = strings.ReplaceAll(s, x, "[redacted]")
+	}
+	s = secretJSON.ReplaceAllString(s, "${1}[redacted]${3}")
+	s = secretForm.ReplaceAllString(s, "${1}[redacted]")
+	return s
+}
+
+// renderJSON writes n as JSON, in file order, filling templates. A string
+// that is exactly one {{name}} of a value kept from JSON is written as that
+// JSON (a number stays a number).
+func (sc *scope) renderJSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	if err := sc.writeJSON(&b, resolveAlias(n)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+func (sc *scope) writeJSON(b *bytes.Buffer, n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, err := sc.render(n.Content[i].Value)
+			if err != nil {
+				return err
+			}
+			b.Write(jsonString(k))
+			b.WriteByte(':')
+			if err := sc.writeJSON(b, resolveAlias(n.Content[i+1])); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := sc.writeJSON(b, resolveAlias(c)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			b.WriteString("null")
+		case "!!bool":
+			b.WriteString(n.Value)
+		case "!!int", "!!float":
+			f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+			if err != nil || !json.Valid([]byte(n.Value)) {
+				if err != nil {
+					return fmt.Errorf("line %d: %q is not a JSON number", n.Line, n.Value)
+				}
+				b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+				return nil
+			}
+			b.WriteString(n.Value)
+		default:
+			if name, ok := soleName(n.Value); ok {
+				if v, ok := sc.vals[name]; ok && v.raw != "" {
+					b.WriteString(v.raw)
+					return nil
+				}
+			}
+			s, err := sc.render(n.Value)
+			if err != nil {
+				return err
+			}
+			b.Write(jsonString(s))
+		}
+	default:
+		return fmt.Errorf("line %d: cannot write this as JSON", n.Line)
+	}
+	return nil
+}
+
+// equalJSON reports whether a gjson result equals the wanted YAML value,
+// compared as JSON values (numbers by value, objects by members).
+func (sc *scope) equalJSON(got gjson.Result, want *yaml.Node) (bool, string, error) {
+	w, err := sc.renderJSON(want)
+	if err != nil {
+		return false, "", err
+	}
+	var a, b any
+	if err := json.Unmarshal([]byte(got.Raw), &a); err != nil {
+		return false, string(w), nil
+	}
+	if err := json.Unmarshal(w, &b); err != nil {
+		return false, string(w), err
+	}
+	return deepEqual(a, b), string(w), nil
+}
+
+func deepEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// keptValue turns a gjson result into a kept value: strings as their text,
+// anything else as its JSON.
+func keptValue(r gjson.Result) value {
+	if r.Type == gjson.String {
+		return value{text: r.String(), raw: r.Raw}
+	}
+	return value{text: r.Raw, raw: r.Raw}
+}

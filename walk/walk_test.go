@@ -1,0 +1,354 @@
+package walk_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+
+	"readmeter/budgets"
+	"readmeter/ledger"
+	"readmeter/walk"
+	"readmeter/walk/internal/walktest"
+)
+
+// padTimes is the full-width rule written again for the tests, apart from
+// package ledger: a database time's fraction padded to six digits.
+var timeRe = regexp.MustCompile(`T(\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?([+-]\d\d:\d\d)`)
+
+func padTimes(b []byte) []byte {
+	return timeRe.ReplaceAllFunc(b, func(m []byte) []byte {
+		g := timeRe.FindSubmatch(m)
+		frac := string(g[2]) + strings.Repeat("0", 6-len(g[2]))
+		return []byte("T" + string(g[1]) + "." + frac + string(g[3]))
+	})
+}
+
+func load(t *testing.T, path string) *walk.Spec {
+	t.Helper()
+	s, err := walk.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(nil, func(string) (string, bool) { return "", false }); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestRunHTTPCountsEveryAnswer(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	s := load(t, "testdata/start.yaml")
+	res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The answers the server wrote after the set-up's two, each padded.
+	log := srv.Log()
+	if len(log) != 9 || log[0].Path != "/v1/keys/challenge" || log[1].Path != "/v1/keys/verify" {
+		t.Fatalf("server log: %d answers, first %+v", len(log), log[0])
+	}
+	names := []string{"the primer", "join with the link", "who you are", "your mailbox", "take the next task", "post the result", "the skill"}
+	var want []ledger.Part
+	var total int64
+	for i, a := range log[2:] {
+		n := int64(len(padTimes(a.Body)))
+		want = append(want, ledger.Part{Name: names[i], Bytes: n, Tokens: n / 3})
+		total += n
+	}
+	if diff := cmp.Diff(want, res.Ledger.Parts()); diff != "" {
+		t.Errorf("parts (-want +got):\n%s", diff)
+	}
+	if res.Ledger.Bytes() != total || res.Ledger.Tokens() != total/3 {
+		t.Errorf("total %d bytes %d tokens, want %d, %d", res.Ledger.Bytes(), res.Ledger.Tokens(), total, total/3)
+	}
+	// The primer's time was padded: 2 more bytes than written.
+	if got := res.Ledger.Parts()[0].Bytes; got != int64(len(walktest.Primer))+5 {
+		t.Errorf("the primer counted %d bytes, want %d (its time padded)", got, len(walktest.Primer)+5)
+	}
+	for _, tc := range []struct {
+		m    walk.Measure
+		want int64
+	}{
+		{walk.Measure{Kind: "total"}, total / 3},
+		{walk.Measure{Kind: "bytes"}, total},
+		{walk.Measure{Kind: "calls"}, 6},
+		{walk.Measure{Kind: "step", Part: "post the result"}, want[5].Bytes},
+	} {
+		got, err := res.Value(tc.m)
+		if err != nil || got != tc.want {
+			t.Errorf("Value(%s) = %d, %v; want %d", tc.m, got, err, tc.want)
+		}
+	}
+	over := res.Check(walk.Measure{Kind: "total"}, budgets.Budget{Name: "FIRST_TASK_TOKENS.start_tasks", Value: total/3 - 1, File: "b.json", Line: 3})
+	var ob *ledger.OverBudget
+	if !errors.As(over, &ob) || !strings.Contains(over.Error(), "  the primer: ") {
+		t.Errorf("Check one under: %v", over)
+	}
+	if err := res.Check(walk.Measure{Kind: "total"}, budgets.Budget{Value: total / 3}); err != nil {
+		t.Errorf("Check at the total: %v", err)
+	}
+}
+
+func TestRunMCPCountsRawAnswersAndToolList(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	s := load(t, "testdata/connector.yaml")
+	res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := srv.Log()
+	if len(log) != 5 {
+		t.Fatalf("%d answers, want 5", len(log))
+	}
+	if len(log[1].Body) != 0 {
+		t.Fatalf("initialized answered %q", log[1].Body)
+	}
+	if !bytes.HasPrefix(log[0].Body, []byte("event: message\n")) {
+		t.Fatalf("not an event stream: %q", log[0].Body)
+	}
+	var want []ledger.Part
+	names := []string{"the discovery answer", "", "the tool list", "take the next task", "refused"}
+	for i, a := range log {
+		if i == 1 {
+			continue // an empty answer to a notification adds no part
+		}
+		want = append(want, ledger.Part{Name: names[i], Bytes: int64(len(a.Body)), Tokens: int64(len(a.Body)) / 3})
+	}
+	if diff := cmp.Diff(want, res.Ledger.Parts()); diff != "" {
+		t.Errorf("parts (-want +got):\n%s", diff)
+	}
+	if res.Calls != 5 {
+		t.Errorf("calls %d, want 5", res.Calls)
+	}
+	// What a model reads of the list, counted here with encoding/json (the
+	// tools hold no character it escapes differently from Node).
+	data := log[2].Body[bytes.Index(log[2].Body, []byte("data: "))+6:]
+	var modelRead int64
+	gjson.GetBytes(data, "result.tools").ForEach(func(_, tool gjson.Result) bool {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"input_schema"`
+		}{tool.Get("name").String(), tool.Get("description").String(), json.RawMessage(tool.Get("inputSchema").Raw)})
+		modelRead += int64(b.Len() - 1)
+		return true
+	})
+	if modelRead == 0 || res.ToolLists["the tool list"] != modelRead {
+		t.Errorf("tool list: %d model-read bytes, want %d", res.ToolLists["the tool list"], modelRead)
+	}
+	got, _ := res.Value(walk.Measure{Kind: "tool_list", Part: "the tool list"})
+	if got != modelRead/3 {
+		t.Errorf("tool_list measure %d, want %d", got, modelRead/3)
+	}
+}
+
+func TestRunMCPJSONAnswers(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "w.yaml")
+	os.WriteFile(spec, []byte(`walk: json
+steps:
+  - part: list
+    mcp: { url: /mcp-json, list: tools }
+  - part: call
+    mcp: { url: /mcp-json, call: task, args: { action: done } }
+    expect: { json: { structuredContent.task.state: done } }
+`), 0o666)
+	s := load(t, spec)
+	res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := srv.Log()
+	if res.Ledger.Bytes() != int64(len(log[0].Body)+len(log[1].Body)) || log[0].Body[0] != '{' {
+		t.Errorf("counted %d bytes, the server wrote %d (%q...)", res.Ledger.Bytes(), len(log[0].Body)+len(log[1].Body), log[0].Body[:10])
+	}
+}
+
+func write(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSpecErrorsNameFileAndLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec, want string
+	}{
+		{"unknown key", "walk: w\nsteps:\n  - part: a\n    http: GET /\n    headerz: {}\n", "w.yaml:5: steps[0]: unknown key \"headerz\""},
+		{"two kinds", "walk: w\nsteps:\n  - part: a\n    http: GET /\n    doc: { file: x }\n", "w.yaml:5: steps[0]: a step has one kind, this one has http and doc"},
+		{"no kind", "walk: w\nsteps:\n  - part: a\n", "w.yaml:3: steps[0]: a step needs a kind"},
+		{"no part", "walk: w\nsteps:\n  - http: GET /\n", "w.yaml:3: steps[0]: a counted step needs a part"},
+		{"bad method", "walk: w\nsteps:\n  - part: a\n    http: /x\n", "w.yaml:4: steps[0].http: want \"METHOD /path\""},
+		{"bad regex", "walk: w\nsteps:\n  - part: a\n    http: GET /\n    expect: { body: { matches: \"(\" } }\n", "w.yaml:5: steps[0].expect.body.matches: error parsing regexp"},
+		{"unclosed", "walk: w\nsteps:\n  - part: a\n    http: GET /{{x\n", "w.yaml:4: steps[0].http: \"GET /{{x\": {{ is not closed by }}"},
+		{"query on doc", "walk: w\nsteps:\n  - part: a\n    doc: { file: x }\n    query: { a: b }\n", "w.yaml:5: steps[0]: query is for http steps, this is a doc step"},
+		{"bad measure", "walk: w\nbudgets:\n  - { key: A.b, measure: steps }\nsteps:\n  - part: a\n    http: GET /\n", "w.yaml:3: budgets[0].measure: \"steps\": want total"},
+		{"measure part missing", "walk: w\nbudgets:\n  - { key: A.b, measure: \"step:nope\" }\nsteps:\n  - part: a\n    http: GET /\n", "w.yaml:3: budgets: A.b: no a counted step has part \"nope\""},
+		{"normaliser", "walk: w\nnormalize: [ wide-times ]\nsteps:\n  - part: a\n    http: GET /\n", "w.yaml:2: normalize[0]: unknown normaliser \"wide-times\""},
+		{"yaml", "walk: w\nsteps: [\n", "w.yaml:2: not valid YAML"},
+		{"no walk", "steps:\n  - part: a\n    http: GET /\n", "w.yaml:1: walk spec: no walk key"},
+		{"include missing", "walk: w\nsteps:\n  - use: nope.yaml\n", "w.yaml:3: steps[0].use: "},
+		{"include cycle", "walk: w\nsteps:\n  - use: w.yaml\n", "w.yaml:3: steps[0].use: w.yaml includes itself"},
+		{"two bodies", "walk: w\nsteps:\n  - part: a\n    http: POST /\n    json: {}\n    body: x\n", "w.yaml:4: steps[0]: a request has one body"},
+		{"mcp two ops", "walk: w\nsteps:\n  - part: a\n    mcp: { url: /mcp, list: tools, call: x }\n", "w.yaml:4: steps[0].mcp: one message a step, this one has list and call"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := write(t, dir, "w.yaml", tc.spec)
+			_, err := walk.Load(p)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestIncludeErrorNamesTheIncludedFile(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "shared/k.yaml", "steps:\n  - key: a\n  - http: GET /\n    bogus: 1\n")
+	p := write(t, dir, "w.yaml", "walk: w\nsetup:\n  - use: shared/k\nsteps:\n  - part: a\n    http: GET /\n")
+	_, err := walk.Load(p)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "shared/k.yaml")+":4: steps[1]: unknown key \"bogus\"") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestCheckFindsUndefinedNamesBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "w.yaml", `walk: w
+vars: { a: "{{env.WALK_TEST_NOPE}}" }
+steps:
+  - part: one
+    http: GET /x/{{later}}
+    keep: { later: id }
+  - part: two
+    http: GET /y/{{later}}
+    query: { q: "{{nope}}" }
+  - part: three
+    mcp: { server: missing, list: tools }
+`)
+	s, err := walk.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check(nil, func(string) (string, bool) { return "", false })
+	want := []string{
+		"w.yaml:2: {{env.WALK_TEST_NOPE}}: the environment has no WALK_TEST_NOPE",
+		"w.yaml:5: {{later}} is not defined",
+		"w.yaml:9: {{nope}} is not defined",
+		"w.yaml:10: mcp.server: no server \"missing\"",
+	}
+	var se walk.SpecErrors
+	if !errors.As(err, &se) || len(se) != len(want) {
+		t.Fatalf("got %v", err)
+	}
+	for i, w := range want {
+		if !strings.Contains(se[i].Error(), w) {
+			t.Errorf("error %d: %v, want %q", i, se[i], w)
+		}
+	}
+	// --var defines a name; a var's default is then not filled.
+	if err := s.Check(map[string]string{"a": "1", "nope": "x"}, func(string) (string, bool) { return "", false }); err == nil || strings.Contains(err.Error(), "WALK_TEST_NOPE") || strings.Contains(err.Error(), "nope}}") {
+		t.Errorf("with --var: %v", err)
+	}
+}
+
+func TestFailureShowsRequestAndAnswerWithTokensRedacted(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "shared"), os.DirFS("testdata/shared")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, steps string
+		want        []string
+	}{
+		{"status", `
+  - part: the status
+    http: POST /v1/spaces/demo/tasks/next
+    auth: "{{token}}"
+    json: { token: "{{token}}" }
+    expect: { status: 201 }`, []string{"w.yaml:9: step \"the status\": status 200, want 201", "request: POST " + srv.URL + "/v1/spaces/demo/tasks/next", `request body: {"token":"[redacted]"}`, "answer: 200 OK", `answer body: {"task":`}},
+		{"keep", `
+  - part: the keep
+    http: GET /v1/me
+    auth: "{{token}}"
+    keep: { x: no.such.path }`, []string{"w.yaml:8: step \"the keep\": keep x: no.such.path matches nothing in the answer", `answer body: {"peer_id":`}},
+		{"assert", `
+  - part: the assert
+    http: POST /v1/join
+    auth: "{{token}}"
+    json: { link: "https://x" }
+    expect: { json: { start: start-research } }`, []string{"w.yaml:9: step \"the assert\": start is \"start-tasks\", want \"start-research\""}},
+		{"token in answer", `
+  - part: again
+    http: POST /v1/keys/verify
+    json: { public_key: "{{agent.public_key}}" }`, []string{"status 401, want a 2xx status"}},
+		{"transport", `
+  - part: nowhere
+    http: GET http://127.0.0.1:1/x`, []string{"step \"nowhere\": no answer: ", "request: GET http://127.0.0.1:1/x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := write(t, dir, "w.yaml", "walk: w\nsetup:\n  - use: shared/key.yaml\nsteps:"+tc.steps+"\n")
+			s := load(t, p)
+			_, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+			var f *walk.Failure
+			if !errors.As(err, &f) {
+				t.Fatalf("got %v, want a *Failure", err)
+			}
+			msg := err.Error()
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("failure:\n%s\nwant it to contain %q", msg, w)
+				}
+			}
+			if strings.Contains(msg, "tok-") {
+				t.Errorf("a token is printed:\n%s", msg)
+			}
+		})
+	}
+}
+
+func TestRunAllKeepsOrderAndComparesRepeats(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	specs := []*walk.Spec{load(t, "testdata/start.yaml"), load(t, "testdata/connector.yaml")}
+	out := walk.RunAll(context.Background(), specs, walk.Options{BaseURL: srv.URL}, 4, 5)
+	if len(out) != 2 || out[0].Spec.Name != "start_tasks" || out[1].Spec.Name != "connector" {
+		t.Fatalf("outcomes out of order: %+v", out)
+	}
+	for _, oc := range out {
+		if oc.Err != nil || oc.Differ != "" || oc.Runs != 5 {
+			t.Errorf("%s: err %v, differ %q, runs %d", oc.Spec.Name, oc.Err, oc.Differ, oc.Runs)
+		}
+	}
+	a, _ := walk.Run(context.Background(), specs[0], walk.Options{BaseURL: srv.URL})
+	b, _ := walk.Run(context.Background(), specs[0], walk.Options{BaseURL: srv.URL, Vars: map[string]string{"link": "https://example.test/i/abcdef"}})
+	if d := walk.Differ(a, a); d != "" {
+		t.Errorf("a run differs from itself: %s", d)
+	}
+	_ = b // the link is not echoed: the counts stay the same
+}
