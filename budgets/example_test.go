@@ -1,0 +1,54 @@
+package budgets_test
+
+import (
+	"fmt"
+	"os"
+
+	"readmeter/budgets"
+)
+
+func ExampleFile_Update() {
+	src := []byte(`export const FIRST_TASK_TOKENS = {
+  /** Over HTTP, the start first. */
+  start_tasks: 2_846, // measured
+  start_research: 2_885,
+} as const;
+`)
+	f, err := budgets.Parse("first-task.ts", src)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	data, moves, err := f.Update(map[string]int64{"FIRST_TASK_TOKENS.start_tasks": 2450})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range moves {
+		fmt.Printf("%s (%s): %d -> %d (%+d)\n", m.Name, m.Where(), m.Old, m.New, m.Delta())
+	}
+	os.Stdout.Write(data)
+	// Output:
+	// FIRST_TASK_TOKENS.start_tasks (first-task.ts:3): 2846 -> 2450 (-396)
+	// export const FIRST_TASK_TOKENS = {
+	//   /** Over HTTP, the start first. */
+	//   start_tasks: 2_450, // measured
+	//   start_research: 2_885,
+	// } as const;
+}
+
+func ExampleRender() {
+	f, err := budgets.Parse("budgets.json", []byte(`{"TOOL_LIST_TOKENS": {"mcp": 11161, "tasks": 7142}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := budgets.Render([]byte("{{TOOL_LIST_TOKENS.mcp}} tokens at `/mcp`, {{ TOOL_LIST_TOKENS.tasks }} for the set tasks ({{TOOL_LIST_TOKENS.tasks | raw}}).\n"), f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	os.Stdout.Write(out)
+	// Output:
+	// 11,161 tokens at `/mcp`, 7,142 for the set tasks (7142).
+}
