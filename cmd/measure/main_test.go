@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"readmeter/internal/cli"
+)
+
+var update = flag.Bool("u", false, "rewrite the golden output in testdata/script/*.txtar")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		// Registered under another name than the script command below,
+		// which runs it and keeps its exit code.
+		"measure-program": func() { os.Exit(cli.Main("measure", run)) },
+	})
+}
+
+// TestScripts runs the golden scripts. Each script's directory holds a copy
+// of ../../toollist/testdata. Besides testscript's own commands:
+//
+//	measure ARGS...   runs the measure command; "! measure" expects it to fail
+//	exitcode N        checks the exit code of the last measure
+func TestScripts(t *testing.T) {
+	fixtures, err := filepath.Glob("../../toollist/testdata/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			for _, f := range fixtures {
+				st, err := os.Stat(f)
+				if err != nil || !st.Mode().IsRegular() {
+					continue
+				}
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(filepath.Join(env.WorkDir, filepath.Base(f)), data, 0o644); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"measure":  measureCmd,
+			"exitcode": exitcodeCmd,
+		},
+	})
+}
+
+// measureCmd runs the measure program testscript set up, in the script's
+// current directory, and keeps its exit code for exitcode.
+func measureCmd(ts *testscript.TestScript, neg bool, args []string) {
+	path, err := exec.LookPath("measure-program")
+	if err != nil {
+		ts.Fatalf("measure: %v", err)
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = ts.MkAbs(".")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("measure: %v", err)
+	}
+	ts.Stdout().Write(stdout.Bytes())
+	ts.Stderr().Write(stderr.Bytes())
+	ts.Setenv("MEASURE_EXIT", strconv.Itoa(code))
+	if (code != 0) != neg {
+		ts.Fatalf("measure exited %d", code)
+	}
+}
+
+func exitcodeCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: exitcode N")
+	}
+	if got := ts.Getenv("MEASURE_EXIT"); got != args[0] {
+		ts.Fatalf("measure exited %s, want %s", got, args[0])
+	}
+}
