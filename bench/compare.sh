@@ -53,7 +53,7 @@ fi
 small=${SMALL:-captures/twin/tools-mcp.json}
 if [ -z "${SMALL:-}" ] && [ ! -f "$small" ]; then
   small=$work/tools-14.json
-  go run ./bench/gencapture --tools 14 --words 300 -o "$small" >&2 || die "gencapture failed"
+  go run ./bench/gencapture --tools 14 --words 280 -o "$small" >&2 || die "gencapture failed"
 fi
 [ -f "$small" ] || die "$small: no such capture"
 large=$work/tools-$TOOLS.json

@@ -14,7 +14,7 @@ func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		tools, words int
-	}{{14, 300}, {200, 24}} {
+	}{{14, 280}, {200, 24}} {
 		path := filepath.Join(dir, fmt.Sprintf("tools-%d.json", tc.tools))
 		var stdout, stderr bytes.Buffer
 		if err := run(&stdout, &stderr, []string{"--tools", fmt.Sprint(tc.tools), "--words", fmt.Sprint(tc.words), "-o", path}); err != nil {
