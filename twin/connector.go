@@ -178,21 +178,19 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, messag
 }
 
 // refuseUnauthorized answers 401 for a missing, wrong or expired token, or
-// one of the wrong kind for the address.
+// one of the wrong kind for the address, with the API's error shape.
 func refuseUnauthorized(w http.ResponseWriter, r *http.Request, connect bool) {
-	var msg string
+	var msg, fix string
 	if connect {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+scheme+"://"+r.Host+`/.well-known/oauth-protected-resource/mcp/connect"`)
-		msg = "UNAUTHORIZED. /mcp/connect takes an app token from OAuth. Connect through your client's OAuth flow, or use /mcp with a KEY's token."
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+baseURL(r)+`/.well-known/oauth-protected-resource/mcp/connect"`)
+		msg = "/mcp/connect takes an app token from OAuth; the bearer token is missing, unknown, expired or a KEY's."
+		fix = "Connect through your client's OAuth flow, or use /mcp with a KEY's token."
 	} else {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="schellingaf"`)
-		msg = "UNAUTHORIZED. /mcp takes a KEY's token as a bearer token. Get one with POST /v1/keys/challenge and /v1/keys/verify, or connect at /mcp/connect with OAuth."
+		msg = "/mcp takes a KEY's token; the bearer token is missing, unknown, expired or an app token."
+		fix = "Get a token with POST /v1/keys/challenge and POST /v1/keys/verify, or connect at /mcp/connect with OAuth."
 	}
-	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "UNAUTHORIZED", "message": msg}})
+	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "UNAUTHORIZED", "message": msg, "fix": fix}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusUnauthorized)
 	w.Write(b)
