@@ -119,6 +119,15 @@ func TestTypeScriptSkipsWhatIsNotABudget(t *testing.T) {
 		{"quoted keys", `export const A = { "a-b": 1, 'c': 2, 3: 4 };`, []string{"A.a-b=1", "A.c=2", "A.3=4"}},
 		{"deep", `export const A = { b: { c: { d: 7 } } };`, []string{"A.b.c.d=7"}},
 		{"enum", `export const enum E { A = 1 } export const A = { a: 1 };`, []string{"A.a=1"}},
+		{"regex after return", "function f() { return /'\\/{/.test(x); }\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"regex class with slash", "const r = /[/'\"]+/g, s = 1;\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"division after a call", "const x = f(a) / 2 / g('}');\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"comment markers in strings", "const s = '/* not a comment', u = \"// nor this\";\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"class and generics", "class C<T extends { x: number }> { m(): Map<string, { y: 1 }> { return new Map(); } }\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"comments inside a block", "export const A = {\n  // one\n  a: /* inline */ 1_000, /** doc */\n  b: 2 // trailing\n};", []string{"A.a=1000", "A.b=2"}},
+		{"nested template", "const t = `a ${`b ${ {c: `}`}.c } d`} e`;\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"escaped backtick", "const t = `\\` ${'`'}`;\nexport const A = { a: 1 };", []string{"A.a=1"}},
+		{"crlf", "export const A = {\r\n  a: 1_000,\r\n} as const;\r\n", []string{"A.a=1000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Parse("x.ts", []byte(tc.src))

@@ -102,8 +102,12 @@ var ErrChanged = errors.New("changed on disk since it was read")
 // directory and a rename, keeping the file's mode. It refuses, with an
 // error wrapping ErrChanged, when the file on disk no longer equals
 // expectOld (someone changed it during the run). A nil expectOld means the
-// file must not exist yet.
+// file must not exist yet. A symbolic link is followed: the file it points
+// at is replaced, and the link stays.
 func WriteAtomic(path string, expectOld, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	cur, err := os.ReadFile(path)
 	mode := fs.FileMode(0o644)
 	switch {

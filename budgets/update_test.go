@@ -215,11 +215,25 @@ func TestWriteAtomic(t *testing.T) {
 	if err := WriteAtomic(fresh, nil, []byte("{}")); !errors.Is(err, ErrChanged) {
 		t.Errorf("a nil expectOld over an existing file = %v", err)
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
-		t.Errorf("dir holds %d entries, want 2", len(entries))
+	// A link stays a link; its target changes.
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("new.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAtomic(link, []byte("{}"), []byte(`{"A": {"a": 1}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if got := string(readFile(t, fresh)); got != `{"A": {"a": 1}}` {
+		t.Errorf("link target = %q", got)
 	}
 	if err := WriteAtomic(filepath.Join(dir, "no", "such.json"), nil, []byte("{}")); err == nil {
 		t.Error("a write into a missing directory gave no error")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("dir holds %d entries, want 3 (no temporary file left)", len(entries))
 	}
 }
