@@ -1,9 +1,353 @@
 package twin
 
-import "net/http"
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// OAuth 2.1 with PKCE, for an app token at /mcp/connect: dynamic client
+// registration, authorize (which sends the person to a consent page), the
+// person's approval with their KEY's token, then the token exchange. The
+// OAuth routes answer errors as RFC 6749 does, since OAuth clients parse
+// that shape.
+
+type oauthClient struct {
+	ID           string
+	Name         string
+	RedirectURIs []string
+	Issued       time.Time
+}
+
+type authRequest struct {
+	ID, ClientID, RedirectURI string
+	Challenge, State          string
+	Resource, Scope           string
+	Expires                   time.Time
+	Decided                   bool
+	Peer                      string // who approved
+	Code                      string
+	CodeExpires               time.Time
+	Used                      bool
+}
+
+// connectResource is the resource an app token is for.
+func connectResource(r *http.Request) string { return baseURL(r) + "/mcp/connect" }
+
+func oauthError(w http.ResponseWriter, status int, code, desc string) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, status, map[string]string{"error": code, "error_description": desc})
+}
 
 // routesOAuth mounts OAuth 2.1 for app tokens.
-func (s *Server) routesOAuth(mux *http.ServeMux) {}
+func (s *Server) routesOAuth(mux *http.ServeMux) {
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		base := baseURL(r)
+		writeJSON(w, http.StatusOK, map[string]any{
+			"issuer":                                base,
+			"authorization_endpoint":                base + "/oauth/authorize",
+			"token_endpoint":                        base + "/oauth/token",
+			"registration_endpoint":                 base + "/oauth/register",
+			"response_types_supported":              []string{"code"},
+			"grant_types_supported":                 []string{"authorization_code"},
+			"code_challenge_methods_supported":      []string{"S256"},
+			"token_endpoint_auth_methods_supported": []string{"none"},
+		})
+	})
+	resource := func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"resource":                 connectResource(r),
+			"authorization_servers":    []string{baseURL(r)},
+			"bearer_methods_supported": []string{"header"},
+		})
+	}
+	mux.HandleFunc("GET /.well-known/oauth-protected-resource", resource)
+	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp/connect", resource)
+	mux.HandleFunc("POST /oauth/register", s.oauthRegister)
+	mux.HandleFunc("GET /oauth/authorize", s.oauthAuthorize)
+	mux.HandleFunc("POST /oauth/token", s.oauthToken)
+	mux.HandleFunc("GET /connect/consent", s.consentPage)
+	s.handle(mux, "GET /v1/authorizations/{id}", true, (*call).authorizationGet)
+	s.handle(mux, "POST /v1/authorizations/{id}/approve", true, (*call).authorizationApprove)
+	s.handle(mux, "POST /v1/authorizations/{id}/deny", true, (*call).authorizationDeny)
+}
 
-type oauthClient struct{}
-type authRequest struct{}
+func validRedirect(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme == "" || p.Fragment != "" {
+		return false
+	}
+	if p.Scheme == "http" {
+		h := p.Hostname()
+		return h == "localhost" || h == "127.0.0.1" || h == "::1"
+	}
+	return p.Scheme == "https" && p.Host != "" || p.Scheme != "https" && p.Scheme != "http"
+}
+
+func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
+	c := &call{r: r}
+	var err error
+	c.body, err = readBody(r)
+	if err != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", "The body could not be read or is over 1 MiB.")
+		return
+	}
+	var in struct {
+		RedirectURIs []string `json:"redirect_uris"`
+		ClientName   string   `json:"client_name"`
+	}
+	if e := c.decode(&in); e != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", e.Message)
+		return
+	}
+	if len(in.RedirectURIs) == 0 {
+		oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris needs at least one URI.")
+		return
+	}
+	for _, u := range in.RedirectURIs {
+		if !validRedirect(u) {
+			oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris holds "+quote(u)+": use https, a loopback http address or an app's own scheme, without a fragment.")
+			return
+		}
+	}
+	a := s.api
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	cl := &oauthClient{ID: "cl_" + randHex(12), Name: in.ClientName, RedirectURIs: in.RedirectURIs, Issued: a.now()}
+	a.clients[cl.ID] = cl
+	out := map[string]any{
+		"client_id":                  cl.ID,
+		"client_id_issued_at":        cl.Issued.Unix(),
+		"redirect_uris":              cl.RedirectURIs,
+		"grant_types":                []string{"authorization_code"},
+		"response_types":             []string{"code"},
+		"token_endpoint_auth_method": "none",
+	}
+	if cl.Name != "" {
+		out["client_name"] = cl.Name
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxBody {
+		return nil, errors.New("body over 1 MiB")
+	}
+	return b, nil
+}
+
+func redirectWith(w http.ResponseWriter, r *http.Request, to string, params url.Values) {
+	sep := "?"
+	if strings.Contains(to, "?") {
+		sep = "&"
+	}
+	http.Redirect(w, r, to+sep+params.Encode(), http.StatusFound)
+}
+
+func (s *Server) oauthAuthorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	a := s.api
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	cl := a.clients[q.Get("client_id")]
+	if cl == nil {
+		oauthError(w, http.StatusBadRequest, "invalid_client", "client_id is unknown: register with POST /oauth/register first.")
+		return
+	}
+	redirect := q.Get("redirect_uri")
+	if redirect == "" && len(cl.RedirectURIs) == 1 {
+		redirect = cl.RedirectURIs[0]
+	}
+	registered := false
+	for _, u := range cl.RedirectURIs {
+		registered = registered || u == redirect
+	}
+	if !registered {
+		oauthError(w, http.StatusBadRequest, "invalid_request", "redirect_uri is not one the client registered.")
+		return
+	}
+	fail := func(code, desc string) {
+		v := url.Values{"error": {code}, "error_description": {desc}}
+		if st := q.Get("state"); st != "" {
+			v.Set("state", st)
+		}
+		redirectWith(w, r, redirect, v)
+	}
+	if q.Get("response_type") != "code" {
+		fail("unsupported_response_type", "response_type must be code.")
+		return
+	}
+	if q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" {
+		fail("invalid_request", "PKCE is required: send code_challenge with code_challenge_method S256.")
+		return
+	}
+	res := q.Get("resource")
+	if res == "" {
+		res = connectResource(r)
+	} else if res != connectResource(r) {
+		fail("invalid_target", "resource must be "+connectResource(r)+".")
+		return
+	}
+	now := a.now()
+	for id, ar := range a.authReqs {
+		if now.After(ar.Expires) && (ar.Code == "" || now.After(ar.CodeExpires)) {
+			delete(a.authReqs, id)
+			delete(a.codes, ar.Code)
+		}
+	}
+	ar := &authRequest{ID: "ar_" + randHex(12), ClientID: cl.ID, RedirectURI: redirect, Challenge: q.Get("code_challenge"),
+		State: q.Get("state"), Resource: res, Scope: q.Get("scope"), Expires: now.Add(authReqTTL)}
+	a.authReqs[ar.ID] = ar
+	http.Redirect(w, r, baseURL(r)+"/connect/consent?request="+ar.ID, http.StatusFound)
+}
+
+func (s *Server) consentPage(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("request")
+	a := s.api
+	a.mu.Lock()
+	ar := a.authReqs[id]
+	var name string
+	if ar != nil {
+		name = a.clients[ar.ClientID].Name
+	}
+	a.mu.Unlock()
+	if ar == nil {
+		writeError(w, r, notFound("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app."))
+		return
+	}
+	if name == "" {
+		name = ar.ClientID
+	}
+	writeText(w, r, markdown, "# Connect an app\n\n"+name+" asks for an app token for "+ar.Resource+
+		". It will act as your KEY there.\n\nApprove with `POST /v1/authorizations/"+ar.ID+
+		"/approve` and your KEY's token, or refuse with `/deny`.\n")
+}
+
+// authRequestFor loads the open request named in the path.
+func (c *call) authRequestFor() (*authRequest, *apiError) {
+	id := c.r.PathValue("id")
+	ar := c.a.authReqs[id]
+	if ar == nil || c.a.now().After(ar.Expires) {
+		return nil, notFound("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app: requests last ten minutes.")
+	}
+	if c.p.App {
+		return nil, forbidden("KEY_TOKEN_REQUIRED", "An app token cannot approve an app.", "Use your KEY's token from POST /v1/keys/verify.")
+	}
+	return ar, nil
+}
+
+func (c *call) authorizationGet() (int, any, *apiError) {
+	ar, e := c.authRequestFor()
+	if e != nil {
+		return 0, nil, e
+	}
+	cl := c.a.clients[ar.ClientID]
+	return http.StatusOK, struct {
+		Request     string `json:"request"`
+		ClientID    string `json:"client_id"`
+		ClientName  string `json:"client_name,omitempty"`
+		RedirectURI string `json:"redirect_uri"`
+		Resource    string `json:"resource"`
+		ExpiresAt   string `json:"expires_at"`
+	}{ar.ID, ar.ClientID, cl.Name, ar.RedirectURI, ar.Resource, dbTime(ar.Expires)}, nil
+}
+
+func (c *call) authorizationDecide(approve bool) (int, any, *apiError) {
+	ar, e := c.authRequestFor()
+	if e != nil {
+		return 0, nil, e
+	}
+	if ar.Decided {
+		return 0, nil, conflict("REQUEST_DECIDED", "The request was decided already.", "Start again from the app.")
+	}
+	ar.Decided = true
+	v := url.Values{}
+	if approve {
+		ar.Peer = c.p.PeerID
+		ar.Code = "ac_" + randHex(16)
+		ar.CodeExpires = c.a.now().Add(time.Minute)
+		c.a.codes[ar.Code] = ar
+		v.Set("code", ar.Code)
+	} else {
+		v.Set("error", "access_denied")
+	}
+	if ar.State != "" {
+		v.Set("state", ar.State)
+	}
+	sep := "?"
+	if strings.Contains(ar.RedirectURI, "?") {
+		sep = "&"
+	}
+	return http.StatusOK, map[string]string{"redirect_to": ar.RedirectURI + sep + v.Encode()}, nil
+}
+
+func (c *call) authorizationApprove() (int, any, *apiError) { return c.authorizationDecide(true) }
+func (c *call) authorizationDeny() (int, any, *apiError)    { return c.authorizationDecide(false) }
+
+// pkceS256 is BASE64URL(SHA256(verifier)), without padding.
+func pkceS256(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_request", "The body must be application/x-www-form-urlencoded.")
+		return
+	}
+	f := r.PostForm
+	if f.Get("grant_type") != "authorization_code" {
+		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code.")
+		return
+	}
+	a := s.api
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.now()
+	ar := a.codes[f.Get("code")]
+	if ar == nil || now.After(ar.CodeExpires) {
+		oauthError(w, http.StatusBadRequest, "invalid_grant", "The code is unknown or expired.")
+		return
+	}
+	if ar.Used {
+		delete(a.codes, ar.Code)
+		oauthError(w, http.StatusBadRequest, "invalid_grant", "The code was used already.")
+		return
+	}
+	if f.Get("client_id") != ar.ClientID {
+		oauthError(w, http.StatusBadRequest, "invalid_grant", "The code was issued to another client.")
+		return
+	}
+	if f.Get("redirect_uri") != "" && f.Get("redirect_uri") != ar.RedirectURI {
+		oauthError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri differs from the authorization request's.")
+		return
+	}
+	ver := f.Get("code_verifier")
+	if len(ver) < 43 || len(ver) > 128 || pkceS256(ver) != ar.Challenge {
+		oauthError(w, http.StatusBadRequest, "invalid_grant", "code_verifier does not match the code_challenge.")
+		return
+	}
+	if res := f.Get("resource"); res != "" && res != ar.Resource {
+		oauthError(w, http.StatusBadRequest, "invalid_target", "resource must be "+ar.Resource+".")
+		return
+	}
+	ar.Used = true
+	tok := &tokenRec{Token: "at_" + randHex(24), PeerID: ar.Peer, App: true, Resource: ar.Resource, Expires: now.Add(appTokenTTL)}
+	a.tokens[tok.Token] = tok
+	w.Header().Set("Cache-Control", "no-store")
+	out := map[string]any{"access_token": tok.Token, "token_type": "Bearer", "expires_in": int(appTokenTTL / time.Second)}
+	if ar.Scope != "" {
+		out["scope"] = ar.Scope
+	}
+	writeJSON(w, http.StatusOK, out)
+}
