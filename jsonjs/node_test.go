@@ -259,3 +259,58 @@ func TestNodeErrorPlaces(t *testing.T) {
 		t.Errorf("only %d of Node's messages name a position; expected more", checked)
 	}
 }
+
+// TestNodeRandomInputs compares jsonjs with Node on generated inputs that
+// the corpus cannot list one by one: byte strings dense with UTF-8 lead,
+// continuation and invalid bytes inside a JSON string (Node decodes every
+// one, so Decode and the strings' lengths are checked), and small JSON
+// texts built from the tokens where the traps are.
+func TestNodeRandomInputs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	utf8Bytes := []byte{'a', 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf8, 0xfe, 0xff}
+	tokens := []string{`{`, `}`, `[`, `]`, `,`, `:`, ` `, `"a"`, `"0"`, `"10"`, `"01"`, `"4294967295"`, `"4294967294"`, `"__proto__"`, `""`,
+		`"\ud800"`, `"\udc00"`, `"\ud83d\ude00"`, `"\u2028"`, `"\/"`, `"\u0000"`, `"é"`, "\"\xff\"", "\"\xed\xa0\x80\"",
+		`1e21`, `-0`, `1e309`, `5e-324`, `0.1`, `1e-7`, `123456789012345678901234567890`, `true`, `null`, "\u00a0", "\t", "\ufeff"}
+	var inputs [][]byte
+	for range 1500 {
+		b := []byte{'"'}
+		for range 1 + r.IntN(24) {
+			b = append(b, utf8Bytes[r.IntN(len(utf8Bytes))])
+		}
+		inputs = append(inputs, append(b, '"'))
+	}
+	for range 1500 {
+		var b []byte
+		// An object or array around a few tokens: most are refused, some are not.
+		open := `{"k":`
+		if r.IntN(2) == 0 {
+			open = `[`
+		}
+		b = append(b, open...)
+		for range r.IntN(12) {
+			b = append(b, tokens[r.IntN(len(tokens))]...)
+		}
+		if open == `[` {
+			b = append(b, ']')
+		} else {
+			b = append(b, '}')
+		}
+		inputs = append(inputs, b)
+	}
+	results := nodeoracle.Eval(t, inputs...)
+	parsed := 0
+	for i, in := range inputs {
+		if results[i].Status == nodeoracle.Parsed {
+			parsed++
+		}
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			checkAgainstNode(t, in, results[i])
+			if t.Failed() {
+				t.Logf("input: %q", in)
+			}
+		})
+	}
+	if parsed < 1600 {
+		t.Errorf("only %d of %d inputs were valid JSON for Node; the generator should make more", parsed, len(inputs))
+	}
+}
