@@ -19,6 +19,8 @@ then each tool's model-read bytes, with the tools added and removed and a
 total row. Tools are matched by name.
 
 Flags:
+  --json      print the comparison as JSON with exact integers
+  -h, --help  print this help
 `
 
 const diffTail = `
@@ -45,9 +47,7 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	asJSON := fs.Bool("json", false, "print the comparison as JSON with exact integers")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
-			io.WriteString(stdout, diffUsage)
-			fmt.Fprint(stdout, fs.FlagUsages())
-			fmt.Fprint(stdout, diffTail)
+			io.WriteString(stdout, diffUsage+diffTail)
 			return nil
 		}
 		return cli.Usage("diff: %v (see measure diff --help)", err)

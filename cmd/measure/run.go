@@ -41,6 +41,31 @@ name. In a budgets file the key is looked up as TOOL_LIST_TOKENS.KEY;
 tokens than its budget is a breach.
 
 Flags:
+  --json                        print a JSON report with exact integers (an
+                                array for several captures)
+  --toolsets FILE               JSON map from set name to tool names: report
+                                each set of the first capture
+  --lean                        what-if: remove $schema at any depth, and any
+                                maximum equal to 9007199254740991, from the
+                                input and output schemas
+  --drop-empty-output-schemas   what-if: remove output schemas that declare
+                                no property
+  --words FILE                  what-if: JSON map from "TOOL" (its
+                                description) or "TOOL:/json/pointer" (a text
+                                inside its inputSchema) to the new text
+  --write FILE                  save the capture after the what-ifs, in the
+                                capture's own form (one capture)
+  --init FILE                   the initialize or server/discover answer
+                                (default: STEM.init.EXT beside the capture)
+  --max-description-chars N     ceiling for a tool description, in UTF-16
+                                code units (default 2000)
+  --max-instructions-chars N    ceiling for the instructions (default 2000)
+  --budget KEY=TOKENS           a budget for a capture or toolset key
+                                (repeatable)
+  --budgets FILE                a budgets file (JSON or TypeScript) holding
+                                TOOL_LIST_TOKENS
+  --budget-key KEY              the budget key of the one capture given
+  -h, --help                    print this help
 `
 
 const usageTail = `
@@ -100,10 +125,9 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	return fs
 }
 
-func printUsage(w io.Writer, fs *pflag.FlagSet) {
-	fmt.Fprint(w, usageHead)
-	fmt.Fprint(w, fs.FlagUsages())
-	fmt.Fprint(w, usageTail)
+func printUsage(w io.Writer) {
+	io.WriteString(w, usageHead)
+	io.WriteString(w, usageTail)
 }
 
 // parseFlags parses args; help is true when --help was asked for (the usage
@@ -111,7 +135,7 @@ func printUsage(w io.Writer, fs *pflag.FlagSet) {
 func parseFlags(stdout io.Writer, fs *pflag.FlagSet, args []string) (help bool, err error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			printUsage(stdout, fs)
+			printUsage(stdout)
 			return true, nil
 		}
 		return false, cli.Usage("%v (see measure --help)", err)
