@@ -10,7 +10,18 @@
 //   - TypeScript: `export const NAME = { key: 23_324, ... } as const;`
 //     blocks, as the service declares them in src/surface/first-task.ts,
 //     with comments, nested objects, quoted keys, trailing commas and `_`
-//     digit separators. Everything else in the file is skipped.
+//     digit separators. The reader lexes the file (strings, template
+//     literals, comments, regular expressions) without a TypeScript
+//     toolchain and steps over everything else: imports, functions, other
+//     constants, and `export const` blocks that are not budget blocks.
+//
+// A TypeScript block is a budget block when it holds at least one plain
+// integer literal and nothing but numbers. A block with a string, an array,
+// a boolean, a function, a spread or a method in it is not one and is
+// skipped (Lookup says so). In a budget block, a number that is not a plain
+// literal (1e3, 0x10, 2.5, -1, 10n, 2 * 1_000, a reference to another
+// constant) is an error naming the file and line: a budget the toolkit
+// cannot rewrite in place must not pass unnoticed.
 //
 // The steps: Load or Parse a file; Get or Lookup a budget by name; after a
 // run, Update computes the new file bytes, where only the digits of the
