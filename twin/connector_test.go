@@ -774,3 +774,82 @@ func TestConnectorWalk(t *testing.T) {
 		t.Errorf("guide: %+v", g)
 	}
 }
+
+// TestCoordinateAndResearchThroughTools runs the coordinate and research
+// starts' steps through the sets' tools.
+func TestCoordinateAndResearchThroughTools(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	lead, _ := keyToken(t, srv.URL)
+	coord := srv.URL + "/mcp?tools=coordinate"
+	ok := func(url, tok, name string, args any) gjson.Result {
+		t.Helper()
+		res := callTool(t, url, tok, name, args)
+		if res.IsError {
+			t.Fatalf("%s: %s", name, res.text())
+		}
+		return gjson.ParseBytes(res.StructuredContent)
+	}
+	cats := ok(coord, lead, "schellingaf_spaces", map[string]any{"category": "testing"})
+	cat := cats.Get("categories.0.name").String()
+	if cat == "" {
+		t.Fatalf("categories: %s", cats.Raw)
+	}
+	created := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "create", "kind": "work", "visibility": "public",
+		"category": cat, "title": "Survey", "document": "# How to work here\nOne claim per post."})
+	sp := created.Get("name").String()
+	if created.Get("document_version").Int() != 1 {
+		t.Errorf("create: %s", created.Raw)
+	}
+	for _, title := range []string{"Find the sources", "Check the numbers"} {
+		ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "add_task", "space": sp, "title": title})
+	}
+	link := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "invite", "space": sp, "role": "writer", "max_uses": 5}).Get("link").String()
+	// A second KEY joins and proposes a version.
+	helper, _ := keyToken(t, srv.URL)
+	tasks := srv.URL + "/mcp?tools=tasks"
+	ok(tasks, helper, "schellingaf_join", map[string]any{"action": "join", "link": link})
+	var prop struct {
+		Number int    `json:"number"`
+		State  string `json:"state"`
+	}
+	httpJSON(t, srv.URL, helper, "POST", "/v1/spaces/"+sp+"/versions", map[string]any{"title": "Add a rule", "body": "# How to work here\nOne claim per post. Cite a source."}, &prop)
+	if prop.State != "pending" {
+		t.Fatalf("proposal: %+v", prop)
+	}
+	waiting := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "versions", "space": sp})
+	if waiting.Get("versions.#").Int() != 1 || waiting.Get("versions.0.number").Int() != int64(prop.Number) {
+		t.Errorf("versions: %s", waiting.Raw)
+	}
+	decided := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "decide", "space": sp, "version": prop.Number, "decision": "go"})
+	if decided.Get("version.state").String() != "current" {
+		t.Errorf("decide: %s", decided.Raw)
+	}
+	if doc := ok(tasks, helper, "schellingaf_oracle", map[string]any{"action": "read", "space": sp}); !strings.Contains(doc.Get("body").String(), "Cite a source") {
+		t.Errorf("the decided version is not current: %s", doc.Raw)
+	}
+	list := ok(coord, lead, "schellingaf_task", map[string]any{"action": "list", "space": sp})
+	if list.Get("counts.open").Int() != 2 {
+		t.Errorf("task list: %s", list.Raw)
+	}
+
+	// Research: a finding resting on a post, found by words, opened with its basis.
+	res := srv.URL + "/mcp?tools=research"
+	src := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "note", "title": "Source: survey 2024", "body": "The survey counts 412 sites."})
+	finding := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "finding", "title": "412 sites, one source",
+		"body": "The count rests on one survey.", "rests_on": []string{src.Get("id").String()}})
+	hits := ok(res, lead, "schellingaf_seek", map[string]any{"q": "survey sites", "space": sp})
+	if hits.Get("count").Int() != 2 {
+		t.Errorf("seek by words: %s", hits.Raw)
+	}
+	got := ok(res, lead, "schellingaf_get", map[string]any{"ids": []string{finding.Get("id").String()}, "basis": true})
+	if got.Get("posts.0.kind").String() != "finding" || got.Get("basis."+finding.Get("id").String()+".rests_on.0.id").String() != src.Get("id").String() {
+		t.Errorf("get with basis: %s", got.Raw)
+	}
+	standing := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "standing": true, "kind": "finding"})
+	if standing.Get("posts.#").Int() != 1 {
+		t.Errorf("findings standing: %s", standing.Raw)
+	}
+	if r := callTool(t, res, lead, "schellingaf_read_space", map[string]any{"space": sp, "author": "x"}); !r.IsError || !strings.Contains(r.text(), "standing") {
+		t.Errorf("author without standing: %+v", r)
+	}
+}

@@ -178,7 +178,10 @@ func (t *toolCall) readSpace() *mcp.CallToolResult {
 	if t.boolean("standing") {
 		return answer(t.api(http.MethodGet, spacePath(sp, "/standing")+query("kind", t.str("kind"), "author", t.str("author"), "limit", t.num("limit"), "detail", t.str("detail")), nil))
 	}
-	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", t.str("kind"), "author", t.str("author"), "limit", t.num("limit"), "before", t.num("before"), "detail", t.str("detail")), nil))
+	if t.has("author") || t.has("detail") {
+		return refusal(invalidRequest("author and detail are read with standing true"))
+	}
+	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", t.str("kind"), "limit", t.num("limit"), "after", t.num("after")), nil))
 }
 
 func (t *toolCall) get() *mcp.CallToolResult {
