@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"readmeter/budgets"
+	"readmeter/internal/cli"
 	"readmeter/ledger"
 	"readmeter/toollist"
 )
@@ -96,9 +97,9 @@ func (r *Result) Check(m Measure, b budgets.Budget) error {
 	if v <= b.Value {
 		return nil
 	}
-	return &ledger.OverBudget{Walk: r.Spec.Name, Measure: "tokens of the tool list " + m.Part, Value: v, Part: "",
-		Tokens: r.Ledger.Tokens(), Bytes: r.Ledger.Bytes(), Budget: b,
-		Parts: []ledger.Part{{Name: m.Part + " (what a model reads)", Bytes: r.ToolLists[m.Part], Tokens: toollist.Tokens(r.ToolLists[m.Part])}}}
+	n := r.ToolLists[m.Part]
+	return fmt.Errorf("walk %s: what a model reads of the tool list %q is %s tokens (%s bytes), over its budget of %s (%s, %s)",
+		r.Spec.Name, m.Part, cli.Group(v), cli.Group(n), cli.Group(b.Value), b.Name, b.Where())
 }
 
 // Failure is a walk that failed against the server: a status, an assert, a

@@ -159,9 +159,9 @@ func (s *Step) Title() string {
 type HTTPRequest struct {
 	Method, URL string
 	// Line is the line of the request line.
-	Line int
-	Query       []KV
-	Headers     []KV
+	Line    int
+	Query   []KV
+	Headers []KV
 	// Auth is a bearer token.
 	Auth string
 	// JSON is a JSON body, written from YAML in file order.

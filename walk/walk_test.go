@@ -17,7 +17,7 @@ import (
 	"readmeter/budgets"
 	"readmeter/ledger"
 	"readmeter/walk"
-	"readmeter/walk/internal/walktest"
+	"readmeter/walk/walktest"
 )
 
 // padTimes is the full-width rule written again for the tests, apart from

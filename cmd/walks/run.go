@@ -132,7 +132,8 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	outcomes := walk.RunAll(context.Background(), specs, opts, f.jobs, f.repeat)
 	stopBar()
 
-	rep, over, failed, differ := evaluate(outcomes, bf, f)
+	rep, overTexts, failed, differ := evaluate(outcomes, bf, f)
+	over := len(overTexts)
 	for _, oc := range outcomes {
 		if oc.Err != nil {
 			fmt.Fprintf(stderr, "walks: %v\n", oc.Err)
@@ -160,7 +161,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 			}
 			rep.Moves = moves
 			if err == nil {
-				over = 0 // the budgets now hold what was read
+				over, overTexts = 0, nil // the budgets now hold what was read
 				for i := range rep.Walks {
 					for j := range rep.Walks[i].Budgets {
 						b := &rep.Walks[i].Budgets[j]
@@ -174,6 +175,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 
+	rep.Warnings = append(overTexts, rep.Warnings...)
 	if f.report != "" {
 		if err := writeJSONFile(f.report, rep); err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
@@ -199,7 +201,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	case failed > 0:
 		return cli.WalkFailed(fmt.Errorf("%d of %d %s failed against the server", failed, len(outcomes), plural(len(outcomes), "walk", "walks")))
 	case over > 0:
-		return cli.Finding(fmt.Errorf("%d %s over budget", over, plural(over, "budget", "budgets")))
+		return cli.Finding(fmt.Errorf("%d %s exceeded", over, plural(over, "budget", "budgets")))
 	case differ > 0:
 		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", differ, plural(differ, "walk", "walks")))
 	case f.strict && countStatus(rep, "unbudgeted") > 0:
@@ -346,7 +348,7 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // evaluate builds the report and holds each walk to its budgets.
-func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.Report, over, failed, differ int) {
+func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.Report, overTexts []string, failed, differ int) {
 	rep = &walk.Report{Walks: []walk.WalkReport{}, Warnings: []string{}}
 	for _, oc := range outcomes {
 		s := oc.Spec
@@ -401,8 +403,7 @@ func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.
 					br.Status = "ok"
 					if err := oc.Result.Check(m, b); err != nil {
 						br.Status = "over"
-						over++
-						rep.Warnings = append(rep.Warnings, err.Error())
+						overTexts = append(overTexts, err.Error())
 					} else if f.slack >= 0 && float64(b.Value) > float64(v)*(1+f.slack/100) {
 						rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
 							s.Name, m.Key, cli.Group(b.Value), m.Unit(), cli.Group(b.Value-v), cli.Group(v), f.slack, b.Where()))
@@ -413,7 +414,7 @@ func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.
 		}
 		rep.Walks = append(rep.Walks, wr)
 	}
-	return rep, over, failed, differ
+	return rep, overTexts, failed, differ
 }
 
 func hasToolList(ts []walk.ToolListReport, part string) bool {

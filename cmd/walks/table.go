@@ -81,7 +81,7 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 		}
 		t.write(w, markdown)
 	}
-	bt := &table{head: []string{"walk", "budget", "measure", "read", "budget", "slack", "status"}, right: []bool{false, false, false, true, true, true, false}}
+	bt := &table{head: []string{"walk", "key", "measure", "read", "budget", "slack", "status"}, right: []bool{false, false, false, true, true, true, false}}
 	for _, wr := range rep.Walks {
 		for _, b := range wr.Budgets {
 			budget, slack := "-", "-"
@@ -89,7 +89,7 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 				budget, slack = cli.Group(*b.Budget), cli.Signed(*b.Slack)
 			}
 			measure := b.Unit
-			if b.Measure != "total" {
+			if b.Measure != "total" && b.Measure != "calls" {
 				measure = b.Measure + " (" + b.Unit + ")"
 			}
 			bt.add(wr.Walk, b.Key, measure, cli.Group(b.Read), budget, slack, b.Status)
