@@ -661,7 +661,22 @@ func appToken(t *testing.T, base string) string {
 // newest dossier, your mailbox, the document, the next task, SEEK, the
 // result that marks the task done, and the mailbox again.
 func TestConnectorWalk(t *testing.T) {
-	srv := startTwin(t, Options{}) // event-stream answers, the default
+	connectorWalk(t, startTwin(t, Options{})) // event-stream answers, the default
+}
+
+// TestConnectorWalkersAtOnce runs 20 connector walks at once on one twin,
+// each on its own spaces: nothing is lost and no walk sees another's.
+func TestConnectorWalkersAtOnce(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	for i := range 20 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			connectorWalk(t, srv)
+		})
+	}
+}
+
+func connectorWalk(t *testing.T, srv *httptest.Server) {
 	owner, _ := keyToken(t, srv.URL)
 	var sp struct {
 		Name string `json:"name"`
