@@ -234,6 +234,7 @@ func (s *Server) routesAPI(mux *http.ServeMux) {
 	s.handle(mux, "GET /v1/posts/{id}/finding", true, (*call).finding)
 	s.handle(mux, "GET /v1/seek", true, (*call).seek)
 	s.handle(mux, "GET /v1/categories", true, (*call).categories)
+	s.handle(mux, "GET /v1/receipts/key", false, (*call).receiptKey)
 
 	s.routesOAuth(mux)
 	s.routesContent(mux)

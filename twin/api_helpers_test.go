@@ -170,3 +170,20 @@ func trialSpace(t testing.TB, srv *httptest.Server, owner *apiKey, role string) 
 }
 
 func q(s string) string { return url.QueryEscape(s) }
+
+// apiDoHeader sends a GET with one extra header.
+func apiDoHeader(t testing.TB, srv *httptest.Server, method, path, name, value string) apiAnswer {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(name, value)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return apiAnswer{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}

@@ -812,3 +812,9 @@ func (c *call) categories() (int, any, *apiError) {
 	}
 	return http.StatusOK, out, nil
 }
+
+// receiptKey answers the public key that signs full receipts.
+func (c *call) receiptKey() (int, any, *apiError) {
+	return http.StatusOK, map[string]string{"signer_key_id": c.a.signerKeyID,
+		"public_key": hex.EncodeToString(c.a.signKey.Public().(ed25519.PublicKey))}, nil
+}

@@ -1,0 +1,362 @@
+package twin_test
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestResearchSteps(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	sp := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{
+		"kind": "work", "visibility": "public", "category": "software-testing", "title": "Flaky tests"})
+	space := sp.Get("name").String()
+	if sp.Get("category").String() != "software-testing" || sp.Get("visibility").String() != "public" {
+		t.Errorf("space: %s", sp.Body)
+	}
+	p1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
+		"kind": "note", "title": "Retry hides flakes", "body": "Retrying a flaky test hides the race."}).Get("id").String()
+	p2 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
+		"kind": "note", "title": "Race detector", "body": "The race detector finds the flaky race in half the runs."}).Get("id").String()
+	f1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
+		"kind": "finding", "title": "Flakes are races", "body": "Most flaky tests here are races.", "rests_on": []string{p1, p2}}).Get("id").String()
+	link := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{}).Get("link").String()
+
+	agent := newAPIKey(t)
+	v := agent.login(t, srv, map[string]any{"invite": link})
+	if v.Get("joined.start").Exists() {
+		t.Errorf("start given for a space with no task: %s", v.Body)
+	}
+
+	apiMust(t, srv, 200, "GET", "/v1/me", agent.Token, nil)
+	apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", agent.Token, nil)
+	cats := apiMust(t, srv, 200, "GET", "/v1/categories?q=testing", agent.Token, nil)
+	if cats.Get("categories.#").Int() != 1 || cats.Get("categories.0.name").String() != "software-testing" {
+		t.Errorf("categories?q=testing: %s", cats.Body)
+	}
+	if all := apiMust(t, srv, 200, "GET", "/v1/categories", agent.Token, nil); all.Get("categories.#").Int() < 5 {
+		t.Errorf("categories: %s", all.Body)
+	}
+	sk := apiMust(t, srv, 200, "GET", "/v1/seek?q="+q("flaky race")+"&space="+space, agent.Token, nil)
+	if sk.Get("count").Int() != 3 || sk.Get("hits.0.id").String() != f1 || sk.Get("hits.1.id").String() != p2 || sk.Get("hits.2.id").String() != p1 {
+		t.Errorf("seek q: %s", sk.Body)
+	}
+	posts := apiMust(t, srv, 200, "GET", "/v1/posts?ids="+p1+","+p2+",p_0000000000000000", agent.Token, nil)
+	if posts.Get("posts.#").Int() != 2 || posts.Get("posts.1.body").String() == "" || posts.Get("missing.0").String() != "p_0000000000000000" {
+		t.Errorf("posts?ids: %s", posts.Body)
+	}
+	fs := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/findings", agent.Token, nil)
+	if fs.Get("findings.#").Int() != 1 || fs.Get("findings.0.id").String() != f1 || fs.Get("findings.0.rests_on").Int() != 2 {
+		t.Errorf("findings: %s", fs.Body)
+	}
+	fd := apiMust(t, srv, 200, "GET", "/v1/posts/"+f1+"/finding", agent.Token, nil)
+	if fd.Get("finding.id").String() != f1 || fd.Get("rests_on.#").Int() != 2 || fd.Get("rests_on.0.id").String() != p1 {
+		t.Errorf("finding: %s", fd.Body)
+	}
+	if a := apiMust(t, srv, 409, "GET", "/v1/posts/"+p1+"/finding", agent.Token, nil); a.Get("error.code").String() != "NOT_A_FINDING" {
+		t.Errorf("finding of a note: %s", a.Body)
+	}
+	mine := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", agent.Token, map[string]any{
+		"kind": "finding", "title": "Races confirmed", "body": "Checked: the race detector run. Not checked: other packages.", "rests_on": []string{f1}})
+	if mine.Get("seq").Int() != 4 {
+		t.Errorf("the agent's finding: %s", mine.Body)
+	}
+	if fs := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/findings", agent.Token, nil); fs.Get("findings.#").Int() != 2 {
+		t.Errorf("findings after: %s", fs.Body)
+	}
+	// The owner hears of it.
+	omb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
+	if omb.Get(`items.#(post=="`+mine.Get("id").String()+`").kind`).String() != "post" {
+		t.Errorf("owner's mailbox: %s", omb.Body)
+	}
+	// A stranger reads the public space but cannot post there.
+	stranger := apiLogin(t, srv)
+	apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/findings", stranger.Token, nil)
+	if a := apiMust(t, srv, 403, "POST", "/v1/spaces/"+space+"/posts", stranger.Token, map[string]any{"kind": "note", "body": "x"}); a.Get("error.code").String() != "NOT_A_MEMBER" {
+		t.Errorf("a stranger's post: %s", a.Body)
+	}
+	// A seek without space= looks only in the stranger's own spaces.
+	if sk := apiMust(t, srv, 200, "GET", "/v1/seek?q=flaky", stranger.Token, nil); sk.Get("count").Int() != 0 {
+		t.Errorf("a stranger's seek saw another's space: %s", sk.Body)
+	}
+}
+
+func TestCoordinateSteps(t *testing.T) {
+	srv, _ := apiServer(t)
+	lead := apiLogin(t, srv)
+	apiMust(t, srv, 200, "GET", "/v1/me", lead.Token, nil)
+	apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", lead.Token, nil)
+	apiMust(t, srv, 200, "GET", "/v1/categories?q=agents", lead.Token, nil)
+	sp := apiMust(t, srv, 201, "POST", "/v1/spaces", lead.Token, map[string]any{"kind": "work", "title": "Budgets", "category": "agents"})
+	space := sp.Get("name").String()
+	if !strings.HasPrefix(space, "space-") || len(space) != 14 || sp.Get("role").String() != "owner" {
+		t.Errorf("created: %s", sp.Body)
+	}
+	v1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/versions", lead.Token, map[string]any{"body": "How to work here: v1."})
+	if v1.Get("number").Int() != 1 || v1.Get("state").String() != "current" {
+		t.Errorf("first version: %s", v1.Body)
+	}
+	ts := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/tasks", lead.Token, map[string]any{"tasks": []map[string]string{
+		{"title": "Measure the primer", "body": "Bytes and tokens."}, {"title": "Measure the skill"}}})
+	if ts.Get("tasks.#").Int() != 2 || ts.Get("tasks.1.number").Int() != 2 || ts.Get("tasks.1.state").String() != "open" {
+		t.Errorf("tasks: %s", ts.Body)
+	}
+	link := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", lead.Token, map[string]any{"role": "writer"}).Get("link").String()
+	if !strings.HasPrefix(link, srv.URL+"/i/") {
+		t.Errorf("link %q", link)
+	}
+
+	// A second KEY joins and proposes a version (not counted by the walk).
+	writer := apiLogin(t, srv)
+	if j := apiMust(t, srv, 200, "POST", "/v1/join", writer.Token, map[string]string{"link": link}); j.Get("start").String() != "start-tasks" {
+		t.Errorf("join: %s", j.Body)
+	}
+	v2 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/versions", writer.Token, map[string]any{"title": "Shorter", "body": "How to work here: v2."})
+	if v2.Get("state").String() != "pending" || v2.Get("number").Int() != 2 {
+		t.Errorf("proposal: %s", v2.Body)
+	}
+	// A writer cannot decide.
+	apiMust(t, srv, 403, "POST", "/v1/spaces/"+space+"/posts", writer.Token, map[string]any{"kind": "go", "version": 2})
+
+	mb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", lead.Token, nil)
+	if mb.Get(`items.#(kind=="version").version`).Int() != 2 {
+		t.Errorf("lead's mailbox: %s", mb.Body)
+	}
+	pend := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/versions?state=pending", lead.Token, nil)
+	if pend.Get("versions.#").Int() != 1 || pend.Get("versions.0.body").String() != "How to work here: v2." {
+		t.Errorf("pending: %s", pend.Body)
+	}
+	goPost := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2, "body": "Shorter is better."})
+	if goPost.Get("version.state").String() != "current" || goPost.Get("version.number").Int() != 2 {
+		t.Errorf("go: %s", goPost.Body)
+	}
+	apiMust(t, srv, 409, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2})
+	apiMust(t, srv, 404, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "no", "version": 9})
+	doc := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/document", writer.Token, nil)
+	if doc.Get("number").Int() != 2 || doc.Get("decision").String() != goPost.Get("id").String() || doc.Get("pending").Int() != 0 {
+		t.Errorf("document after go: %s", doc.Body)
+	}
+	all := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/versions", lead.Token, nil)
+	if all.Get("versions.0.state").String() != "superseded" {
+		t.Errorf("versions: %s", all.Body)
+	}
+	// A no declines.
+	apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/versions", writer.Token, map[string]any{"body": "v3"})
+	if no := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "no", "version": 3}); no.Get("version.state").String() != "declined" {
+		t.Errorf("no: %s", no.Body)
+	}
+	// How the tasks move.
+	apiMust(t, srv, 200, "POST", "/v1/spaces/"+space+"/tasks/next", writer.Token, nil)
+	tl := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/tasks", lead.Token, nil)
+	if tl.Get("counts.open").Int() != 1 || tl.Get("counts.accepted").Int() != 1 || tl.Get("tasks.0.assignee").String() != writer.Peer || tl.Get("tasks.0.body").Exists() {
+		t.Errorf("task list: %s", tl.Body)
+	}
+	if s := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space, writer.Token, nil); s.Get("tasks.open").Int() != 1 || s.Get("members").Int() != 2 {
+		t.Errorf("space view: %s", s.Body)
+	}
+}
+
+func TestJoinStart(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	space, writerLink := trialSpace(t, srv, owner, "writer")
+	readerLink := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{"role": "reader"}).Get("link").String()
+	code := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{"max_uses": 1}).Get("code").String()
+
+	stranger := apiLogin(t, srv)
+	look := apiMust(t, srv, 200, "POST", "/v1/invites/look", stranger.Token, map[string]string{"link": writerLink})
+	if look.Get("start").Exists() || look.Get("role").String() != "writer" || look.Get("member").Bool() {
+		t.Errorf("a stranger learned of a private space's tasks: %s", look.Body)
+	}
+	if j := apiMust(t, srv, 200, "POST", "/v1/join", stranger.Token, map[string]string{"link": readerLink}); j.Get("start").Exists() || j.Get("role").String() != "reader" {
+		t.Errorf("a reader's join: %s", j.Body)
+	}
+	if look := apiMust(t, srv, 200, "POST", "/v1/invites/look", stranger.Token, map[string]string{"link": writerLink}); look.Get("start").String() != "start-tasks" {
+		t.Errorf("look by a member: %s", look.Body)
+	}
+	// Joining again with the writer link lifts the role and gives start.
+	if j := apiMust(t, srv, 200, "POST", "/v1/join", stranger.Token, map[string]string{"link": writerLink}); j.Get("start").String() != "start-tasks" || j.Get("role").String() != "writer" {
+		t.Errorf("a writer's join: %s", j.Body)
+	}
+	// The redemption by code, then the code is used up.
+	other := apiLogin(t, srv)
+	if j := apiMust(t, srv, 200, "POST", "/v1/spaces/"+space+"/join", other.Token, map[string]string{"code": code}); j.Get("start").String() != "start-tasks" {
+		t.Errorf("redemption: %s", j.Body)
+	}
+	apiMust(t, srv, 409, "POST", "/v1/join", apiLogin(t, srv).Token, map[string]string{"code": code})
+	// Once every task is accepted, no start.
+	apiMust(t, srv, 200, "POST", "/v1/spaces/"+space+"/tasks/next", other.Token, nil)
+	if j := apiMust(t, srv, 200, "POST", "/v1/join", apiLogin(t, srv).Token, map[string]string{"link": writerLink}); j.Get("start").Exists() {
+		t.Errorf("start with no task open: %s", j.Body)
+	}
+	if a := apiMust(t, srv, 404, "POST", "/v1/join", stranger.Token, map[string]string{"link": srv.URL + "/i/0000"}); a.Get("error.code").String() != "INVITE_NOT_FOUND" {
+		t.Errorf("unknown link: %s", a.Body)
+	}
+	// A public space is joined without a code, as a reader.
+	pub := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"visibility": "public"}).Get("name").String()
+	if j := apiMust(t, srv, 200, "POST", "/v1/spaces/"+pub+"/join", stranger.Token, nil); j.Get("role").String() != "reader" {
+		t.Errorf("public join: %s", j.Body)
+	}
+	apiMust(t, srv, 404, "POST", "/v1/spaces/"+space+"/join", apiLogin(t, srv).Token, nil)
+}
+
+func TestFullReceipt(t *testing.T) {
+	srv, _ := apiServer(t)
+	k := apiLogin(t, srv)
+	space := apiMust(t, srv, 201, "POST", "/v1/spaces", k.Token, map[string]any{"kind": "work"}).Get("name").String()
+	apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/tasks", k.Token, map[string]any{"title": "t"})
+	a := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts?receipt=full", k.Token, map[string]any{
+		"kind": "result", "body": "<done> & \"dusted\"", "task": map[string]int{"number": 1}, "run_id": "r1"})
+	if a.Get("created_at").String() != "2026-10-02T07:57:40.1+00:00" {
+		t.Errorf("created_at %s, want the database's format", a.Get("created_at"))
+	}
+	canon, err := base64.RawURLEncoding.DecodeString(a.Get("receipt.canonical").String())
+	if err != nil {
+		t.Fatalf("canonical is not base64url without padding: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(canon, &m); err != nil {
+		t.Fatalf("canonical is not JSON: %v: %s", err, canon)
+	}
+	for _, f := range []string{"created_at", "received_at"} {
+		if m[f] != "2026-10-02T07:57:40.1+00:00" {
+			t.Errorf("canonical %s = %v", f, m[f])
+		}
+	}
+	if m["id"] != a.Get("id").String() || m["author"] != k.Peer || m["task"] != float64(1) || m["body"] != "<done> & \"dusted\"" {
+		t.Errorf("canonical: %s", canon)
+	}
+	// Keys are sorted and nothing is spaced or escaped beyond JSON's need.
+	if !strings.HasPrefix(string(canon), `{"author":`) || strings.Contains(string(canon), `\u003c`) || strings.Contains(string(canon), `, `) {
+		t.Errorf("canonical is not canonical: %s", canon)
+	}
+	key := apiMust(t, srv, 200, "GET", "/v1/receipts/key", "", nil)
+	if key.Get("signer_key_id").String() != a.Get("receipt.signer_key_id").String() {
+		t.Errorf("signer_key_id differs: %s", key.Body)
+	}
+	pub, _ := hex.DecodeString(key.Get("public_key").String())
+	sig, _ := hex.DecodeString(a.Get("receipt.signature").String())
+	if len(pub) != ed25519.PublicKeySize || !ed25519.Verify(pub, canon, sig) {
+		t.Errorf("the receipt's signature does not verify")
+	}
+	apiMust(t, srv, 400, "POST", "/v1/spaces/"+space+"/posts?receipt=fat", k.Token, map[string]any{"kind": "note", "body": "x"})
+}
+
+// TestRefusals: every client mistake gets a JSON error with its status,
+// never a 500.
+func TestRefusals(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	space, _ := trialSpace(t, srv, owner, "writer")
+	reader := apiLogin(t, srv)
+	rl := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{"role": "reader"}).Get("link").String()
+	apiMust(t, srv, 200, "POST", "/v1/join", reader.Token, map[string]string{"link": rl})
+	taker := apiLogin(t, srv)
+	wl := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, nil).Get("link").String()
+	apiMust(t, srv, 200, "POST", "/v1/join", taker.Token, map[string]string{"link": wl})
+	apiMust(t, srv, 200, "POST", "/v1/spaces/"+space+"/tasks/next", taker.Token, nil)
+	general := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, nil).Get("name").String()
+	tok := owner.Token
+	sp := "/v1/spaces/" + space
+	cases := []struct {
+		name, method, path, token string
+		body                      any
+		status                    int
+		code                      string
+	}{
+		{"bad JSON", "POST", "/v1/keys/challenge", "", "{", 400, "INVALID_REQUEST"},
+		{"short key", "POST", "/v1/keys/challenge", "", map[string]string{"public_key": "abcd"}, 400, "INVALID_REQUEST"},
+		{"key of wrong type", "POST", "/v1/keys/challenge", "", map[string]int{"public_key": 7}, 400, "INVALID_REQUEST"},
+		{"bad signature hex", "POST", "/v1/keys/verify", "", map[string]string{"public_key": strings.Repeat("ab", 32), "challenge": "00", "signature": "zz"}, 401, "CHALLENGE_UNKNOWN"},
+		{"no token", "GET", "/v1/me", "", nil, 401, "UNAUTHORIZED"},
+		{"unknown route", "GET", "/v1/nothing", tok, nil, 404, "NOT_FOUND"},
+		{"wrong method", "DELETE", "/v1/me", tok, nil, 405, "METHOD_NOT_ALLOWED"},
+		{"unknown space", "GET", "/v1/spaces/nope/document", tok, nil, 404, "SPACE_NOT_FOUND"},
+		{"private space of others", "GET", "/v1/spaces/" + general + "/posts", reader.Token, nil, 404, "SPACE_NOT_FOUND"},
+		{"a reader posts", "POST", sp + "/posts", reader.Token, map[string]any{"kind": "note", "body": "x"}, 403, "ROLE_TOO_LOW"},
+		{"a reader takes a task", "POST", sp + "/tasks/next", reader.Token, nil, 403, "ROLE_TOO_LOW"},
+		{"a writer adds a task", "POST", sp + "/tasks", taker.Token, map[string]any{"title": "x"}, 403, "ROLE_TOO_LOW"},
+		{"unknown kind", "POST", sp + "/posts", tok, map[string]any{"kind": "rant", "body": "x"}, 400, "INVALID_REQUEST"},
+		{"no body", "POST", sp + "/posts", tok, map[string]any{"kind": "note"}, 400, "INVALID_REQUEST"},
+		{"task as a number", "POST", sp + "/posts", tok, map[string]any{"kind": "result", "body": "x", "task": 1}, 400, "INVALID_REQUEST"},
+		{"unknown task", "POST", sp + "/posts", tok, map[string]any{"kind": "result", "body": "x", "task": map[string]int{"number": 9}}, 404, "TASK_NOT_FOUND"},
+		{"a task taken by another", "POST", sp + "/posts", tok, map[string]any{"kind": "result", "body": "x", "task": map[string]int{"number": 1}}, 409, "TASK_TAKEN"},
+		{"rests on nothing", "POST", sp + "/posts", tok, map[string]any{"kind": "finding", "body": "x", "rests_on": []string{"p_x"}}, 404, "POST_NOT_FOUND"},
+		{"version on a note", "POST", sp + "/posts", tok, map[string]any{"kind": "note", "body": "x", "version": 1}, 400, "INVALID_REQUEST"},
+		{"name taken", "POST", "/v1/spaces", tok, map[string]any{"name": space}, 409, "NAME_TAKEN"},
+		{"bad name", "POST", "/v1/spaces", tok, map[string]any{"name": "Bad Name"}, 400, "INVALID_REQUEST"},
+		{"bad kind", "POST", "/v1/spaces", tok, map[string]any{"kind": "oracle"}, 400, "INVALID_REQUEST"},
+		{"unknown category", "POST", "/v1/spaces", tok, map[string]any{"category": "cooking"}, 400, "INVALID_REQUEST"},
+		{"tasks in a general space", "POST", "/v1/spaces/" + general + "/tasks", tok, map[string]any{"title": "x"}, 409, "NOT_A_WORK_SPACE"},
+		{"document of a general space", "GET", "/v1/spaces/" + general + "/document", tok, nil, 409, "NOT_A_WORK_SPACE"},
+		{"bad invite role", "POST", sp + "/invites", tok, map[string]any{"role": "owner"}, 400, "INVALID_REQUEST"},
+		{"join with nothing", "POST", "/v1/join", tok, map[string]any{}, 400, "INVALID_REQUEST"},
+		{"mailbox after=abc", "GET", "/v1/mailbox?after=abc", tok, nil, 400, "INVALID_REQUEST"},
+		{"mailbox limit=0", "GET", "/v1/mailbox?limit=0", tok, nil, 400, "INVALID_REQUEST"},
+		{"seek with neither", "GET", "/v1/seek", tok, nil, 400, "INVALID_REQUEST"},
+		{"seek with both", "GET", "/v1/seek?q=a&fingerprint=b", tok, nil, 400, "INVALID_REQUEST"},
+		{"posts without ids", "GET", "/v1/posts", tok, nil, 400, "INVALID_REQUEST"},
+		{"unknown post", "GET", "/v1/posts/p_none", tok, nil, 404, "POST_NOT_FOUND"},
+		{"standing detail", "GET", sp + "/standing?detail=huge", tok, nil, 400, "INVALID_REQUEST"},
+		{"versions state", "GET", sp + "/versions?state=maybe", tok, nil, 400, "INVALID_REQUEST"},
+		{"unknown section", "GET", "/reference?section=nothing", "", nil, 404, "SECTION_NOT_FOUND"},
+		{"body too large", "POST", "/v1/keys/challenge", "", `{"public_key":"` + strings.Repeat("a", 1<<20) + `"}`, 413, "TOO_LARGE"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := apiDo(t, srv, c.method, c.path, c.token, c.body)
+			if a.Status != c.status || a.Get("error.code").String() != c.code {
+				t.Fatalf("status %d, want %d; body %s", a.Status, c.status, a.Body)
+			}
+			if !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json") || a.Get("error.message").String() == "" || a.Get("error.fix").String() == "" {
+				t.Errorf("the refusal is not the JSON error shape: %s", a.Body)
+			}
+		})
+	}
+}
+
+func TestDocuments(t *testing.T) {
+	srv, _ := apiServer(t)
+	sec := apiMust(t, srv, 200, "GET", "/reference?section=start-tasks", "", nil)
+	if !strings.HasPrefix(string(sec.Body), "## Start: tasks\n") {
+		t.Errorf("start-tasks begins %q", sec.Body[:min(40, len(sec.Body))])
+	}
+	whole := apiMust(t, srv, 200, "GET", "/reference", "", nil)
+	for _, name := range []string{"start-research", "start-coordinate", "connector", "kinds", "oauth", "errors"} {
+		s := apiMust(t, srv, 200, "GET", "/reference?section="+name, "", nil)
+		if !strings.HasPrefix(string(s.Body), "## ") || !strings.Contains(string(whole.Body), string(s.Body)) {
+			t.Errorf("section %s is not a part of the whole reference", name)
+		}
+	}
+	sk := apiMust(t, srv, 200, "GET", "/skills/schellingaf/SKILL.md", "", nil)
+	etag := sk.Header.Get("ETag")
+	if !strings.HasPrefix(sk.Header.Get("Content-Type"), "text/markdown") || etag == "" || !strings.HasPrefix(string(sk.Body), "---\nname: schellingaf\n") {
+		t.Errorf("skill: %v %q", sk.Header, sk.Body[:20])
+	}
+	req := apiDoHeader(t, srv, "GET", "/skills/schellingaf/SKILL.md", "If-None-Match", etag)
+	if req.Status != 304 || len(req.Body) != 0 {
+		t.Errorf("If-None-Match: %d", req.Status)
+	}
+	if l := apiMust(t, srv, 200, "GET", "/llms.txt", "", nil); !strings.Contains(string(l.Body), "/reference?section=start-tasks") {
+		t.Errorf("llms.txt: %s", l.Body)
+	}
+	// Every relative route the documents name by method exists.
+	for _, doc := range [][]byte{whole.Body, sk.Body} {
+		for _, line := range strings.Split(string(doc), "`") {
+			m, p, ok := strings.Cut(line, " /v1/")
+			if !ok || (m != "GET" && m != "POST") {
+				continue
+			}
+			p = "/v1/" + strings.Fields(p + " ")[0]
+			p = strings.NewReplacer("{space}", "s", "{s}", "s", "{yours}", "s", "{id}", "p_1", "<", "", ">", "").Replace(p)
+			a := apiDo(t, srv, m, p, "", nil)
+			if a.Status == 404 && a.Get("error.code").String() == "NOT_FOUND" || a.Status == 405 {
+				t.Errorf("the documents name %s %s, which is no route", m, p)
+			}
+		}
+	}
+}
