@@ -350,6 +350,29 @@ func TestConnectAddress(t *testing.T) {
 			t.Errorf("/mcp/connect%s: cache hints %s %s", q, res["cacheScope"], res["ttlMs"])
 		}
 	}
+	// search and fetch answer their own shapes, over what the person may read.
+	app2, person := appTokenFor(t, srv.URL)
+	var sp struct {
+		Name string `json:"name"`
+	}
+	httpJSON(t, srv.URL, person, "POST", "/v1/spaces", map[string]any{"kind": "general", "title": "Notes"}, &sp)
+	var note struct {
+		ID string `json:"id"`
+	}
+	httpJSON(t, srv.URL, person, "POST", "/v1/spaces/"+sp.Name+"/posts", map[string]any{"kind": "note", "title": "Parser notes", "body": "The parser keeps CR bytes."}, &note)
+	found := callTool(t, srv.URL+"/mcp/connect", app2, "search", map[string]any{"query": "parser CR"})
+	if found.IsError || gjson.GetBytes(found.StructuredContent, "results.0.id").String() != note.ID ||
+		gjson.GetBytes(found.StructuredContent, "results.0.url").String() != srv.URL+"/v1/posts/"+note.ID {
+		t.Errorf("search: %+v %s", found, found.StructuredContent)
+	}
+	fetched := callTool(t, srv.URL+"/mcp/connect", app2, "fetch", map[string]any{"id": note.ID})
+	if fetched.IsError || gjson.GetBytes(fetched.StructuredContent, "text").String() != "The parser keeps CR bytes." ||
+		gjson.GetBytes(fetched.StructuredContent, "title").String() != "Parser notes" {
+		t.Errorf("fetch: %+v %s", fetched, fetched.StructuredContent)
+	}
+	if missing := callTool(t, srv.URL+"/mcp/connect", app2, "fetch", map[string]any{"id": "p_0000000000000000"}); !missing.IsError || !strings.HasPrefix(missing.text(), "POST_NOT_FOUND.") {
+		t.Errorf("fetch of no post: %+v", missing)
+	}
 	// An app token is for /mcp/connect alone.
 	if r := mcpPost(t, srv.URL+"/mcp", app, rpcBody(1, "tools/list", map[string]any{})); r.status != 401 {
 		t.Errorf("/mcp with an app token: %d", r.status)
@@ -597,7 +620,15 @@ func TestCaptures(t *testing.T) {
 // trade the code and the verifier for a token.
 func appToken(t *testing.T, base string) string {
 	t.Helper()
-	person, _ := keyToken(t, base)
+	app, _ := appTokenFor(t, base)
+	return app
+}
+
+// appTokenFor is appToken that also answers the token of the KEY that
+// approved, the person the app token speaks for.
+func appTokenFor(t *testing.T, base string) (app, person string) {
+	t.Helper()
+	person, _ = keyToken(t, base)
 	redirect := "http://127.0.0.1:9/callback"
 	var reg struct {
 		ClientID string `json:"client_id"`
@@ -653,7 +684,7 @@ func appToken(t *testing.T, base string) string {
 	if json.Unmarshal(raw, &tok); tr.StatusCode != 200 || tok.AccessToken == "" {
 		t.Fatalf("oauth token: %d %s", tr.StatusCode, raw)
 	}
-	return tok.AccessToken
+	return tok.AccessToken, person
 }
 
 // TestConnectorWalk walks a first task through the connector's tools, as
