@@ -235,3 +235,129 @@ func (st *Step) templates() []tmplAt {
 	}
 	return out
 }
+
+// prefixNames puts every name the steps define under prefix ("owner."):
+// what they keep, their keys and PKCE pairs, and every use of those names
+// in the steps' templates. An include used with `as` so sets up a second
+// KEY beside the first.
+func prefixNames(steps []*Step, prefix string) {
+	defined := map[string]bool{}
+	for _, st := range steps {
+		for _, n := range st.defines() {
+			defined[n] = true
+		}
+		if st.Key != nil {
+			defined[st.Key.Name] = true
+		}
+	}
+	re := func(s string) string {
+		if !strings.Contains(s, "{{") {
+			return s
+		}
+		segs, err := parseTemplate(s)
+		if err != nil {
+			return s
+		}
+		var b strings.Builder
+		for _, sg := range segs {
+			switch {
+			case sg.name == "":
+				b.WriteString(sg.lit)
+			case defined[sg.name]:
+				b.WriteString("{{" + prefix + "." + sg.name + "}}")
+			default:
+				b.WriteString("{{" + sg.name + "}}")
+			}
+		}
+		return b.String()
+	}
+	for _, st := range steps {
+		st.rewrite(re)
+		for i := range st.Keep {
+			st.Keep[i].Name = prefix + "." + st.Keep[i].Name
+		}
+		if st.Key != nil {
+			st.Key.Name = prefix + "." + st.Key.Name
+			if st.Key.As != "" {
+				st.Key.As = prefix + "." + st.Key.As
+			}
+		}
+		if st.PKCE != "" {
+			st.PKCE = prefix + "." + st.PKCE
+		}
+	}
+}
+
+func rewriteKVs(kvs []KV, f func(string) string) {
+	for i := range kvs {
+		kvs[i].Value = f(kvs[i].Value)
+	}
+}
+
+func rewriteNode(n *yaml.Node, f func(string) string) {
+	if n == nil {
+		return
+	}
+	n = resolveAlias(n)
+	if n.Kind == yaml.ScalarNode {
+		n.Value = f(n.Value)
+	}
+	for _, c := range n.Content {
+		rewriteNode(c, f)
+	}
+}
+
+func rewriteList(xs []string, f func(string) string) {
+	for i := range xs {
+		xs[i] = f(xs[i])
+	}
+}
+
+// rewrite applies f to every template of the step.
+func (st *Step) rewrite(f func(string) string) {
+	if r := st.HTTP; r != nil {
+		r.URL, r.Auth = f(r.URL), f(r.Auth)
+		rewriteKVs(r.Query, f)
+		rewriteKVs(r.Headers, f)
+		rewriteKVs(r.Form, f)
+		rewriteNode(r.JSON, f)
+		if r.Body != nil {
+			b := f(*r.Body)
+			r.Body = &b
+		}
+	}
+	if r := st.MCP; r != nil {
+		r.Name = f(r.Name)
+		rewriteNode(r.Args, f)
+		if sv := r.Inline; sv != nil {
+			sv.URL, sv.Token, sv.Protocol = f(sv.URL), f(sv.Token), f(sv.Protocol)
+			rewriteList(sv.Command, f)
+			rewriteKVs(sv.Headers, f)
+			rewriteKVs(sv.Env, f)
+		}
+	}
+	if d := st.Doc; d != nil {
+		d.HTTP, d.Auth = f(d.HTTP), f(d.Auth)
+		rewriteList(d.Exec, f)
+		rewriteKVs(d.Env, f)
+	}
+	if e := st.Exec; e != nil {
+		rewriteList(e.Argv, f)
+		rewriteKVs(e.Env, f)
+	}
+	if k := st.Key; k != nil {
+		k.Seed = f(k.Seed)
+		for i := range k.Sign {
+			k.Sign[i].Value = f(k.Sign[i].Value)
+		}
+	}
+	for i := range st.Expect.Body {
+		st.Expect.Body[i].Value = f(st.Expect.Body[i].Value)
+	}
+	for i := range st.Expect.Text {
+		st.Expect.Text[i].Value = f(st.Expect.Text[i].Value)
+	}
+	for _, a := range st.Expect.Paths {
+		rewriteNode(a.Equals, f)
+	}
+}

@@ -549,8 +549,26 @@ func keyOwner(k string) string {
 }
 
 func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
-	rel := p.str(n, what+".use")
+	var rel, as string
+	if n.Kind == yaml.MappingNode {
+		for _, kv := range p.pairs(n, what+".use", "file", "as") {
+			if kv[0].Value == "file" {
+				rel = p.str(kv[1], what+".use.file")
+			} else {
+				as = p.str(kv[1], what+".use.as")
+				if !nameRe.MatchString(as) {
+					p.errf(kv[1], "%s.use.as: %q is not a name", what, as)
+					return nil
+				}
+			}
+		}
+	} else {
+		rel = p.str(n, what+".use")
+	}
 	if rel == "" {
+		if n.Kind == yaml.MappingNode {
+			p.errf(n, "%s.use: want file (and as)", what)
+		}
 		return nil
 	}
 	if strings.Contains(rel, "{{") {
@@ -605,6 +623,9 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		}
 	}
 	p.errs = append(p.errs, sub.errs...)
+	if as != "" {
+		prefixNames(steps, as)
+	}
 	return steps
 }
 
