@@ -3,7 +3,8 @@
 # script internal/nodeoracle/measure.js on the same capture: wall time
 # (hyperfine when installed, else repeated runs timed here) and peak memory
 # (GNU time's maximum resident set size), on a small real-sized capture
-# (about 40 KB) and a generated 10,000-tool capture (about 10 MB).
+# (about 40 KB; the twin's capture too when present) and a generated
+# 10,000-tool capture (about 10 MB).
 #
 # It prints a markdown table on stdout (progress goes to stderr). Before
 # timing, it checks that both programs report the same figures, so the
@@ -13,8 +14,8 @@
 #   SMALL=captures/x.json RUNS=30 bench/compare.sh
 #
 # Environment:
-#   SMALL    the small capture (default captures/twin/tools-mcp.json when it
-#            exists, else a generated 14-tool capture of about 40 KB)
+#   SMALL    the small capture (default: the twin's captures/twin/tools-mcp.json
+#            when it exists, and a generated 14-tool capture of about 40 KB)
 #   TOOLS    tools in the generated large capture (default 10000)
 #   RUNS     timed runs per command (default 20; hyperfine: at least)
 #   MEASURE  a measure binary to use instead of building ./cmd/measure
@@ -50,14 +51,17 @@ else
   measure=$work/measure
 fi
 
-small=${SMALL:-captures/twin/tools-mcp.json}
-if [ -z "${SMALL:-}" ] && [ ! -f "$small" ]; then
-  small=$work/tools-14.json
-  go run ./bench/gencapture --tools 14 --words 280 -o "$small" >&2 || die "gencapture failed"
+caps=()
+if [ -n "${SMALL:-}" ]; then
+  [ -f "$SMALL" ] || die "$SMALL: no such capture"
+  caps+=("$SMALL")
+else
+  [ -f captures/twin/tools-mcp.json ] && caps+=(captures/twin/tools-mcp.json)
+  go run ./bench/gencapture --tools 14 --words 280 -o "$work/tools-14.json" >&2 || die "gencapture failed"
+  caps+=("$work/tools-14.json")
 fi
-[ -f "$small" ] || die "$small: no such capture"
-large=$work/tools-$TOOLS.json
-go run ./bench/gencapture --tools "$TOOLS" -o "$large" >&2 || die "gencapture failed"
+go run ./bench/gencapture --tools "$TOOLS" -o "$work/tools-$TOOLS.json" >&2 || die "gencapture failed"
+caps+=("$work/tools-$TOOLS.json")
 
 # agree CAPTURE: the two programs must report the same figures.
 agree() {
@@ -116,7 +120,7 @@ peak() {
 }
 
 rows=()
-for cap in "$small" "$large"; do
+for cap in "${caps[@]}"; do
   say "checking $cap"
   agree "$cap"
   say "timing $cap"
