@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,6 +106,19 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, nil, invalidRequest("one JSON-RPC message per request; a batch is not taken"))
 			return
 		}
+		if r.Method == http.MethodPost {
+			switch t := bytes.TrimSpace(body); {
+			case len(t) == 0:
+				writeRPCError(w, http.StatusBadRequest, nil, invalidRequest("the body is one JSON-RPC message; it was empty"))
+				return
+			case !json.Valid(t):
+				writeRPCErrorCode(w, http.StatusBadRequest, nil, -32700, "PARSE_ERROR. The request body is not JSON. Send one JSON-RPC message as a JSON object.")
+				return
+			case t[0] != '{':
+				writeRPCError(w, http.StatusBadRequest, nil, invalidRequest("the body is one JSON-RPC message, a JSON object"))
+				return
+			}
+		}
 		c := &conn{token: bearerToken(r), connect: connect, host: r.Host, scheme: "http"}
 		if r.TLS != nil {
 			c.scheme = "https"
@@ -168,13 +182,18 @@ func requestID(body []byte) json.RawMessage {
 
 // writeRPCError answers a JSON-RPC error -32600 with an HTTP status.
 func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, message string) {
+	writeRPCErrorCode(w, status, id, -32600, message)
+}
+
+// writeRPCErrorCode answers a JSON-RPC error with an HTTP status.
+func writeRPCErrorCode(w http.ResponseWriter, status int, id json.RawMessage, code int, message string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
 	msg, _ := json.Marshal(message)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":-32600,"message":`+string(msg)+`}}`)
+	io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":`+strconv.Itoa(code)+`,"message":`+string(msg)+`}}`)
 }
 
 // refuseUnauthorized answers 401 for a missing, wrong or expired token, or
