@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -59,6 +60,15 @@ func (a apiAnswer) Get(path string) gjson.Result { return gjson.GetBytes(a.Body,
 // apiDo sends one request. body is JSON-encoded unless it is a string.
 func apiDo(t testing.TB, srv *httptest.Server, method, path, token string, body any) apiAnswer {
 	t.Helper()
+	a, err := apiSend(srv, method, path, token, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// apiSend sends one request; it is safe to call from any goroutine.
+func apiSend(srv *httptest.Server, method, path, token string, body any) (apiAnswer, error) {
 	var rd io.Reader
 	if body != nil {
 		switch b := body.(type) {
@@ -67,14 +77,14 @@ func apiDo(t testing.TB, srv *httptest.Server, method, path, token string, body 
 		default:
 			j, err := json.Marshal(b)
 			if err != nil {
-				t.Fatal(err)
+				return apiAnswer{}, err
 			}
 			rd = bytes.NewReader(j)
 		}
 	}
 	req, err := http.NewRequest(method, srv.URL+path, rd)
 	if err != nil {
-		t.Fatal(err)
+		return apiAnswer{}, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -84,14 +94,14 @@ func apiDo(t testing.TB, srv *httptest.Server, method, path, token string, body 
 	}
 	resp, err := srv.Client().Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
+		return apiAnswer{}, fmt.Errorf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return apiAnswer{}, err
 	}
-	return apiAnswer{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return apiAnswer{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
 // apiMust sends a request and fails the test unless the status is want.
