@@ -121,6 +121,32 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
+// Wire bytes and the longest description of the other capture forms,
+// worked out from the files' sizes and texts.
+func TestMeasureForms(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		wire    int64
+		tools   int64
+		longest nodeoracle.Longest
+	}{
+		{"two-final-newlines.json", 60, 1, nodeoracle.Longest{Tool: "a", Chars: 1}},   // one newline dropped, not two
+		{"crlf-final-newline.json", 60, 1, nodeoracle.Longest{Tool: "a", Chars: 1}},   // the \r stays
+		{"no-final-newline-rpc.json", 93, 1, nodeoracle.Longest{Tool: "a", Chars: 1}}, // nothing to drop
+		{"leading-whitespace.json", 63, 1, nodeoracle.Longest{Tool: "a", Chars: 1}},
+		{"stream-multiline-data.txt", 143, 1, nodeoracle.Longest{Tool: "a", Chars: 21}}, // data lines joined
+		{"stream-two-events.txt", 294, 1, nodeoracle.Longest{Tool: "a", Chars: 10}},     // the first response wins
+		{"stream-no-final-blank.txt", 146, 1, nodeoracle.Longest{Tool: "a", Chars: 10}},
+		{"tie-longest.json", 163, 4, nodeoracle.Longest{Tool: "x", Chars: 2}}, // x, y and w tie: the first
+	} {
+		got := nodeoracle.MeasureReport(t, filepath.Join("testdata", tc.file))
+		if got.WireBytes != tc.wire || got.Tools != tc.tools || got.LongestDescription != tc.longest {
+			t.Errorf("%s: wire %d, tools %d, longest %+v; want %d, %d, %+v",
+				tc.file, got.WireBytes, got.Tools, got.LongestDescription, tc.wire, tc.tools, tc.longest)
+		}
+	}
+}
+
 func TestMeasureJSON(t *testing.T) {
 	m := nodeoracle.MeasureJSON(t, filepath.Join("testdata", "tools-rpc.json"))
 	if got := fmt.Sprint(m["model_read_bytes"]); got != "650" {
@@ -133,13 +159,20 @@ func TestMeasureJSON(t *testing.T) {
 
 func TestMeasureRefuses(t *testing.T) {
 	for file, msg := range map[string]string{
-		"no-tools.json":        "no tools array",
-		"tool-not-object.json": "tools[1] is not an object",
-		"empty.json":           "empty file",
-		"broken.json":          "not JSON",
-		"bom.json":             "not JSON",
-		".":                    "is a directory",
-		"missing.json":         "no such file",
+		"no-tools.json":           "no tools array",
+		"tool-not-object.json":    "tools[1] is not an object",
+		"empty.json":              "empty file",
+		"broken.json":             "not JSON",
+		"bom.json":                "not JSON",
+		"rpc-error.json":          "a JSON-RPC error",
+		"stream-error.txt":        "a JSON-RPC error",
+		"stream-only-priming.txt": "event stream with no data",
+		"tools-not-array.json":    "no tools array",
+		"top-array.json":          "not a JSON object",
+		"result-null.json":        "no tools array",
+		"whitespace-only.json":    "not JSON",
+		".":                       "is a directory",
+		"missing.json":            "no such file",
 	} {
 		t.Run(file, func(t *testing.T) {
 			path := filepath.Join("testdata", file)
