@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -345,7 +346,7 @@ func (s *Server) callAPI(ctx context.Context, token, method, path string, body a
 	if c, ok := ctx.Value(apiHostKey{}).(*conn); ok && c.host != "" {
 		req.Host = c.host
 		if c.scheme == "https" {
-			req.URL.Scheme = "https"
+			req.TLS = &tls.ConnectionState{} // links in answers say https
 		}
 	}
 	if token != "" {

@@ -189,8 +189,28 @@ func (r toolResult) text() string {
 	return b.String()
 }
 
-// callTool calls a tool and returns its result; a JSON-RPC error fails.
+// callTool calls a tool and returns its result; a JSON-RPC error fails,
+// and so does structuredContent that its tool's output schema refuses.
 func callTool(t *testing.T, url, token, name string, args any) toolResult {
+	t.Helper()
+	res := callToolRaw(t, url, token, name, args)
+	if out := theWords.tools[name].OutputSchema; out != nil && !res.IsError {
+		var sc argSchema
+		json.Unmarshal(out, &sc)
+		dec := json.NewDecoder(bytes.NewReader(res.StructuredContent))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%s: structuredContent: %v", name, err)
+		}
+		if d := checkValue(&sc, v, "structuredContent"); d != "" {
+			t.Errorf("%s: the output schema refuses the answer: %s", name, d)
+		}
+	}
+	return res
+}
+
+func callToolRaw(t *testing.T, url, token, name string, args any) toolResult {
 	t.Helper()
 	r := mcpPost(t, url, token, rpcBody(3, "tools/call", map[string]any{"name": name, "arguments": args}))
 	var m struct {
