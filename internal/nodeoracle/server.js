@@ -10,6 +10,12 @@
 //             in property order (a key, then its value).
 'use strict';
 
+// Well-formed JSON.stringify (lone surrogates escaped) came with Node 12.
+if (Number(process.versions.node.split('.')[0]) < 12) {
+  process.stderr.write('nodeoracle: Node ' + process.versions.node + ' is too old: Node 20 is the reference\n');
+  process.exit(3);
+}
+
 function u32(n) {
   const b = Buffer.alloc(4);
   b.writeUInt32BE(n);
