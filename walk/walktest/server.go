@@ -144,9 +144,9 @@ func (s *Server) handler() http.Handler {
 		code, _ := strconv.Atoi(r.PathValue("code"))
 		writeJSON(w, code, map[string]any{"error": "STATUS", "status": code})
 	})
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer() }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	mux.Handle("/mcp-json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
-	mux.Handle("/mcp-session", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer() }, nil))
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	mux.Handle("/mcp-json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	mux.Handle("/mcp-session", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, nil))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{ResponseWriter: w}
 		mux.ServeHTTP(rec, r)
@@ -245,7 +245,9 @@ type taskOut struct {
 	} `json:"task"`
 }
 
-func (s *Server) mcpServer() *mcp.Server {
+// NewMCPServer returns the MCP server the test server serves at /mcp: the
+// tools task (structured content) and refuse (isError).
+func NewMCPServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "walktest", Version: "0.1.0"}, &mcp.ServerOptions{Instructions: "Take the next task. Ä ✓"})
 	mcp.AddTool(srv, &mcp.Tool{Name: "task", Description: "Take the next task, or mark one done."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in taskArgs) (*mcp.CallToolResult, taskOut, error) {
