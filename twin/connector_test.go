@@ -894,8 +894,34 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		t.Errorf("the decided version is not current: %s", doc.Raw)
 	}
 	list := ok(coord, lead, "schellingaf_task", map[string]any{"action": "list", "space": sp})
-	if list.Get("counts.open").Int() != 2 {
+	if list.Get("counts.open").Int() != 2 || list.Get("tasks.#").Int() != 2 {
 		t.Errorf("task list: %s", list.Raw)
+	}
+
+	// A helper takes a task and answers it; done says what is missing
+	// before the result, and confirms after; the lead then checks it.
+	took := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "next", "space": sp})
+	n := took.Get("task.number").Int()
+	if r := callTool(t, tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); !r.IsError || !strings.HasPrefix(r.text(), "TASK_NOT_DONE.") {
+		t.Errorf("done before the result: %+v", r)
+	}
+	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+		t.Errorf("verify with nothing done: %s", v.Raw)
+	}
+	ok(tasks, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "result", "body": "Three sources found.", "task": n})
+	if d := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); d.Get("task.state").String() != "done" {
+		t.Errorf("done after the result: %s", d.Raw)
+	}
+	if v := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+		t.Errorf("verify offers a peer its own result: %s", v.Raw)
+	}
+	v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp})
+	if v.Get("task.number").Int() != n {
+		t.Fatalf("verify: %s", v.Raw)
+	}
+	ok(coord, lead, "schellingaf_post", map[string]any{"space": sp, "kind": "check", "body": "Confirmed: three sources.", "task": n})
+	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+		t.Errorf("verify after the check: %s", v.Raw)
 	}
 
 	// Research: a finding resting on a post, found by words, opened with its basis.
