@@ -20,6 +20,7 @@
 #   RUNS     timed runs per command (default 20; hyperfine: at least)
 #   MEASURE  a measure binary to use instead of building ./cmd/measure
 #   NODE     the node binary (default node)
+#   TIMER    "loop" to time repeated runs here even when hyperfine is installed
 #
 # Needs: go, node, GNU time at /usr/bin/time (apt-get install time);
 # hyperfine is used when installed (apt-get install hyperfine).
@@ -82,7 +83,7 @@ agree() {
 # one line per command.
 seconds() {
   local cap=$1
-  if command -v hyperfine >/dev/null; then
+  if [ "${TIMER:-}" != loop ] && command -v hyperfine >/dev/null; then
     hyperfine -N --warmup 3 --min-runs "$RUNS" --export-json "$work/h.json" \
       "$measure --json $cap" "$NODE $script $cap" >/dev/null 2>&1 || die "hyperfine failed"
     "$NODE" -e '
@@ -90,10 +91,10 @@ seconds() {
       for (const x of r) console.log(x.mean, x.stddev ?? 0, x.times.length);' "$work/h.json"
     return
   fi
-  local cmd
+  local cmd i
   for cmd in "$measure --json $cap" "$NODE $script $cap"; do
-    $cmd >/dev/null # warm-up
-    local ts=() i t0 t1
+    for i in 1 2 3; do $cmd >/dev/null; done # warm-ups
+    local ts=() t0 t1
     for ((i = 0; i < RUNS; i++)); do
       t0=$(date +%s%N)
       $cmd >/dev/null
@@ -141,7 +142,8 @@ for cap in "${caps[@]}"; do
 done
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || true)
-timer=$(command -v hyperfine >/dev/null && hyperfine --version || echo "repeated runs timed by compare.sh")
+timer="repeated runs timed by compare.sh"
+if [ "${TIMER:-}" != loop ] && command -v hyperfine >/dev/null; then timer=$(hyperfine --version); fi
 cat <<EOF
 Whole process, \`measure --json CAPTURE\` against \`node $script CAPTURE\`: wall time (mean ± standard deviation), peak resident memory (the largest of three runs).
 
