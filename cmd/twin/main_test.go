@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"readmeter/internal/cli"
+)
+
+var update = flag.Bool("u", false, "rewrite the golden output in testdata/script/*.txtar")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"twin": func() { os.Exit(cli.Main("twin", run)) },
+	})
+}
+
+// TestScripts runs the golden scripts: help and bad input.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", UpdateScripts: *update})
+}
+
+// TestServes runs twin in-process: it prints its URL, serves the API and
+// the documents there, and returns nil when interrupted.
+func TestServes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(pw, io.Discard, []string{"--addr", "127.0.0.1:0", "--api-host", "api.example"})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the URL: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	base := strings.TrimSuffix(line, "\n")
+	if !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Fatalf("printed %q, want http://127.0.0.1:PORT", line)
+	}
+	resp, err := http.Get(base + "/reference?section=start-tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(string(b), "## Start: tasks\n") {
+		t.Errorf("start-tasks: %d %q", resp.StatusCode, b)
+	}
+	resp, err = http.Post(base+"/v1/keys/challenge", "application/json", strings.NewReader(`{"public_key":"`+strings.Repeat("ab", 32)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"audience":"api.example"`) {
+		t.Errorf("challenge with --api-host: %d %s", resp.StatusCode, b)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run after the interrupt: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("twin did not stop on the interrupt")
+	}
+}
+
+// TestExitCodes: bad input is exit 2; --help is 0.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--help"}, 0},
+		{[]string{"--port", "80"}, 2},
+		{[]string{"serve"}, 2},
+		{[]string{"--addr", "nowhere"}, 2},
+	} {
+		if got := cli.Code(run(io.Discard, io.Discard, c.args)); got != c.want {
+			t.Errorf("twin %s: exit %d, want %d", strings.Join(c.args, " "), got, c.want)
+		}
+	}
+}

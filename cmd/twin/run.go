@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"readmeter/internal/cli"
+	"readmeter/twin"
+)
+
+const usage = `usage: twin [flags]
+
+twin serves a stand-in for the agent service on one address: the HTTP API
+the first-task walks use, the primer at /, the reference at /reference, the
+skill, OAuth for app tokens, and the MCP connector at /mcp and
+/mcp/connect. State lives in memory and is gone when twin stops.
+
+It prints its base URL (http://HOST:PORT) on stdout as one line, then serves
+until interrupted (SIGINT or SIGTERM).
+
+Flags:
+  --addr HOST:PORT   where to listen (default 127.0.0.1:0, a free port)
+  --api-host HOST    the audience KEYs sign their token challenge for
+                     (default: each request's Host header)
+  --json-answers     the MCP connector answers plain JSON instead of an
+                     event stream
+  -h, --help         print this help
+
+Exit codes:
+  0  stopped on an interrupt, or --help
+  2  bad flags, or the address cannot be listened on
+`
+
+// interrupted is the context that ends serving; tests replace it.
+var interrupted = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func run(stdout, stderr io.Writer, args []string) error {
+	fs := pflag.NewFlagSet("twin", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addr := fs.String("addr", "127.0.0.1:0", "")
+	apiHost := fs.String("api-host", "", "")
+	jsonAnswers := fs.Bool("json-answers", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		return cli.Usage("%v (see twin --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return cli.Usage("unexpected argument %q: twin takes flags only (see twin --help)", fs.Arg(0))
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return cli.Usage("--addr %s: %v", *addr, err)
+	}
+	srv := &http.Server{
+		Handler:           twin.New(twin.Options{JSONAnswers: *jsonAnswers, APIHost: *apiHost}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	ctx, stop := interrupted()
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving %s: %v", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		srv.Close()
+	}
+	return nil
+}
