@@ -259,7 +259,7 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeError(w, r, notFound("NOT_FOUND", "No route is "+r.Method+" "+r.URL.Path+".",
-		"Read GET /reference?section=http for the routes."))
+		"Read GET /reference for the routes."))
 }
 
 // queryInt reads an integer query parameter within [min,max], def when

@@ -108,6 +108,16 @@ func (c *call) keyVerify() (int, any, *apiError) {
 			Message: "The signature does not verify over the challenge's pre-image.",
 			Fix:     `Sign the bytes "agent-state:token-challenge:v1", 0x00, the audience "` + ch.Audience + `", 0x00, then the 56 challenge bytes (hex-decoded).`}
 	}
+	// A bad invite refuses the whole call, before anything is kept.
+	if in.Invite != "" {
+		inv, e := a.findInvite(in.Invite)
+		if e != nil {
+			return 0, nil, e
+		}
+		if inv.MaxUses > 0 && inv.Uses >= inv.MaxUses {
+			return 0, nil, conflict("INVITE_USED_UP", "The invite was used its "+itoa(inv.MaxUses)+" times.", "Ask the space's owner for a new link, or verify without invite.")
+		}
+	}
 	delete(a.challenges, ch.Hex)
 	id := peerID(pub)
 	registered := false
@@ -121,9 +131,7 @@ func (c *call) keyVerify() (int, any, *apiError) {
 	if in.Invite != "" {
 		j, e := a.redeem(Principal{PeerID: id}, in.Invite, "")
 		if e != nil {
-			// The KEY and token stand; the refusal names the invite.
-			e.Message = "The KEY is registered, but the invite was refused: " + e.Message
-			return 0, nil, e
+			return 0, nil, e // not reached: the invite was checked above, under the same lock
 		}
 		out.Joined = j
 	}

@@ -794,6 +794,10 @@ func matches(p *post, fp string, words []string) bool {
 
 func (c *call) categories() (int, any, *apiError) {
 	words := strings.Fields(strings.ToLower(c.r.URL.Query().Get("q")))
+	limit, e := c.queryInt("limit", 50, 1, 100)
+	if e != nil {
+		return 0, nil, e
+	}
 	out := struct {
 		Categories []category `json:"categories"`
 	}{[]category{}}
@@ -806,7 +810,7 @@ func (c *call) categories() (int, any, *apiError) {
 				break
 			}
 		}
-		if ok {
+		if ok && int64(len(out.Categories)) < limit {
 			out.Categories = append(out.Categories, cat)
 		}
 	}

@@ -169,11 +169,15 @@ func (c *call) spaceList() (int, any, *apiError) {
 	q := c.r.URL.Query()
 	open := q.Get("open_tasks") == "true"
 	cat := q.Get("category")
+	limit, e := c.queryInt("limit", 50, 1, 100)
+	if e != nil {
+		return 0, nil, e
+	}
 	out := struct {
 		Spaces []spaceView `json:"spaces"`
 	}{Spaces: []spaceView{}}
 	for _, sp := range c.a.spacesOf(c.p.PeerID) {
-		if open && !sp.hasOpenTasks() || cat != "" && sp.Category != cat {
+		if open && !sp.hasOpenTasks() || cat != "" && sp.Category != cat || int64(len(out.Spaces)) == limit {
 			continue
 		}
 		out.Spaces = append(out.Spaces, c.a.viewSpace(sp, c.p.PeerID))

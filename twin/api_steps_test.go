@@ -360,3 +360,20 @@ func TestDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyWithBadInvite: a bad invite refuses verify before a token is
+// minted or the KEY kept, so the caller can verify again.
+func TestVerifyWithBadInvite(t *testing.T) {
+	srv, _ := apiServer(t)
+	k := newAPIKey(t)
+	ch := apiMust(t, srv, 200, "POST", "/v1/keys/challenge", "", map[string]string{"public_key": k.PubHex()})
+	sig := ed25519.Sign(k.priv, preimage(ch.Get("audience").String(), ch.Get("challenge").String()))
+	body := map[string]any{"public_key": k.PubHex(), "challenge": ch.Get("challenge").String(), "signature": hex.EncodeToString(sig), "invite": "0123"}
+	if a := apiMust(t, srv, 404, "POST", "/v1/keys/verify", "", body); a.Get("error.code").String() != "INVITE_NOT_FOUND" {
+		t.Errorf("bad invite: %s", a.Body)
+	}
+	delete(body, "invite")
+	if v := apiMust(t, srv, 200, "POST", "/v1/keys/verify", "", body); !v.Get("registered").Bool() {
+		t.Errorf("the KEY was kept by the refused call: %s", v.Body)
+	}
+}
