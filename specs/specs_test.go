@@ -1,0 +1,217 @@
+// Package specs_test runs the service's walk specs (specs/schellingaf)
+// against the twin, started in-process: every walk's asserts must hold,
+// repeated runs and concurrent copies must count the same, and the counts
+// must be within the twin's budgets (specs/twin/budgets.json).
+package specs_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"readmeter/budgets"
+	"readmeter/twin"
+	"readmeter/walk"
+)
+
+const (
+	specDir     = "schellingaf"
+	budgetsFile = "twin/budgets.json"
+)
+
+// loadSpecs loads and checks every walk spec in dir, sorted by file name.
+func loadSpecs(t *testing.T, dir string) []*walk.Spec {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var specs []*walk.Spec
+	for _, f := range files {
+		ok, err := walk.IsWalk(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !ok {
+			continue
+		}
+		s, err := walk.Load(f)
+		if err != nil {
+			t.Fatalf("load:\n%v", err)
+		}
+		if err := s.Check(nil, os.LookupEnv); err != nil {
+			t.Fatalf("check:\n%v", err)
+		}
+		specs = append(specs, s)
+	}
+	return specs
+}
+
+// startTwin serves a fresh twin for the test and returns its base URL.
+func startTwin(t *testing.T) string {
+	t.Helper()
+	base, stop, err := twin.Start(twin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return base
+}
+
+// runAll runs every spec against a fresh twin, repeat times, jobs at once.
+func runAll(t *testing.T, specs []*walk.Spec, jobs, repeat int) []walk.Outcome {
+	t.Helper()
+	base := startTwin(t)
+	return walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base}, jobs, repeat)
+}
+
+// measures are a walk's budgets: its total, then its other measures.
+func measures(s *walk.Spec) []walk.Measure {
+	var ms []walk.Measure
+	if s.Budget != "" {
+		ms = append(ms, walk.Measure{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine})
+	}
+	return append(ms, s.Measures...)
+}
+
+// The walks the service's test runs, and the documents with their own
+// ceilings: the spec folder must hold every one, with its budget key.
+var wantWalks = map[string][]string{
+	"plugin":             {"FIRST_TASK_TOKENS.plugin", "TOOL_LIST_TOKENS.mcp"},
+	"connector":          {"FIRST_TASK_TOKENS.connector", "TOOL_LIST_TOKENS.connect"},
+	"http":               {"FIRST_TASK_TOKENS.http"},
+	"start_tasks":        {"FIRST_TASK_TOKENS.start_tasks"},
+	"start_research":     {"FIRST_TASK_TOKENS.start_research"},
+	"start_coordinate":   {"FIRST_TASK_TOKENS.start_coordinate"},
+	"toolset_tasks":      {"FIRST_TASK_TOKENS.toolset_tasks", "TOOL_LIST_TOKENS.tasks"},
+	"toolset_research":   {"FIRST_TASK_TOKENS.toolset_research", "TOOL_LIST_TOKENS.research"},
+	"toolset_coordinate": {"FIRST_TASK_TOKENS.toolset_coordinate", "TOOL_LIST_TOKENS.coordinate"},
+	"primer":             {"DOCUMENT_TOKENS.primer"},
+	"reference":          {"DOCUMENT_TOKENS.reference"},
+}
+
+func TestSpecsNameEveryWalkAndBudget(t *testing.T) {
+	specs := loadSpecs(t, specDir)
+	got := map[string][]string{}
+	for _, s := range specs {
+		for _, m := range measures(s) {
+			got[s.Name] = append(got[s.Name], m.Key)
+		}
+	}
+	for name, keys := range wantWalks {
+		if strings.Join(got[name], " ") != strings.Join(keys, " ") {
+			t.Errorf("walk %s: budgets %v, want %v", name, got[name], keys)
+		}
+	}
+	for name := range got {
+		if _, ok := wantWalks[name]; !ok {
+			t.Errorf("walk %s: not one the service's test runs; add it to wantWalks on purpose", name)
+		}
+	}
+	bf, err := budgets.Load(budgetsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keys := range wantWalks {
+		for _, k := range keys {
+			if _, ok := bf.Get(k); !ok {
+				t.Errorf("%s: no budget %s", budgetsFile, k)
+			}
+		}
+	}
+}
+
+// failures reports each walk that failed, by name, with the failure's
+// step, spec line, request and answer; it returns the walks that ran.
+func failures(t *testing.T, outcomes []walk.Outcome) map[string]*walk.Result {
+	t.Helper()
+	ok := map[string]*walk.Result{}
+	var failed []string
+	for _, oc := range outcomes {
+		if oc.Err != nil {
+			failed = append(failed, oc.Spec.Name)
+			t.Errorf("walk %s failed on the twin:\n%v", oc.Spec.Name, oc.Err)
+			continue
+		}
+		if oc.Differ != "" {
+			t.Errorf("walk %s: its %d runs counted differently: %s", oc.Spec.Name, oc.Runs, oc.Differ)
+		}
+		ok[oc.Spec.Name] = oc.Result
+	}
+	if len(failed) > 0 {
+		t.Errorf("%d of %d walks failed on the twin: %s", len(failed), len(outcomes), strings.Join(failed, ", "))
+	}
+	return ok
+}
+
+// TestWalksOnTwin runs every walk once: its asserts hold (the task is
+// done, the toolset lists exactly its set, the join names its start) and
+// every budget holds against specs/twin/budgets.json.
+func TestWalksOnTwin(t *testing.T) {
+	specs := loadSpecs(t, specDir)
+	results := failures(t, runAll(t, specs, 4, 1))
+	bf, err := budgets.Load(budgetsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range specs {
+		res, ok := results[s.Name]
+		if !ok {
+			continue
+		}
+		for _, m := range measures(s) {
+			b, ok := bf.Get(m.Key)
+			if !ok {
+				t.Errorf("walk %s: %s is not in %s", s.Name, m.Key, budgetsFile)
+				continue
+			}
+			if err := res.Check(m, b); err != nil {
+				t.Errorf("%v\n(move the budget on purpose: go run ./cmd/walks run specs/schellingaf --budgets %s --update; see docs/budgets.md)", err, filepath.Join("specs", budgetsFile))
+			}
+		}
+	}
+}
+
+// TestWalksCountTheSame runs every walk against two fresh twins and checks
+// that both runs count the same, part by part: normalisation leaves
+// nothing that varies from run to run (times, ids, names).
+func TestWalksCountTheSame(t *testing.T) {
+	specs := loadSpecs(t, specDir)
+	first := failures(t, runAll(t, specs, 4, 1))
+	second := failures(t, runAll(t, specs, 4, 1))
+	for _, s := range specs {
+		a, b := first[s.Name], second[s.Name]
+		if a == nil || b == nil {
+			continue
+		}
+		if d := walk.Differ(a, b); d != "" {
+			t.Errorf("walk %s: a second run on a fresh twin counted differently: %s", s.Name, d)
+		}
+	}
+}
+
+// TestWalksConcurrentCopies runs 20 copies of every walk at once on one
+// twin: none fails (nothing lost, no walk sees another's SPACE) and every
+// copy counts the same as a walk run alone.
+func TestWalksConcurrentCopies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 concurrent copies of every walk: not in -short")
+	}
+	const copies = 20
+	specs := loadSpecs(t, specDir)
+	alone := failures(t, runAll(t, specs, 4, 1))
+	together := failures(t, runAll(t, specs, copies, copies))
+	for _, s := range specs {
+		a, b := alone[s.Name], together[s.Name]
+		if a == nil || b == nil {
+			continue
+		}
+		if d := walk.Differ(a, b); d != "" {
+			t.Errorf("walk %s: with %d copies at once it counted differently from a walk alone: %s", s.Name, copies, d)
+		}
+	}
+}
