@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"readmeter/budgets"
+	"readmeter/walk"
+)
+
+func TestUpdateRefusesAFileChangedDuringTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.json")
+	if err := os.WriteFile(path, []byte(`{"FIRST_TASK_TOKENS": {"w": 10}}`), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	bf, err := budgets.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Someone edits the file while the walks run.
+	changed := []byte(`{"FIRST_TASK_TOKENS": {"w": 11}}`)
+	if err := os.WriteFile(path, changed, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	rep := &walk.Report{Walks: []walk.WalkReport{{Walk: "w", Budgets: []walk.BudgetReport{{Key: "FIRST_TASK_TOKENS.w", Read: 42, Status: "over"}}}}}
+	_, err = update(bf, rep)
+	if !errors.Is(err, budgets.ErrChanged) {
+		t.Fatalf("update: %v, want ErrChanged", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(changed) {
+		t.Errorf("the file was overwritten: %s", got)
+	}
+	// Unchanged, it is written.
+	bf, _ = budgets.Load(path)
+	moves, err := update(bf, rep)
+	if err != nil || len(moves) != 1 || moves[0].Old != 11 || moves[0].New != 42 {
+		t.Fatalf("update: %v %+v", err, moves)
+	}
+	if got, _ := os.ReadFile(path); string(got) != `{"FIRST_TASK_TOKENS": {"w": 42}}` {
+		t.Errorf("file: %s", got)
+	}
+}
+
+func TestUpdateRefusesTwoReadingsOfOneKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.json")
+	os.WriteFile(path, []byte(`{"A": {"b": 1}}`), 0o666)
+	bf, _ := budgets.Load(path)
+	rep := &walk.Report{Walks: []walk.WalkReport{
+		{Walk: "x", Budgets: []walk.BudgetReport{{Key: "A.b", Read: 5, Status: "ok"}}},
+		{Walk: "y", Budgets: []walk.BudgetReport{{Key: "A.b", Read: 6, Status: "ok"}}},
+	}}
+	if _, err := update(bf, rep); err == nil {
+		t.Fatal("two walks set one budget: no error")
+	}
+}
