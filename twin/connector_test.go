@@ -715,11 +715,11 @@ func TestConnectorWalk(t *testing.T) {
 	connectorWalk(t, startTwin(t, Options{})) // event-stream answers, the default
 }
 
-// TestConnectorWalkersAtOnce runs 20 connector walks at once on one twin,
+// TestConnectorWalkersAtOnce runs 10 connector walks at once on one twin,
 // each on its own spaces: nothing is lost and no walk sees another's.
 func TestConnectorWalkersAtOnce(t *testing.T) {
 	srv := startTwin(t, Options{JSONAnswers: true})
-	for i := range 20 {
+	for i := range 10 {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
 			connectorWalk(t, srv)
