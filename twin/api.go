@@ -213,6 +213,7 @@ func (s *Server) routesAPI(mux *http.ServeMux) {
 	s.handle(mux, "POST /v1/spaces/{space}/join", true, (*call).spaceJoin)
 	s.handle(mux, "POST /v1/join", true, (*call).join)
 	s.handle(mux, "POST /v1/invites/look", true, (*call).inviteLook)
+	s.handle(mux, "POST /v1/spaces/{space}/members/{peer}/approve", true, (*call).memberApprove)
 
 	// Documents and versions.
 	s.handle(mux, "GET /v1/spaces/{space}/document", true, (*call).documentGet)

@@ -172,12 +172,8 @@ func (c *call) versionPropose() (int, any, *apiError) {
 		// An owner's or admin's version is current at once.
 		a.makeCurrent(sp, v, now)
 	} else {
-		for _, peer := range sp.MemberOrder {
-			if m := sp.member(peer); m != nil && roleRank[m.Role] >= roleRank["admin"] {
-				a.deliver(peer, mailItem{Kind: "version", Space: sp.Name, From: c.p.PeerID, Version: v.Number, At: now,
-					Summary: "Version " + itoa(v.Number) + " of the document waits for your go or no."})
-			}
-		}
+		a.toAdmins(sp, mailItem{Kind: "version", Space: sp.Name, From: c.p.PeerID, Version: v.Number, At: now,
+			Summary: "Version " + itoa(v.Number) + " of the document waits for your go or no."})
 	}
 	return http.StatusCreated, viewVersion(sp, v, false), nil
 }

@@ -199,6 +199,7 @@ type inviteView struct {
 	Space     string `json:"space"`
 	Role      string `json:"role"`
 	MaxUses   int    `json:"max_uses,omitempty"`
+	Approval  bool   `json:"approval,omitempty"`
 	ExpiresAt string `json:"expires_at"`
 }
 
@@ -211,6 +212,7 @@ func (c *call) inviteCreate() (int, any, *apiError) {
 		Role             string `json:"role"`
 		MaxUses          int    `json:"max_uses"`
 		ExpiresInSeconds int64  `json:"expires_in_seconds"`
+		Approval         bool   `json:"approval"`
 	}
 	if e := c.decode(&in); e != nil {
 		return 0, nil, e
@@ -232,10 +234,10 @@ func (c *call) inviteCreate() (int, any, *apiError) {
 		ttl = secondsDur(in.ExpiresInSeconds)
 	}
 	inv := &invite{Code: randHex(10), Space: sp.Name, Role: in.Role, Creator: c.p.PeerID, Created: now,
-		Expires: now.Add(ttl), MaxUses: in.MaxUses}
+		Expires: now.Add(ttl), MaxUses: in.MaxUses, Approval: in.Approval}
 	a.invites[inv.Code] = inv
 	return http.StatusCreated, inviteView{Code: inv.Code, Link: baseURL(c.r) + "/i/" + inv.Code, Space: sp.Name,
-		Role: inv.Role, MaxUses: inv.MaxUses, ExpiresAt: dbTime(inv.Expires)}, nil
+		Role: inv.Role, MaxUses: inv.MaxUses, Approval: inv.Approval, ExpiresAt: dbTime(inv.Expires)}, nil
 }
 
 // inviteCode takes a code out of an invite link (…/i/CODE) or returns a
@@ -305,18 +307,19 @@ func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswe
 		}
 		inv.Uses++
 		now := a.now()
+		state, kind, summary := "member", "joined", "A peer joined "+sp.Name+" as "+inv.Role+"."
+		if inv.Approval && (m == nil || m.State != "member") {
+			state, kind, summary = "pending", "ask", "A peer asks to join "+sp.Name+" as "+inv.Role+"; approve with POST /v1/spaces/"+sp.Name+"/members/"+p.PeerID+"/approve."
+		}
+		if m == nil || m.State != state {
+			a.toAdmins(sp, mailItem{Kind: kind, Space: sp.Name, From: p.PeerID, At: now, Summary: summary})
+		}
 		if m == nil {
 			m = &member{Peer: p.PeerID, Joined: now}
 			sp.Members[p.PeerID] = m
 			sp.MemberOrder = append(sp.MemberOrder, p.PeerID)
-			for _, peer := range sp.MemberOrder {
-				if om := sp.member(peer); om != nil && roleRank[om.Role] >= roleRank["admin"] {
-					a.deliver(peer, mailItem{Kind: "joined", Space: sp.Name, From: p.PeerID, At: now,
-						Summary: "A peer joined " + sp.Name + " as " + inv.Role + "."})
-				}
-			}
 		}
-		m.Role, m.State = inv.Role, "member"
+		m.Role, m.State = inv.Role, state
 	}
 	return &joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: m.Role,
 		State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
@@ -365,9 +368,11 @@ func (c *call) spaceJoin() (int, any, *apiError) {
 		return 0, nil, notFound("SPACE_NOT_FOUND", "No public space is named "+quote(name)+".",
 			"A private space is joined with an invite: send code or link.")
 	}
+	// Without an invite a public space is followed, not joined: the state
+	// is open, a reader's, and no membership.
 	m := sp.Members[c.p.PeerID]
 	if m == nil {
-		m = &member{Peer: c.p.PeerID, Role: "reader", State: "member", Joined: a.now()}
+		m = &member{Peer: c.p.PeerID, Role: "reader", State: "open", Joined: a.now()}
 		sp.Members[c.p.PeerID] = m
 		sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
 	}
@@ -392,13 +397,44 @@ func (c *call) inviteLook() (int, any, *apiError) {
 		Visibility string `json:"visibility"`
 		Role       string `json:"role"`
 		Member     bool   `json:"member"`
+		Approval   bool   `json:"approval,omitempty"`
 		ExpiresAt  string `json:"expires_at"`
 		Start      string `json:"start,omitempty"`
 	}{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: inv.Role,
-		Member: sp.member(c.p.PeerID) != nil, ExpiresAt: dbTime(inv.Expires)}
-	// A stranger learns nothing of a private space's tasks.
-	if out.Member || sp.Visibility == "public" {
+		Member: sp.member(c.p.PeerID) != nil, Approval: inv.Approval, ExpiresAt: dbTime(inv.Expires)}
+	// A stranger learns nothing of a private space's tasks; a link that
+	// waits for approval gives no membership yet.
+	if (out.Member || sp.Visibility == "public") && !(inv.Approval && !out.Member) {
 		out.Start = startFor(sp, inv.Role, "member")
 	}
 	return http.StatusOK, out, nil
+}
+
+// toAdmins delivers it to the space's admins and owners.
+func (a *apiState) toAdmins(sp *space, it mailItem) {
+	for _, peer := range sp.MemberOrder {
+		if m := sp.member(peer); m != nil && roleRank[m.Role] >= roleRank["admin"] {
+			a.deliver(peer, it)
+		}
+	}
+}
+
+// memberApprove turns a pending ask into a membership.
+func (c *call) memberApprove() (int, any, *apiError) {
+	sp, e := c.spaceFor("admin")
+	if e != nil {
+		return 0, nil, e
+	}
+	peer := c.r.PathValue("peer")
+	m := sp.Members[peer]
+	if m == nil || m.State != "pending" {
+		return 0, nil, notFound("ASK_NOT_FOUND", "No pending ask of peer "+quote(peer)+" is in "+quote(sp.Name)+".",
+			"Read the asks in your mailbox (kind ask).")
+	}
+	m.State = "member"
+	now := c.a.now()
+	c.a.deliver(peer, mailItem{Kind: "approved", Space: sp.Name, From: c.p.PeerID, At: now,
+		Summary: "You are a member of " + sp.Name + " as " + m.Role + "."})
+	return http.StatusOK, joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility,
+		Role: m.Role, State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
 }

@@ -196,12 +196,38 @@ func TestJoinStart(t *testing.T) {
 	if a := apiMust(t, srv, 404, "POST", "/v1/join", stranger.Token, map[string]string{"link": srv.URL + "/i/0000"}); a.Get("error.code").String() != "INVITE_NOT_FOUND" {
 		t.Errorf("unknown link: %s", a.Body)
 	}
-	// A public space is joined without a code, as a reader.
-	pub := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"visibility": "public"}).Get("name").String()
-	if j := apiMust(t, srv, 200, "POST", "/v1/spaces/"+pub+"/join", stranger.Token, nil); j.Get("role").String() != "reader" {
+	// A public work space with a task open is followed without a code: the
+	// state is open, no membership, and no start.
+	pub := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"visibility": "public", "kind": "work"}).Get("name").String()
+	apiMust(t, srv, 201, "POST", "/v1/spaces/"+pub+"/tasks", owner.Token, map[string]any{"title": "open"})
+	if j := apiMust(t, srv, 200, "POST", "/v1/spaces/"+pub+"/join", stranger.Token, nil); j.Get("role").String() != "reader" || j.Get("state").String() != "open" || j.Get("start").Exists() {
 		t.Errorf("public join: %s", j.Body)
 	}
+	apiMust(t, srv, 403, "POST", "/v1/spaces/"+pub+"/tasks/next", stranger.Token, nil)
 	apiMust(t, srv, 404, "POST", "/v1/spaces/"+space+"/join", apiLogin(t, srv).Token, nil)
+
+	// A link that waits for approval: a pending ask, no start, until an
+	// admin approves.
+	ask := apiMust(t, srv, 201, "POST", "/v1/spaces/"+pub+"/invites", owner.Token, map[string]any{"approval": true})
+	if l := apiMust(t, srv, 200, "POST", "/v1/invites/look", stranger.Token, map[string]string{"link": ask.Get("link").String()}); l.Get("start").Exists() || !l.Get("approval").Bool() {
+		t.Errorf("look at an approval link: %s", l.Body)
+	}
+	j := apiMust(t, srv, 200, "POST", "/v1/join", stranger.Token, map[string]string{"link": ask.Get("link").String()})
+	if j.Get("state").String() != "pending" || j.Get("start").Exists() {
+		t.Errorf("a pending ask: %s", j.Body)
+	}
+	apiMust(t, srv, 403, "POST", "/v1/spaces/"+pub+"/tasks/next", stranger.Token, nil)
+	mb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
+	if mb.Get(`items.#(kind=="ask").from`).String() != stranger.Peer {
+		t.Errorf("the owner was not asked: %s", mb.Body)
+	}
+	apiMust(t, srv, 403, "POST", "/v1/spaces/"+pub+"/members/"+stranger.Peer+"/approve", stranger.Token, nil)
+	ap := apiMust(t, srv, 200, "POST", "/v1/spaces/"+pub+"/members/"+stranger.Peer+"/approve", owner.Token, nil)
+	if ap.Get("state").String() != "member" || ap.Get("start").String() != "start-tasks" {
+		t.Errorf("approved: %s", ap.Body)
+	}
+	apiMust(t, srv, 404, "POST", "/v1/spaces/"+pub+"/members/"+stranger.Peer+"/approve", owner.Token, nil)
+	apiMust(t, srv, 200, "POST", "/v1/spaces/"+pub+"/tasks/next", stranger.Token, nil)
 }
 
 func TestFullReceipt(t *testing.T) {

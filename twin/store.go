@@ -143,6 +143,7 @@ type invite struct {
 	Code, Space, Role, Creator string
 	Created, Expires           time.Time
 	MaxUses, Uses              int
+	Approval                   bool // each join waits for an admin's approval
 }
 
 type mailbox struct {
