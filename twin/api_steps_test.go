@@ -403,3 +403,40 @@ func TestVerifyWithBadInvite(t *testing.T) {
 		t.Errorf("the KEY was kept by the refused call: %s", v.Body)
 	}
 }
+
+// TestNoServerErrorOnJunk sends malformed bodies to every JSON route: each
+// is refused or served, never answered with a 5xx.
+func TestNoServerErrorOnJunk(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	space, _ := trialSpace(t, srv, owner, "writer")
+	sp := "/v1/spaces/" + space
+	routes := []string{"/v1/keys/challenge", "/v1/keys/verify", "/v1/spaces", sp + "/invites", sp + "/join", "/v1/join",
+		"/v1/invites/look", sp + "/versions", sp + "/tasks", sp + "/tasks/next", sp + "/posts", sp + "/posts?receipt=full",
+		sp + "/members/x/approve", "/oauth/register", "/oauth/token", "/v1/authorizations/x/approve"}
+	bodies := []any{"", "null", "[]", `"x"`, "0", "{", `{"kind":null}`, `{"task":null,"kind":"result","body":"b"}`,
+		`{"task":{"number":-1},"kind":"result","body":"b"}`, `{"task":{"number":1e30},"kind":"result","body":"b"}`,
+		`{"kind":"go","version":-5}`, `{"kind":"finding","body":"b","rests_on":[null,""]}`, `{"tasks":[]}`, `{"tasks":[{}]}`,
+		`{"tasks":null,"title":"t"}`, `{"name":"","kind":"work","document":"\u0000"}`, `{"public_key":null,"signature":[1]}`,
+		`{"role":"writer","max_uses":-1}`, `{"expires_in_seconds":99999999999999}`, `{"link":"http://x/i/"}`, `{"code":"../../"}`,
+		`{"redirect_uris":["::"]}`, `{"body":"` + strings.Repeat("é", 70000) + `"}`, "\xff\xfe"}
+	for _, r := range routes {
+		for _, b := range bodies {
+			a := apiDo(t, srv, "POST", r, owner.Token, b)
+			if a.Status >= 500 || a.Status < 200 {
+				t.Errorf("POST %s %.40q: %d %s", r, b, a.Status, a.Body)
+			}
+			if a.Status >= 400 && !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("POST %s %.40q: a %d refusal that is not JSON: %s", r, b, a.Status, a.Body)
+			}
+		}
+	}
+	for _, p := range []string{"/v1/mailbox?after=-1", "/v1/mailbox?after=1e3", "/v1/seek?q=%20", "/v1/seek?fingerprint=&q=",
+		"/v1/posts?ids=,,,", sp + "/standing?limit=0", sp + "/standing?limit=x", sp + "/posts?after=-1", "/v1/categories?limit=1000",
+		"/reference?section=a&section=b", "/oauth/authorize", "/connect/consent", "/v1/spaces/%00", "/v1/posts/%2F/finding"} {
+		a := apiDo(t, srv, "GET", p, owner.Token, nil)
+		if a.Status >= 500 {
+			t.Errorf("GET %s: %d %s", p, a.Status, a.Body)
+		}
+	}
+}

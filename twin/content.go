@@ -140,6 +140,7 @@ func writeText(w http.ResponseWriter, r *http.Request, ctype, body string) {
 	h := w.Header()
 	h.Set("Content-Type", ctype)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("X-Request-Id", randHex(8))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		w.Write([]byte(body))
