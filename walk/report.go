@@ -37,6 +37,8 @@ type WalkReport struct {
 	ToolLists []ToolListReport `json:"tool_lists,omitempty"`
 	// Budgets are the walk's budgets and what it read of each.
 	Budgets []BudgetReport `json:"budgets"`
+	// Unbudgeted is true when the spec names no budget at all.
+	Unbudgeted bool `json:"unbudgeted,omitempty"`
 	// Runs is how many times the walk ran (--repeat).
 	Runs int `json:"runs"`
 	// Error is the failure, when the walk failed against the server.

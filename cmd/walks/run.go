@@ -111,6 +111,9 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 		}
+		if err := checkBudgetKeys(bf, specs); err != nil {
+			return err
+		}
 	}
 	var base *walk.Report
 	if f.base != "" {
@@ -206,6 +209,8 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", differ, plural(differ, "walk", "walks")))
 	case f.strict && countStatus(rep, "unbudgeted") > 0:
 		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--strict: %d %s not in %s", countStatus(rep, "unbudgeted"), plural(countStatus(rep, "unbudgeted"), "budget is", "budgets are"), f.budgetFile)}
+	case f.strict && countUnbudgeted(rep) > 0:
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--strict: %d %s no budget key", countUnbudgeted(rep), plural(countUnbudgeted(rep), "walk has", "walks have"))}
 	}
 	return nil
 }
@@ -224,6 +229,40 @@ func countStatus(rep *walk.Report, status string) int {
 			if b.Status == status {
 				n++
 			}
+		}
+	}
+	return n
+}
+
+// checkBudgetKeys refuses, before anything runs, a budget file that
+// declares no budgets, or whose block a walk names is not a budget block
+// (its numbers are not plain literals).
+func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec) error {
+	for _, s := range specs {
+		keys := []string{}
+		if s.Budget != "" {
+			keys = append(keys, s.Budget)
+		}
+		for _, m := range s.Measures {
+			keys = append(keys, m.Key)
+		}
+		for _, k := range keys {
+			if _, err := bf.Lookup(k); err != nil && strings.Contains(err.Error(), "is not a budget block") {
+				return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("%v; walk %s (%s) names it", err, s.Name, s.File)}
+			}
+		}
+	}
+	if len(bf.Budgets()) == 0 {
+		return cli.Usage("%s declares no budgets: want JSON numbers or `export const NAME = { key: 1_234 } as const;` blocks", bf.Path)
+	}
+	return nil
+}
+
+func countUnbudgeted(rep *walk.Report) int {
+	n := 0
+	for _, w := range rep.Walks {
+		if w.Unbudgeted {
+			n++
 		}
 	}
 	return n
@@ -381,7 +420,8 @@ func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.
 			measures = append([]walk.Measure{{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine}}, measures...)
 		}
 		if len(measures) == 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s)", s.Name, s.File, s.Name))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name))
+			wr.Unbudgeted = true
 		}
 		for _, m := range measures {
 			br := walk.BudgetReport{Key: m.Key, Measure: m.String(), Unit: m.Unit(), Status: "unchecked"}
@@ -393,10 +433,10 @@ func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.
 			}
 			br.Read = v
 			if bf != nil {
-				b, ok := bf.Get(m.Key)
-				if !ok {
+				b, err := bf.Lookup(m.Key)
+				if err != nil {
 					br.Status = "unbudgeted"
-					rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: %s is not in %s: unbudgeted", s.Name, m.Key, bf.Path))
+					rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: unbudgeted: %v", s.Name, err))
 				} else {
 					val, slack := b.Value, b.Value-v
 					br.Budget, br.Slack, br.Where = &val, &slack, b.Where()

@@ -43,6 +43,7 @@ type Server struct {
 	log     []Answer
 	tokens  map[string]string // token -> peer id
 	pending map[string][]byte // challenge hex -> public key
+	grows   int               // GET /grows answers one byte more each time
 }
 
 // Start starts a server on loopback; Close stops it.
@@ -139,6 +140,13 @@ func (s *Server) handler() http.Handler {
 	})
 	mux.HandleFunc("GET /redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/consent?request=req-42", http.StatusFound)
+	})
+	mux.HandleFunc("GET /grows", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.grows++
+		n := s.grows
+		s.mu.Unlock()
+		fmt.Fprintf(w, "answer %s", strings.Repeat("x", n))
 	})
 	mux.HandleFunc("GET /status/{code}", func(w http.ResponseWriter, r *http.Request) {
 		code, _ := strconv.Atoi(r.PathValue("code"))
