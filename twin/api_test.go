@@ -3,6 +3,7 @@ package twin_test
 import (
 	"crypto/ed25519"
 	"encoding/hex"
+	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -227,5 +228,28 @@ func TestTokensExpireAndWrongOnes401(t *testing.T) {
 		"challenge": ch.Get("challenge").String(), "signature": hex.EncodeToString(sig)})
 	if a.Get("error.code").String() != "CHALLENGE_EXPIRED" {
 		t.Errorf("expired challenge: %s", a.Body)
+	}
+}
+
+func TestStart(t *testing.T) {
+	base, stop, err := twin.Start(twin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Errorf("base URL %q", base)
+	}
+	resp, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("GET /: %d", resp.StatusCode)
+	}
+	stop()
+	if resp, err := http.Get(base + "/"); err == nil {
+		resp.Body.Close()
+		t.Errorf("the twin still answers after stop")
 	}
 }
