@@ -13,6 +13,9 @@ import (
 type Report struct {
 	// Walks holds each walk, in the order run.
 	Walks []WalkReport `json:"walks"`
+	// Over are the failure texts of the budgets exceeded: the walk, what it
+	// read, the budget and where it is declared, then part by part.
+	Over []string `json:"over"`
 	// Warnings are what the reader should know: unbudgeted walks, stale
 	// budgets.
 	Warnings []string `json:"warnings"`

@@ -39,6 +39,16 @@ type Spec struct {
 	Steps []*Step
 }
 
+// AllMeasures returns every budget of the walk: its total (when it names a
+// budget key) first, then its other measures.
+func (s *Spec) AllMeasures() []Measure {
+	var out []Measure
+	if s.Budget != "" {
+		out = append(out, Measure{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine})
+	}
+	return append(out, s.Measures...)
+}
+
 // Measure is a budget entry of a walk beside its total: what is measured
 // and the budget key it is held to.
 type Measure struct {

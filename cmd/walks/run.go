@@ -178,7 +178,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 
-	rep.Warnings = append(overTexts, rep.Warnings...)
+	rep.Over = append(rep.Over, overTexts...)
 	if f.report != "" {
 		if err := writeJSONFile(f.report, rep); err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
@@ -388,7 +388,7 @@ func sortedKeys(m map[string]string) []string {
 
 // evaluate builds the report and holds each walk to its budgets.
 func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.Report, overTexts []string, failed, differ int) {
-	rep = &walk.Report{Walks: []walk.WalkReport{}, Warnings: []string{}}
+	rep = &walk.Report{Walks: []walk.WalkReport{}, Over: []string{}, Warnings: []string{}}
 	for _, oc := range outcomes {
 		s := oc.Spec
 		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
@@ -415,10 +415,7 @@ func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.
 			differ++
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ))
 		}
-		measures := s.Measures
-		if s.Budget != "" {
-			measures = append([]walk.Measure{{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine}}, measures...)
-		}
+		measures := s.AllMeasures()
 		if len(measures) == 0 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name))
 			wr.Unbudgeted = true

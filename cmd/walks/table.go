@@ -107,6 +107,18 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 		}
 		mt.write(w, markdown)
 	}
+	if len(rep.Over) > 0 {
+		fmt.Fprintln(w)
+		for _, o := range rep.Over {
+			for _, line := range strings.Split(o, "\n") {
+				if markdown {
+					fmt.Fprintf(w, "> %s\n", line)
+				} else {
+					fmt.Fprintln(w, line)
+				}
+			}
+		}
+	}
 	if len(rep.Warnings) > 0 {
 		fmt.Fprintln(w)
 		for _, warn := range rep.Warnings {
