@@ -454,7 +454,7 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 	if pairs == nil && n.Kind != yaml.MappingNode {
 		return nil
 	}
-	st := &Step{File: p.file, Line: n.Line}
+	st := &Step{File: p.file, Line: n.Line, Setup: !counted}
 	var kindNode, keepNode, expectNode *yaml.Node
 	count := true
 	for _, kv := range pairs {

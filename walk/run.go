@@ -265,7 +265,7 @@ func (r *runner) fail(st *Step, line int, what string, ex *exchange) *Failure {
 	}
 	f := &Failure{Walk: r.spec.Name, File: st.File, Line: line, Step: fmt.Sprintf("step %q", st.Title()), What: r.sc.redact(what)}
 	if st.Part == "" {
-		f.Step = st.Kind + " step"
+		f.Step = st.Title()
 	}
 	if ex != nil {
 		f.Request = r.sc.redact(ex.request)

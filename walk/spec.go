@@ -138,6 +138,8 @@ type Step struct {
 	Part string
 	// Counted is true for a step among `steps:` that counts its answer.
 	Counted bool
+	// Setup is true for a set-up step.
+	Setup bool
 	// Kind is the step's kind: "http", "mcp", "doc", "exec", "key" or "pkce".
 	Kind string
 
@@ -161,6 +163,9 @@ func (s *Step) Where() string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
 func (s *Step) Title() string {
 	if s.Part != "" {
 		return s.Part
+	}
+	if s.Setup {
+		return "set-up " + s.Kind + " step"
 	}
 	return s.Kind + " step"
 }
