@@ -92,8 +92,9 @@ func (p *parser) lenString() (int, error) {
 		case c < 0x20:
 			return 0, p.fail("control character in string")
 		case c != '\\':
-			n++
-			p.pos++
+			end := plainRun(p.text, p.pos+1)
+			n += end - p.pos
+			p.pos = end
 			pendingHigh = false
 			continue
 		}

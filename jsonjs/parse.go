@@ -37,7 +37,10 @@ type parser struct {
 	text  []byte
 	pos   int
 	depth int
-	buf   []byte // scratch for strings with escapes
+	buf   []byte            // scratch for strings with escapes
+	keys  map[string]string // keys seen, so a repeated key is one string
+	ms    []Member          // members of the objects being read, a stack
+	es    []Value           // elements of the arrays being read, a stack
 }
 
 func newSyntaxError(text []byte, off int, msg string) *SyntaxError {
@@ -236,6 +239,10 @@ func (p *parser) strBytes(skip bool) ([]byte, error) {
 	p.pos++ // opening quote
 	start := p.pos
 	for p.pos < len(p.text) {
+		p.pos = plainRun(p.text, p.pos)
+		if p.pos >= len(p.text) {
+			break
+		}
 		c := p.text[p.pos]
 		if c == '"' {
 			p.pos++
@@ -244,10 +251,7 @@ func (p *parser) strBytes(skip bool) ([]byte, error) {
 		if c == '\\' {
 			break
 		}
-		if c < 0x20 {
-			return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
-		}
-		p.pos++
+		return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
 	}
 	if p.pos >= len(p.text) {
 		return nil, p.fail("unterminated string")
@@ -268,8 +272,9 @@ func (p *parser) strBytes(skip bool) ([]byte, error) {
 			return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
 		case c != '\\':
 			pendingHigh = -1
-			buf = append(buf, c)
-			p.pos++
+			end := plainRun(p.text, p.pos+1)
+			buf = append(buf, p.text[p.pos:end]...)
+			p.pos = end
 			continue
 		}
 		p.pos++ // backslash
@@ -342,19 +347,19 @@ func (p *parser) array() (Value, error) {
 	}
 	p.pos++
 	p.ws()
-	elems := []Value{}
 	if p.pos < len(p.text) && p.text[p.pos] == ']' {
 		p.pos++
 		p.depth--
-		return Value{kind: Array, elems: elems}, nil
+		return Value{kind: Array, elems: []Value{}}, nil
 	}
+	base := len(p.es)
 	for {
 		p.ws()
 		v, err := p.value()
 		if err != nil {
 			return Value{}, err
 		}
-		elems = append(elems, v)
+		p.es = append(p.es, v)
 		p.ws()
 		if p.pos >= len(p.text) {
 			return Value{}, p.unexpected()
@@ -365,6 +370,10 @@ func (p *parser) array() (Value, error) {
 		case ']':
 			p.pos++
 			p.depth--
+			elems := make([]Value, len(p.es)-base)
+			copy(elems, p.es[base:])
+			clear(p.es[base:])
+			p.es = p.es[:base]
 			return Value{kind: Array, elems: elems}, nil
 		default:
 			return Value{}, p.unexpected()
@@ -378,7 +387,7 @@ func (p *parser) object() (Value, error) {
 	}
 	p.pos++
 	p.ws()
-	var members []Member
+	base := len(p.ms)
 	if p.pos < len(p.text) && p.text[p.pos] == '}' {
 		p.pos++
 		p.depth--
@@ -389,9 +398,19 @@ func (p *parser) object() (Value, error) {
 		if p.pos >= len(p.text) || p.text[p.pos] != '"' {
 			return Value{}, p.unexpected()
 		}
-		k, err := p.str()
+		kb, err := p.strBytes(false)
 		if err != nil {
 			return Value{}, err
+		}
+		k, ok := p.keys[string(kb)]
+		if !ok {
+			if p.keys == nil {
+				p.keys = make(map[string]string)
+			}
+			k = string(kb)
+			if len(p.keys) < 4096 {
+				p.keys[k] = k
+			}
 		}
 		p.ws()
 		if p.pos >= len(p.text) || p.text[p.pos] != ':' {
@@ -403,7 +422,7 @@ func (p *parser) object() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		members = append(members, Member{Key: k, Value: v})
+		p.ms = append(p.ms, Member{Key: k, Value: v})
 		p.ws()
 		if p.pos >= len(p.text) {
 			return Value{}, p.unexpected()
@@ -414,6 +433,10 @@ func (p *parser) object() (Value, error) {
 		case '}':
 			p.pos++
 			p.depth--
+			members := make([]Member, len(p.ms)-base)
+			copy(members, p.ms[base:])
+			clear(p.ms[base:])
+			p.ms = p.ms[:base]
 			return Value{kind: Object, members: orderMembers(members)}, nil
 		default:
 			return Value{}, p.unexpected()

@@ -276,20 +276,29 @@ func orderMembers(m []Member) []Member {
 		}
 	}
 	// Duplicates: small objects compare pairwise, large ones use a map.
-	out := m[:0:0]
+	dup := false
 	if len(m) <= 16 {
-		out = make([]Member, 0, len(m))
-	outer:
-		for _, mem := range m {
-			for j := range out {
-				if out[j].Key == mem.Key {
-					out[j].Value = mem.Value
-					continue outer
+	scan:
+		for i := 1; i < len(m); i++ {
+			for j := 0; j < i; j++ {
+				if m[i].Key == m[j].Key {
+					dup = true
+					break scan
 				}
 			}
-			out = append(out, mem)
 		}
 	} else {
+		seen := make(map[string]struct{}, len(m))
+		for _, mem := range m {
+			if _, ok := seen[mem.Key]; ok {
+				dup = true
+				break
+			}
+			seen[mem.Key] = struct{}{}
+		}
+	}
+	out := m
+	if dup {
 		seen := make(map[string]int, len(m))
 		out = make([]Member, 0, len(m))
 		for _, mem := range m {
