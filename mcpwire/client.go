@@ -409,7 +409,7 @@ func (c *Client) do(ctx context.Context, m *outgoing) (*Response, error) {
 	defer cancel()
 	r, err := c.t.send(tctx, m)
 	if err != nil {
-		if ctx.Err() == nil && tctx.Err() != nil {
+		if ctx.Err() == nil && tctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 			err = context.Cause(tctx)
 		}
 		return r, c.fail(m.method, err)

@@ -77,7 +77,9 @@ func (r *eventReader) next() (*streamEvent, error) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) == 0 {
-			if hasData {
+			// An event whose data is empty (a priming event with an id)
+			// is not dispatched, as the event-stream rules say.
+			if hasData && data.Len() > 0 {
 				r.n++
 				ev.data = data.Bytes()
 				ev.raw = append([]byte(nil), r.raw[start:]...)

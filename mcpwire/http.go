@@ -360,6 +360,11 @@ func (t *httpTransport) close() error {
 	if sid == "" {
 		return nil
 	}
+	defer func() {
+		t.mu.Lock()
+		t.sessID = ""
+		t.mu.Unlock()
+	}()
 	// End the session, as the transport asks; a refusal changes nothing.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()

@@ -46,6 +46,7 @@ type stdioTransport struct {
 	mu      sync.Mutex    // one exchange at a time
 	quit    chan struct{} // closed when stopping: lines are dropped
 	closing sync.Once
+	closed  sync.Once
 
 	state   sync.Mutex
 	waitErr error // how the process ended, set before done is closed
@@ -177,7 +178,7 @@ func (t *stdioTransport) send(ctx context.Context, m *outgoing) (*Response, erro
 		select {
 		case l, ok = <-t.lines:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, fmt.Errorf("%w%s", context.Cause(ctx), t.stderrHint())
 		}
 		if !ok {
 			return nil, t.ended(nil)
@@ -296,9 +297,11 @@ func waitDone(done chan struct{}, d time.Duration) bool {
 }
 
 func (t *stdioTransport) close() error {
-	t.stop()
-	// Whatever the group left behind goes too.
-	signalGroup(t.cmd, true)
+	t.closed.Do(func() {
+		t.stop()
+		// Whatever the group left behind goes too.
+		signalGroup(t.cmd, true)
+	})
 	return nil
 }
 

@@ -1,12 +1,368 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/tidwall/gjson"
 
 	"readmeter/internal/cli"
+	"readmeter/mcpwire"
+	"readmeter/toollist"
 )
 
-// runCapture takes a tool list live. It is written with the mcpwire package.
+const captureUsageHead = `usage: measure capture -o FILE [flags] URL
+       measure capture -o FILE --sse [flags] URL/sse
+       measure capture -o FILE --stdio [flags] -- COMMAND [ARG...]
+
+measure capture takes a tool list live from an MCP server: it opens a
+session (initialize and notifications/initialized, or server/discover with
+--protocol 2026-07-28), sends tools/list, follows nextCursor, and writes the
+tools/list answer to FILE exactly as received (gzip and chunking undone,
+headers out; an event stream with its framing). The initialize (or
+server/discover) answer is written beside it as STEM.init.EXT
+(tools-mcp.init.json for tools-mcp.json), so that "measure FILE" reports on
+the tool list and checks the instructions.
+
+A JSON answer is saved with a final newline, which measure does not count;
+an event stream is saved byte for byte. When tools/list comes in several
+pages, FILE holds one JSON-RPC response made from them: the first page's
+result with "tools" holding every page's tools, each exactly as received,
+and "nextCursor" left out (a note on stderr says so).
+
+Transports: streamable HTTP (the default; POST to URL, JSON or event-stream
+answers, the session id sent back), the older HTTP+SSE transport (--sse:
+GET URL, POST to its endpoint), stdio (--stdio: run COMMAND, newline-
+delimited JSON; the process is always stopped at the end).
+
+The token (--token, or the MEASURE_TOKEN environment variable) is sent as
+"Authorization: Bearer TOKEN" only to the host named in URL, never after a
+redirect to another host, and never printed.
+
+Flags:
+`
+
+const captureUsageTail = `
+Exit codes:
+  0  captured: both files written
+  2  usage error, or the server could not be reached, answered an error,
+     HTML, broken JSON, an event stream without the answer, too much, or
+     nothing in time (one line naming the address or command); nothing is
+     written
+`
+
+// captureOptions are the flags of `measure capture`.
+type captureOptions struct {
+	output       string
+	token        string
+	protocol     string
+	capabilities string
+	timeout      time.Duration
+	maxBody      int64
+	stdio        bool
+	sse          bool
+	headers      []string
+}
+
+func newCaptureFlags(o *captureOptions) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("measure capture", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVarP(&o.output, "output", "o", "", "write the tools/list answer to `FILE` (and the initialize answer to STEM.init.EXT)")
+	fs.StringVar(&o.token, "token", "", "bearer `TOKEN` for the server (default: $MEASURE_TOKEN)")
+	fs.StringVar(&o.protocol, "protocol", mcpwire.Version20250618, "protocol `VERSION`: 2025-06-18, 2025-11-25 (initialize) or 2026-07-28 (server/discover)")
+	fs.StringVar(&o.capabilities, "capabilities", "{}", "client capabilities, a JSON object (some servers list more tools to a client that declares more)")
+	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer")
+	fs.Int64Var(&o.maxBody, "max-body", mcpwire.DefaultMaxBody, "largest answer read, in `BYTES`")
+	fs.StringArrayVar(&o.headers, "header", nil, "extra HTTP header `NAME: VALUE` (repeatable)")
+	fs.BoolVar(&o.sse, "sse", false, "use the older HTTP+SSE transport: URL is the event stream (.../sse)")
+	fs.BoolVar(&o.stdio, "stdio", false, "run COMMAND and speak to it on stdin and stdout")
+	return fs
+}
+
+// runCapture is `measure capture`: it takes a tool list live and writes it.
 func runCapture(stdout, stderr io.Writer, args []string) error {
-	return cli.Usage("capture: not built yet")
+	var o captureOptions
+	fs := newCaptureFlags(&o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, captureUsageHead)
+			fmt.Fprint(stdout, fs.FlagUsages())
+			fmt.Fprint(stdout, captureUsageTail)
+			return nil
+		}
+		return cli.Usage("capture: %v (see measure capture --help)", err)
+	}
+	if o.token == "" {
+		o.token = os.Getenv("MEASURE_TOKEN")
+	}
+	err := capture(stdout, stderr, &o, fs.Args())
+	if err != nil && o.token != "" && strings.Contains(err.Error(), o.token) {
+		err = cli.Usage("%s", strings.ReplaceAll(err.Error(), o.token, "[redacted]"))
+	}
+	return err
+}
+
+func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
+	switch {
+	case o.output == "":
+		return cli.Usage("capture: -o FILE is required: where to write the tools/list answer")
+	case o.stdio && o.sse:
+		return cli.Usage("capture: --stdio and --sse exclude each other")
+	case o.stdio && len(rest) == 0:
+		return cli.Usage("capture: --stdio needs a command after --")
+	case !o.stdio && len(rest) != 1:
+		return cli.Usage("capture: give one URL (or --stdio -- COMMAND ARGS...); %d arguments given", len(rest))
+	case o.timeout <= 0:
+		return cli.Usage("capture: --timeout must be more than 0")
+	case o.maxBody <= 0:
+		return cli.Usage("capture: --max-body must be more than 0")
+	}
+	switch o.protocol {
+	case mcpwire.Version20250618, mcpwire.Version20251125, mcpwire.Version20260728:
+	default:
+		return cli.Usage("capture: --protocol %q: use 2025-06-18, 2025-11-25 or 2026-07-28", o.protocol)
+	}
+	caps := bytes.TrimSpace([]byte(o.capabilities))
+	if !json.Valid(caps) || !gjson.ParseBytes(caps).IsObject() {
+		return cli.Usage("capture: --capabilities must be a JSON object, like {\"roots\":{}}")
+	}
+	initPath := toollist.InitPath(o.output)
+	if initPath == o.output {
+		return cli.Usage("capture: -o %s: the initialize answer would overwrite it; give FILE an extension", o.output)
+	}
+
+	ctx := context.Background()
+	var c *mcpwire.Client
+	var err error
+	if o.stdio {
+		c, err = mcpwire.NewStdio(ctx, rest, mcpwire.StdioOptions{Timeout: o.timeout, MaxBody: o.maxBody})
+	} else {
+		ho, herr := httpOptions(o, rest[0])
+		if herr != nil {
+			return herr
+		}
+		if o.sse {
+			c, err = mcpwire.NewSSE(rest[0], ho)
+		} else {
+			c = mcpwire.NewHTTP(rest[0], ho)
+		}
+	}
+	if err != nil {
+		return cli.Usage("%v", err)
+	}
+	defer c.Close()
+
+	iopts := mcpwire.InitOptions{ProtocolVersion: o.protocol, Capabilities: json.RawMessage(caps)}
+	var init *mcpwire.Response
+	if o.protocol == mcpwire.Version20260728 {
+		init, err = c.Discover(ctx, iopts)
+	} else {
+		init, err = c.Initialize(ctx, iopts)
+	}
+	if err != nil {
+		return cli.Usage("%v", err)
+	}
+	pages, err := c.ListTools(ctx)
+	if err != nil {
+		return cli.Usage("%v", err)
+	}
+	c.Close()
+
+	list, merged, err := listBytes(pages)
+	if err != nil {
+		return cli.Usage("%s: tools/list: %v", c.Where(), err)
+	}
+	initData := saved(init.Raw)
+	// What is written must read back as a capture: check before writing.
+	capt, err := toollist.Parse(o.output, list)
+	if err != nil {
+		return cli.Usage("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
+	}
+	figs, err := toollist.Measure(capt)
+	if err != nil {
+		return cli.Usage("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
+	}
+	if _, err := toollist.ParseInit(initPath, initData); err != nil {
+		return cli.Usage("%s: the %s answer cannot be read: %v", c.Where(), initMethod(o.protocol), err)
+	}
+	if err := writeBoth(o.output, list, initPath, initData); err != nil {
+		return cli.Usage("capture: %v", err)
+	}
+	if merged > 1 {
+		fmt.Fprintf(stderr, "measure: capture: tools/list came in %d pages; %s holds one response made from them\n", merged, o.output)
+	}
+	fmt.Fprintf(stdout, "%s: %s from %s: %s wire bytes, %s model-read bytes (%s tokens)\n",
+		o.output, toolCount(figs.Tools), c.Where(),
+		cli.Group(capt.WireBytes), cli.Group(figs.ModelReadBytes), cli.Group(figs.ModelReadTokens))
+	fmt.Fprintf(stdout, "%s: the %s answer, %s bytes\n", initPath, initMethod(o.protocol), cli.Group(int64(len(init.Raw))))
+	return nil
+}
+
+func initMethod(protocol string) string {
+	if protocol == mcpwire.Version20260728 {
+		return "server/discover"
+	}
+	return "initialize"
+}
+
+func httpOptions(o *captureOptions, raw string) (mcpwire.HTTPOptions, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return mcpwire.HTTPOptions{}, cli.Usage("capture: %q is not an http:// or https:// URL", raw)
+	}
+	ho := mcpwire.HTTPOptions{Token: o.token, MaxBody: o.maxBody, Timeout: o.timeout}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return ho, cli.Usage("capture: --header %q: write NAME: VALUE", h)
+		}
+		if ho.Header == nil {
+			ho.Header = map[string][]string{}
+		}
+		ho.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	return ho, nil
+}
+
+// saved is an answer as a capture file holds it: an event stream byte for
+// byte, JSON with a final newline (which measure does not count).
+func saved(raw []byte) []byte {
+	if isEventStream(raw) {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+1)
+	out = append(out, raw...)
+	return append(out, '\n')
+}
+
+func isEventStream(b []byte) bool {
+	for _, p := range []string{":", "event:", "data:", "id:", "retry:"} {
+		if bytes.HasPrefix(b, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// listBytes is what the capture file holds: the one page as saved, or, for
+// several pages, one JSON-RPC response made from them (the first page's
+// result members in order, "tools" holding every page's tools as received,
+// "nextCursor" left out). merged is the number of pages.
+func listBytes(pages []*mcpwire.Response) (data []byte, merged int, err error) {
+	if len(pages) == 0 {
+		return nil, 0, errors.New("no answer")
+	}
+	if len(pages) == 1 {
+		return saved(pages[0].Raw), 1, nil
+	}
+	var tools [][]byte
+	for i, p := range pages {
+		arr := gjson.GetBytes(p.Message, "result.tools")
+		if !arr.IsArray() {
+			return nil, 0, fmt.Errorf("page %d has no result.tools array", i+1)
+		}
+		arr.ForEach(func(_, v gjson.Result) bool {
+			tools = append(tools, []byte(v.Raw))
+			return true
+		})
+	}
+	first := pages[0].Message
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.WriteString(gjson.GetBytes(first, "id").Raw)
+	b.WriteString(`,"result":{`)
+	n := 0
+	gjson.GetBytes(first, "result").ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "nextCursor" {
+			return true
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		if k.Str == "tools" {
+			b.WriteByte('[')
+			b.Write(bytes.Join(tools, []byte(",")))
+			b.WriteByte(']')
+		} else {
+			b.WriteString(v.Raw)
+		}
+		return true
+	})
+	b.WriteString("}}\n")
+	return b.Bytes(), len(pages), nil
+}
+
+// writeBoth writes the capture and its initialize answer atomically: both
+// go to temporary files in their directory first and are renamed into
+// place only when both are written; on any error nothing new is left.
+func writeBoth(path string, data []byte, initPath string, initData []byte) error {
+	tmp, err := tempWrite(path, data)
+	if err != nil {
+		return err
+	}
+	tmpInit, err := tempWrite(initPath, initData)
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmpInit, initPath); err != nil {
+		os.Remove(tmp)
+		os.Remove(tmpInit)
+		return fmt.Errorf("%s: %v", initPath, capturePathErr(err))
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		os.Remove(initPath)
+		return fmt.Errorf("%s: %v", path, capturePathErr(err))
+	}
+	return nil
+}
+
+func tempWrite(path string, data []byte) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", path, capturePathErr(err))
+	}
+	name := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", fmt.Errorf("%s: %v", path, capturePathErr(err))
+	}
+	return name, nil
+}
+
+func capturePathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func toolCount(n int) string {
+	if n == 1 {
+		return "1 tool"
+	}
+	return fmt.Sprintf("%d tools", n)
 }

@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tidwall/gjson"
+
+	"readmeter/internal/cli"
+	"readmeter/internal/mcptest"
+	"readmeter/toollist"
+)
+
+// badPeers starts the misbehaving HTTP servers the capture tests talk to,
+// and returns their URLs by name.
+func badPeers(t *testing.T) map[string]string {
+	t.Helper()
+	urls := map[string]string{}
+	serve := func(name string, h http.HandlerFunc) {
+		srv := httptest.NewServer(h)
+		t.Cleanup(func() {
+			srv.CloseClientConnections()
+			srv.Close()
+		})
+		urls[name] = srv.URL + "/mcp"
+	}
+	// answer writes the JSON-RPC answer to the request in r.
+	answer := func(w http.ResponseWriter, r *http.Request, result string) {
+		body, _ := io.ReadAll(r.Body)
+		id := gjson.GetBytes(body, "id")
+		if !id.Exists() {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,%s}`, id.Raw, result)
+	}
+	const initOK = `"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bad","version":"1"}}`
+
+	serve("html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><html><body>Sign in</body></html>")
+	})
+	serve("500", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "upstream failed", http.StatusInternalServerError)
+	})
+	serve("ends", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hi\"}}\n\n")
+	})
+	serve("notjson", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message\ndata: this is not JSON\n\n")
+	})
+	serve("rpcerror", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, `"error":{"code":-32603,"message":"the database is down"}`)
+	})
+	serve("big", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, `"result":{"protocolVersion":"2025-06-18","pad":"`+strings.Repeat("x", 2000)+`"}`)
+	})
+	stop := make(chan struct{})
+	serve("hang", func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body) // so that the server notices the client leave
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	})
+	// listfails opens a session, then fails tools/list: nothing may be
+	// written although the initialize answer came.
+	serve("listfails", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if gjson.GetBytes(body, "method").String() == "tools/list" {
+			answer(w, r, `"error":{"code":-32601,"message":"Method not found"}`)
+			return
+		}
+		answer(w, r, initOK)
+	})
+	// echoauth refuses, quoting the Authorization header it got.
+	serve("echoauth", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, "invalid token: "+r.Header.Get("Authorization"))
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls["nothing"] = "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+	t.Cleanup(func() { close(stop) }) // runs before the servers close
+	return urls
+}
+
+// npmBin is where `make npm-deps` installs the pinned MCP servers.
+func npmBin(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata/npm/node_modules/.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil {
+		t.Fatalf("the npm MCP servers are not installed (run make npm-deps): %v", err)
+	}
+	return dir
+}
+
+func needNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is needed as the oracle for byte counts: %v", err)
+	}
+	return node
+}
+
+// TestCaptureScripts runs the golden scripts of measure capture in
+// testdata/capture, with the servers' addresses in the environment:
+// $MCP_STREAM, $MCP_JSON, $MCP_STATELESS, $MCP_PAGED (Go SDK servers),
+// $MCP_SSE (Go SDK, HTTP+SSE), $BAD_* (misbehaving peers), $NPM_BIN.
+func TestCaptureScripts(t *testing.T) {
+	env := map[string]string{
+		"MCP_STREAM":    mcptest.Start(t, mcptest.Options{Instructions: "Use echo to test."}),
+		"MCP_JSON":      mcptest.Start(t, mcptest.Options{JSONResponse: true, Instructions: "Use echo to test."}),
+		"MCP_STATELESS": mcptest.Start(t, mcptest.Options{Stateless: true, Instructions: "Use echo to test."}),
+		"MCP_PAGED":     mcptest.Start(t, mcptest.Options{PageSize: 3}),
+		"MCP_SSE":       mcptest.StartSSE(t, mcptest.Options{}),
+		"NPM_BIN":       npmBin(t),
+	}
+	for name, u := range badPeers(t) {
+		env["BAD_"+strings.ToUpper(name)] = u
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/capture",
+		UpdateScripts: *update,
+		Setup: func(e *testscript.Env) error {
+			for k, v := range env {
+				e.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"measure":  measureCmd,
+			"exitcode": exitcodeCmd,
+		},
+	})
+}
+
+// runCaptureIn runs measure capture in-process in dir and returns its exit
+// code and output.
+func runCaptureIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	full := append([]string{"capture", "-o", filepath.Join(dir, "tools.json")}, args...)
+	err := run(&out, &errb, full)
+	cli.Report(&errb, "measure", err)
+	return cli.Code(err), out.String(), errb.String()
+}
+
+// TestCaptureBadPeers: each bad peer gives exit 2, one line naming the
+// address or command, and leaves nothing in the output directory and no
+// process running.
+func TestCaptureBadPeers(t *testing.T) {
+	urls := badPeers(t)
+	const token = "tok-3f9a-very-secret"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in the line
+	}{
+		{"nothing", []string{urls["nothing"]}, urls["nothing"] + ": initialize: connection refused"},
+		{"html", []string{urls["html"]}, urls["html"] + ": initialize: answered text/html, not JSON or an event stream"},
+		{"500", []string{urls["500"]}, urls["500"] + ": initialize: HTTP 500 Internal Server Error: \"upstream failed\""},
+		{"ends", []string{urls["ends"]}, urls["ends"] + ": initialize: the event stream ended before the answer (1 event read)"},
+		{"notjson", []string{urls["notjson"]}, urls["notjson"] + ": initialize: event 1: data is not JSON: \"this is not JSON\""},
+		{"rpcerror", []string{urls["rpcerror"]}, urls["rpcerror"] + ": initialize: JSON-RPC error -32603: the database is down"},
+		{"big", []string{"--max-body", "1000", urls["big"]}, urls["big"] + ": initialize: answer larger than the limit of 1000 bytes"},
+		{"hang", []string{"--timeout", "300ms", urls["hang"]}, urls["hang"] + ": initialize: no answer within 300ms"},
+		{"listfails", []string{urls["listfails"]}, urls["listfails"] + ": tools/list: JSON-RPC error -32601: Method not found"},
+		{"token", []string{"--token", token, urls["echoauth"]}, urls["echoauth"] + `: initialize: HTTP 401 Unauthorized: "invalid token: Bearer [redacted]"`},
+		{"stdio-exits", []string{"--stdio", "--", "sh", "-c", "echo no config >&2; exit 3"}, `sh -c 'echo no config >&2; exit 3': initialize: the server exited (exit status 3) before answering; stderr: "no config"`},
+		{"stdio-garbage", []string{"--stdio", "--", "sh", "-c", "echo hello there; sleep 30"}, `sh -c 'echo hello there; sleep 30': initialize: wrote a line that is not JSON: "hello there"`},
+		{"stdio-silent", []string{"--timeout", "300ms", "--stdio", "--", "sh", "-c", "echo $$ >&2; exec sleep 30"}, `sh -c 'echo $$ >&2; exec sleep 30': initialize: no answer within 300ms; stderr:`},
+		{"stdio-missing", []string{"--stdio", "--", "no-such-mcp-server-here"}, `no-such-mcp-server-here: cannot start: executable file not found in $PATH`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, stdout, stderr := runCaptureIn(t, dir, tc.args...)
+			if code != cli.ExitUsage {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if stdout != "" {
+				t.Errorf("stdout: %q", stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "measure: ") || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr = %q\nwant one line holding %q", stderr, tc.want)
+			}
+			if strings.Contains(stderr, token) {
+				t.Errorf("the token shows: %s", stderr)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("left in the directory: %v", ents)
+			}
+			// A pid the stdio server wrote to stderr must be gone.
+			if i := strings.Index(stderr, `stderr: "`); i >= 0 {
+				if pid, err := strconv.Atoi(strings.Trim(stderr[i+len(`stderr: "`):], "\"\n")); err == nil {
+					if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+						t.Errorf("process %d still running: %v", pid, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// nodeModelRead is the oracle: Node reads the capture file and sums the
+// UTF-8 bytes of JSON.stringify({name, description, input_schema}).
+const nodeModelRead = `
+const fs = require('fs');
+const text = fs.readFileSync(process.argv[1], 'utf8');
+let msg;
+if (/^(:|event:|data:|id:|retry:)/.test(text)) {
+  for (const ev of text.split(/\r?\n\r?\n/)) {
+    const data = ev.split(/\r?\n/).filter(l => l.startsWith('data:')).map(l => l.slice(5).replace(/^ /, '')).join('\n');
+    if (!data) continue;
+    const m = JSON.parse(data);
+    if (m.result && m.result.tools) { msg = m; break; }
+  }
+} else {
+  msg = JSON.parse(text);
+}
+const tools = (msg.result || msg).tools;
+let n = 0;
+for (const t of tools) n += Buffer.byteLength(JSON.stringify({name: t.name, description: t.description, input_schema: t.inputSchema}));
+console.log(tools.length + ' ' + n);
+`
+
+// checkAgainstNode measures the capture at path with toollist and with
+// Node, and compares.
+func checkAgainstNode(t *testing.T, path string, minTools int) {
+	t.Helper()
+	node := needNode(t)
+	c, err := toollist.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := toollist.Measure(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, "-e", nodeModelRead, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	got := fmt.Sprintf("%d %d", f.Tools, f.ModelReadBytes)
+	if want := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("%s: Go says %s (tools, model-read bytes), Node says %s", path, got, want)
+	}
+	if f.Tools < minTools {
+		t.Errorf("%s: %d tools, want at least %d", path, f.Tools, minTools)
+	}
+	if _, err := toollist.ReadInit(toollist.InitPath(path)); err != nil {
+		t.Errorf("init answer: %v", err)
+	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// startNode runs an npm server's HTTP mode on a free port, stopped (with
+// its process group) when the test ends; it returns the port once the
+// server accepts connections.
+func startNode(t *testing.T, bin string, mode string) string {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(bin, mode)
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			t.Fatalf("%s %s exited: %s", bin, mode, logs.String())
+		default:
+		}
+		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
+			c.Close()
+			return port
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s %s did not listen on %s", bin, mode, port)
+	return ""
+}
+
+// TestCaptureRealServers captures the pinned npm servers over every
+// transport they speak, and our Go SDK servers, and checks each capture's
+// model-read bytes against Node reading the same file.
+func TestCaptureRealServers(t *testing.T) {
+	bin := npmBin(t)
+	needNode(t)
+	everything := filepath.Join(bin, "mcp-server-everything")
+	type server struct {
+		name     string
+		args     func(t *testing.T) []string
+		minTools int
+	}
+	servers := []server{
+		{"everything-stdio", func(t *testing.T) []string {
+			return []string{"--stdio", "--", everything, "stdio"}
+		}, 5},
+		{"everything-streamable", func(t *testing.T) []string {
+			return []string{"http://127.0.0.1:" + startNode(t, everything, "streamableHttp") + "/mcp"}
+		}, 5},
+		{"everything-streamable-2025-11-25", func(t *testing.T) []string {
+			return []string{"--protocol", "2025-11-25", "http://127.0.0.1:" + startNode(t, everything, "streamableHttp") + "/mcp"}
+		}, 5},
+		{"everything-sse", func(t *testing.T) []string {
+			return []string{"--sse", "http://127.0.0.1:" + startNode(t, everything, "sse") + "/sse"}
+		}, 5},
+		{"filesystem-stdio", func(t *testing.T) []string {
+			return []string{"--stdio", "--", filepath.Join(bin, "mcp-server-filesystem"), t.TempDir()}
+		}, 5},
+		{"memory-stdio", func(t *testing.T) []string {
+			return []string{"--stdio", "--", "env", "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl"), filepath.Join(bin, "mcp-server-memory")}
+		}, 5},
+		{"gosdk-stream", func(t *testing.T) []string { return []string{mcptest.Start(t, mcptest.Options{})} }, len(mcptest.Tools)},
+		{"gosdk-json", func(t *testing.T) []string {
+			return []string{mcptest.Start(t, mcptest.Options{JSONResponse: true})}
+		}, len(mcptest.Tools)},
+		{"gosdk-stateless", func(t *testing.T) []string {
+			return []string{mcptest.Start(t, mcptest.Options{Stateless: true})}
+		}, len(mcptest.Tools)},
+		{"gosdk-discover", func(t *testing.T) []string {
+			return []string{"--protocol", "2026-07-28", mcptest.Start(t, mcptest.Options{Stateless: true})}
+		}, len(mcptest.Tools)},
+		{"gosdk-paged", func(t *testing.T) []string {
+			return []string{mcptest.Start(t, mcptest.Options{PageSize: 1})}
+		}, len(mcptest.Tools)},
+		{"gosdk-sse", func(t *testing.T) []string { return []string{"--sse", mcptest.StartSSE(t, mcptest.Options{})} }, len(mcptest.Tools)},
+	}
+	for _, s := range servers {
+		t.Run(s.name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, stdout, stderr := runCaptureIn(t, dir, s.args(t)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stdout, "model-read bytes") {
+				t.Errorf("stdout: %q", stdout)
+			}
+			path := filepath.Join(dir, "tools.json")
+			checkAgainstNode(t, path, s.minTools)
+			// `measure FILE` reads what capture wrote.
+			var out, errb bytes.Buffer
+			if err := run(&out, &errb, []string{"--json", path}); err != nil {
+				t.Fatalf("measure %s: %v\n%s", path, err, errb.String())
+			}
+			if !json.Valid(out.Bytes()) {
+				t.Errorf("measure --json: %s", out.String())
+			}
+		})
+	}
+}
