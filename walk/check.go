@@ -224,11 +224,10 @@ func (st *Step) templates() []tmplAt {
 			add("{{" + k.Name + ".seed}}")
 		}
 	}
-	for _, a := range st.Expect.Body {
-		out = append(out, tmplAt{a.Value, a.Line})
-	}
-	for _, a := range st.Expect.Text {
-		out = append(out, tmplAt{a.Value, a.Line})
+	for _, a := range append(append([]TextAssert{}, st.Expect.Body...), st.Expect.Text...) {
+		if a.Kind != "matches" { // a regular expression is not a template
+			out = append(out, tmplAt{a.Value, a.Line})
+		}
 	}
 	for _, a := range st.Expect.Paths {
 		out = append(out, nodeTemplateList(a.Equals)...)

@@ -352,3 +352,61 @@ func TestRunAllKeepsOrderAndComparesRepeats(t *testing.T) {
 	}
 	_ = b // the link is not echoed: the counts stay the same
 }
+
+func TestMCPPagesErrorsAndRawMessages(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	dir := t.TempDir()
+	p := write(t, dir, "w.yaml", `walk: paged
+budgets:
+  - { key: TOOL_LIST_TOKENS.paged, measure: "tool_list:list" }
+servers:
+  paged: { url: /mcp-paged }
+steps:
+  - part: list
+    mcp: list
+    expect: { json: { result.tools.#.name: [refuse, task] } }
+  - part: no such tool
+    mcp: { call: nope }
+    expect: { json: { error.code: { exists: true } } }
+  - part: ping
+    mcp: { method: ping, params: {} }
+  - part: raw
+    mcp: { raw: '{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"task","arguments":{"action":"next"}}}' }
+    expect: { json: { id: r1, structuredContent.task.number: 7 } }
+`)
+	s := load(t, p)
+	res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := srv.Log()
+	if len(log) != 5 {
+		t.Fatalf("%d answers, want 5 (two pages, three calls)", len(log))
+	}
+	want := []int64{int64(len(log[0].Body) + len(log[1].Body)), int64(len(log[2].Body)), int64(len(log[3].Body)), int64(len(log[4].Body))}
+	for i, part := range res.Ledger.Parts() {
+		if part.Bytes != want[i] {
+			t.Errorf("%s: %d bytes, want %d", part.Name, part.Bytes, want[i])
+		}
+	}
+	// Both pages are measured: the list read whole is more than either page.
+	one := walktest.Start()
+	defer one.Close()
+	p2 := write(t, dir, "one.yaml", "walk: one\nsteps:\n  - part: list\n    mcp: { url: /mcp-json, list: tools }\n")
+	whole, err := walk.Run(context.Background(), load(t, p2), walk.Options{BaseURL: one.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ToolLists["list"] != whole.ToolLists["list"] || whole.ToolLists["list"] == 0 {
+		t.Errorf("two pages read %d bytes a model reads, one page of both tools %d", res.ToolLists["list"], whole.ToolLists["list"])
+	}
+
+	// A JSON-RPC error nobody expected fails the step.
+	p3 := write(t, dir, "err.yaml", "walk: err\nsteps:\n  - part: no such tool\n    mcp: { url: /mcp, call: nope }\n")
+	_, err = walk.Run(context.Background(), load(t, p3), walk.Options{BaseURL: srv.URL})
+	var f *walk.Failure
+	if !errors.As(err, &f) || !strings.Contains(f.What, "JSON-RPC error") {
+		t.Errorf("got %v", err)
+	}
+}

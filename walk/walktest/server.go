@@ -154,6 +154,7 @@ func (s *Server) handler() http.Handler {
 	})
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	mux.Handle("/mcp-json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	mux.Handle("/mcp-paged", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return newMCPServer(1) }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	mux.Handle("/mcp-session", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, nil))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{ResponseWriter: w}
@@ -255,8 +256,10 @@ type taskOut struct {
 
 // NewMCPServer returns the MCP server the test server serves at /mcp: the
 // tools task (structured content) and refuse (isError).
-func NewMCPServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "walktest", Version: "0.1.0"}, &mcp.ServerOptions{Instructions: "Take the next task. Ä ✓"})
+func NewMCPServer() *mcp.Server { return newMCPServer(0) }
+
+func newMCPServer(pageSize int) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "walktest", Version: "0.1.0"}, &mcp.ServerOptions{Instructions: "Take the next task. Ä ✓", PageSize: pageSize})
 	mcp.AddTool(srv, &mcp.Tool{Name: "task", Description: "Take the next task, or mark one done."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in taskArgs) (*mcp.CallToolResult, taskOut, error) {
 			var out taskOut
