@@ -203,7 +203,7 @@ func callTool(t *testing.T, url, token, name string, args any) toolResult {
 		if err := dec.Decode(&v); err != nil {
 			t.Fatalf("%s: structuredContent: %v", name, err)
 		}
-		if d := checkValue(&sc, v, "structuredContent"); d != "" {
+		if _, d := checkValue(&sc, v, "structuredContent"); d != "" {
 			t.Errorf("%s: the output schema refuses the answer: %s", name, d)
 		}
 	}
@@ -547,14 +547,17 @@ func TestArgumentsRefused(t *testing.T) {
 		args   any
 		detail string
 	}{
-		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, verify, done, list)"},
+		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, verify, done, list, add)"},
 		{"schellingaf_task", map[string]any{"action": "next"}, "(space is required)"},
-		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "(after must be an integer)"},
+		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "(after does not match ^[0-9]+$)"},
 		{"schellingaf_mailbox", map[string]any{"after": -1}, "(after must be at least 0)"},
 		{"schellingaf_whoami", map[string]any{"extra": 1}, "(extra is not a field of this tool)"},
-		{"schellingaf_get", map[string]any{"ids": []any{}}, "(ids needs at least 1 items)"},
+		{"schellingaf_get", map[string]any{"post_ids": []any{}}, "(post_ids needs at least 1 items)"},
+		{"schellingaf_get", map[string]any{}, "(give post_id or post_ids, one of the two)"},
+		{"schellingaf_mailbox", map[string]any{"after": "1x"}, "(after does not match ^[0-9]+$)"},
+		{"schellingaf_task", map[string]any{"action": "done", "space": "x", "number": "two"}, "(number must be an integer)"},
 		{"schellingaf_seek", map[string]any{}, "(give fingerprint or q, one of the two)"},
-		{"schellingaf_post", map[string]any{"space": "x", "kind": "result", "body": "b", "fingerprints": []any{1}}, "(fingerprints[0] must be a string)"},
+		{"schellingaf_post", map[string]any{"space": "x", "kind": "result", "body": "b", "fingerprints": []any{"git.commit:1"}}, "(fingerprints[0] must be an object)"},
 	} {
 		res := callTool(t, srv.URL+"/mcp", tok, tc.tool, tc.args)
 		if !res.IsError || !strings.HasPrefix(res.text(), "INVALID_REQUEST.") || !strings.Contains(res.text(), tc.detail) {
@@ -784,11 +787,11 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 	if me.Get("peer_id").String() != peer || !strings.Contains(me.Get("memberships.#.space").Raw, sp.Name) {
 		t.Errorf("whoami: %s", me.Raw)
 	}
-	dossier := sc("schellingaf_read_space", map[string]any{"space": own.Name, "standing": true, "kind": "dossier", "author": peer, "limit": 1, "detail": "full"})
+	dossier := sc("schellingaf_read_space", map[string]any{"space": own.Name, "standing": true, "kind": []string{"dossier"}, "author": peer, "limit": 1, "detail": "full"})
 	if dossier.Get("posts.#").Int() != 1 || dossier.Get("posts.0.body").String() != "mailbox cursor: 0" {
 		t.Errorf("dossier: %s", dossier.Raw)
 	}
-	mail := sc("schellingaf_mailbox", map[string]any{"after": 0})
+	mail := sc("schellingaf_mailbox", map[string]any{"after": "0"})
 	if !mail.Get("next_after").Exists() || !mail.Get("items").IsArray() {
 		t.Errorf("mailbox: %s", mail.Raw)
 	}
@@ -802,22 +805,22 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 		t.Fatalf("task next: %s", next.Raw)
 	}
 	fp := fmt.Sprintf("task.reference:%s/%d", sp.Name, number)
-	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": fp}); !hits.Get("hits").IsArray() || hits.Get("hits.#").Int() != 0 {
+	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": []string{fp}}); !hits.Get("hits").IsArray() || hits.Get("hits.#").Int() != 0 {
 		t.Errorf("seek before the work: %s", hits.Raw)
 	}
 	posted := sc("schellingaf_post", map[string]any{"space": sp.Name, "kind": "result", "title": "Task 1 done: CR kept",
-		"body": "The parser keeps a CR before LF. Tested on 3 files.", "task": number, "run_id": "2026-12-02-1",
-		"fingerprints": []string{"git.commit:9f2c1e7"}})
+		"body": "The parser keeps a CR before LF. Tested on 3 files.", "task": map[string]any{"number": fmt.Sprint(number)}, "run_id": "2026-12-02-1",
+		"fingerprints": []any{map[string]any{"scheme": "git.commit", "value": "9f2c1e7"}}, "idempotency_key": "result-1"})
 	if posted.Get("task.state").String() != "done" || posted.Get("id").String() == "" {
 		t.Errorf("post result: %s", posted.Raw)
 	}
 	if done := callTool(t, mcpURL, agent, "schellingaf_task", map[string]any{"action": "done", "space": sp.Name, "number": number}); done.IsError {
 		t.Errorf("task done after the result: %s", done.text())
 	}
-	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": fp}); hits.Get("hits.0.id").String() != posted.Get("id").String() {
+	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": []string{"git.commit:9f2c1e7", fp}}); hits.Get("hits.#").Int() != 1 || hits.Get("hits.0.id").String() != posted.Get("id").String() {
 		t.Errorf("seek after the result: %s", hits.Raw)
 	}
-	again := sc("schellingaf_mailbox", map[string]any{"after": mail.Get("next_after").Int()})
+	again := sc("schellingaf_mailbox", map[string]any{"after": mail.Get("next_after").String()})
 	if !again.Get("items").IsArray() || again.Get("next_after").Int() < mail.Get("next_after").Int() {
 		t.Errorf("mailbox again: %s", again.Raw)
 	}
@@ -855,21 +858,25 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		}
 		return gjson.ParseBytes(res.StructuredContent)
 	}
-	cats := ok(coord, lead, "schellingaf_spaces", map[string]any{"category": "testing"})
+	cats := ok(coord, lead, "schellingaf_spaces", map[string]any{"action": "categories", "q": "testing"})
 	cat := cats.Get("categories.0.name").String()
 	if cat == "" {
 		t.Fatalf("categories: %s", cats.Raw)
 	}
-	created := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "create", "kind": "work", "visibility": "public",
-		"category": cat, "title": "Survey", "document": "# How to work here\nOne claim per post."})
+	created := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "create", "document": true, "visibility": "public",
+		"categories": []string{cat}, "title": "Survey", "description": "Sources for one survey."})
 	sp := created.Get("name").String()
-	if created.Get("document_version").Int() != 1 {
+	if created.Get("kind").String() != "work" || created.Get("category").String() != cat || created.Get("about").String() != "Sources for one survey." {
 		t.Errorf("create: %s", created.Raw)
 	}
-	for _, title := range []string{"Find the sources", "Check the numbers"} {
-		ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "add_task", "space": sp, "title": title})
+	first := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "propose", "space": sp, "text": "# How to work here\nOne claim per post.", "summary": "First version."})
+	if first.Get("state").String() != "current" {
+		t.Errorf("the owner's first version: %s", first.Raw)
 	}
-	link := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "invite", "space": sp, "role": "writer", "max_uses": 5}).Get("link").String()
+	for _, title := range []string{"Find the sources", "Check the numbers"} {
+		ok(coord, lead, "schellingaf_task", map[string]any{"action": "add", "space": sp, "title": title, "tag": "survey"})
+	}
+	link := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "invite", "name": sp, "role": "writer", "max_uses": "5"}).Get("link").String()
 	// A second KEY joins and proposes a version.
 	helper, _ := keyToken(t, srv.URL)
 	tasks := srv.URL + "/mcp?tools=tasks"
@@ -882,11 +889,11 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if prop.State != "pending" {
 		t.Fatalf("proposal: %+v", prop)
 	}
-	waiting := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "versions", "space": sp})
+	waiting := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "history", "space": sp, "state": "pending"})
 	if waiting.Get("versions.#").Int() != 1 || waiting.Get("versions.0.number").Int() != int64(prop.Number) {
 		t.Errorf("versions: %s", waiting.Raw)
 	}
-	decided := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "decide", "space": sp, "version": prop.Number, "decision": "go"})
+	decided := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "approve", "space": sp, "proposal": fmt.Sprint(prop.Number), "reason": "Sources make claims checkable."})
 	if decided.Get("version.state").String() != "current" {
 		t.Errorf("decide: %s", decided.Raw)
 	}
@@ -908,7 +915,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify with nothing done: %s", v.Raw)
 	}
-	ok(tasks, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "result", "body": "Three sources found.", "task": n})
+	ok(tasks, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "result", "body": "Three sources found.", "task": map[string]any{"number": n}})
 	if d := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); d.Get("task.state").String() != "done" {
 		t.Errorf("done after the result: %s", d.Raw)
 	}
@@ -919,7 +926,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if v.Get("task.number").Int() != n {
 		t.Fatalf("verify: %s", v.Raw)
 	}
-	ok(coord, lead, "schellingaf_post", map[string]any{"space": sp, "kind": "check", "body": "Confirmed: three sources.", "task": n})
+	ok(coord, lead, "schellingaf_post", map[string]any{"space": sp, "kind": "check", "body": "Confirmed: three sources.", "task": map[string]any{"number": n}})
 	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify after the check: %s", v.Raw)
 	}
@@ -928,16 +935,24 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	res := srv.URL + "/mcp?tools=research"
 	src := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "note", "title": "Source: survey 2024", "body": "The survey counts 412 sites."})
 	finding := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "finding", "title": "412 sites, one source",
-		"body": "The count rests on one survey.", "rests_on": []string{src.Get("id").String()}})
+		"body": "The count rests on one survey.", "data": map[string]any{"claim": "412 sites.", "status": "proposed", "confidence": "medium", "sources": []string{src.Get("id").String()}}})
 	hits := ok(res, lead, "schellingaf_seek", map[string]any{"q": "survey sites", "space": sp})
 	if hits.Get("count").Int() != 2 {
 		t.Errorf("seek by words: %s", hits.Raw)
 	}
-	got := ok(res, lead, "schellingaf_get", map[string]any{"ids": []string{finding.Get("id").String()}, "basis": true})
-	if got.Get("posts.0.kind").String() != "finding" || got.Get("basis."+finding.Get("id").String()+".rests_on.0.id").String() != src.Get("id").String() {
-		t.Errorf("get with basis: %s", got.Raw)
+	got := ok(res, lead, "schellingaf_get", map[string]any{"post_ids": []string{finding.Get("id").String(), src.Get("id").String()}})
+	if got.Get("posts.#").Int() != 2 || got.Get("posts.0.kind").String() != "finding" {
+		t.Errorf("get post_ids: %s", got.Raw)
 	}
-	standing := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "standing": true, "kind": "finding"})
+	basis := ok(res, lead, "schellingaf_get", map[string]any{"post_id": finding.Get("id").String(), "finding": true})
+	if basis.Get("rests_on.0.id").String() != src.Get("id").String() {
+		t.Errorf("get a finding's basis: %s", basis.Raw)
+	}
+	findings := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "findings": true})
+	if findings.Get("findings.#").Int() != 1 || findings.Get("findings.0.rests_on").Int() != 1 {
+		t.Errorf("findings: %s", findings.Raw)
+	}
+	standing := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "standing": true, "kind": []string{"finding"}})
 	if standing.Get("posts.#").Int() != 1 {
 		t.Errorf("findings standing: %s", standing.Raw)
 	}

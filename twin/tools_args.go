@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -14,7 +16,7 @@ import (
 // bad arguments in its own words, as the service does, rather than
 // passing them on.
 type argSchema struct {
-	Type                 string                `json:"type"`
+	Type                 typeList              `json:"type"`
 	Properties           map[string]*argSchema `json:"properties"`
 	Required             []string              `json:"required"`
 	AdditionalProperties *bool                 `json:"additionalProperties"`
@@ -26,6 +28,23 @@ type argSchema struct {
 	MinItems             *int                  `json:"minItems"`
 	MaxItems             *int                  `json:"maxItems"`
 	Pattern              string                `json:"pattern"`
+}
+
+// typeList is a schema's type: one name, or a list of them.
+type typeList []string
+
+func (t *typeList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*t = typeList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*t = many
+	return nil
 }
 
 // checkArgs decodes raw arguments and checks them against schema. It
@@ -50,22 +69,51 @@ func checkArgs(schema json.RawMessage, raw json.RawMessage) (map[string]any, str
 		}
 		args = m
 	}
-	if d := checkValue(&sc, args, "arguments"); d != "" {
+	v, d := checkValue(&sc, args, "arguments")
+	if d != "" {
 		return nil, d
 	}
-	return args, ""
+	return v.(map[string]any), ""
 }
 
-func checkValue(sc *argSchema, v any, path string) string {
-	switch sc.Type {
+// checkValue checks v against sc and answers it, with an integer given as
+// a string of digits read as the integer (templated arguments arrive as
+// text), or the detail of the first thing wrong.
+func checkValue(sc *argSchema, v any, path string) (any, string) {
+	if len(sc.Type) > 1 {
+		// The value's own type is tried first, and its detail is the one
+		// given when no type takes the value.
+		types := slices.Clone([]string(sc.Type))
+		if i := slices.Index(types, nativeType(v)); i > 0 {
+			types[0], types[i] = types[i], types[0]
+		}
+		var first string
+		for _, t := range types {
+			one := *sc
+			one.Type = typeList{t}
+			got, d := checkValue(&one, v, path)
+			if d == "" {
+				return got, ""
+			}
+			if first == "" {
+				first = d
+			}
+		}
+		return nil, first
+	}
+	typ := ""
+	if len(sc.Type) == 1 {
+		typ = sc.Type[0]
+	}
+	switch typ {
 	case "object":
 		m, ok := v.(map[string]any)
 		if !ok {
-			return path + " must be an object"
+			return nil, path + " must be an object"
 		}
 		for _, r := range sc.Required {
 			if _, ok := m[r]; !ok {
-				return fieldPath(path, r) + " is required"
+				return nil, fieldPath(path, r) + " is required"
 			}
 		}
 		keys := make([]string, 0, len(m))
@@ -77,80 +125,113 @@ func checkValue(sc *argSchema, v any, path string) string {
 			p, ok := sc.Properties[k]
 			if !ok {
 				if sc.AdditionalProperties != nil && !*sc.AdditionalProperties {
-					return fieldPath(path, k) + " is not a field of this tool"
+					return nil, fieldPath(path, k) + " is not a field of this tool"
 				}
 				continue
 			}
-			if d := checkValue(p, m[k], fieldPath(path, k)); d != "" {
-				return d
+			got, d := checkValue(p, m[k], fieldPath(path, k))
+			if d != "" {
+				return nil, d
 			}
+			m[k] = got
 		}
 	case "array":
 		a, ok := v.([]any)
 		if !ok {
-			return path + " must be an array"
+			return nil, path + " must be an array"
 		}
 		if sc.MinItems != nil && len(a) < *sc.MinItems {
-			return fmt.Sprintf("%s needs at least %d items", path, *sc.MinItems)
+			return nil, fmt.Sprintf("%s needs at least %d items", path, *sc.MinItems)
 		}
 		if sc.MaxItems != nil && len(a) > *sc.MaxItems {
-			return fmt.Sprintf("%s takes at most %d items", path, *sc.MaxItems)
+			return nil, fmt.Sprintf("%s takes at most %d items", path, *sc.MaxItems)
 		}
 		if sc.Items != nil {
 			for i, c := range a {
-				if d := checkValue(sc.Items, c, fmt.Sprintf("%s[%d]", path, i)); d != "" {
-					return d
+				got, d := checkValue(sc.Items, c, fmt.Sprintf("%s[%d]", path, i))
+				if d != "" {
+					return nil, d
 				}
+				a[i] = got
 			}
 		}
 	case "string":
 		s, ok := v.(string)
 		if !ok {
-			return path + " must be a string"
+			return nil, path + " must be a string"
 		}
 		if sc.MaxLength != nil && utf16Len(s) > *sc.MaxLength {
-			return fmt.Sprintf("%s is longer than %d characters", path, *sc.MaxLength)
+			return nil, fmt.Sprintf("%s is longer than %d characters", path, *sc.MaxLength)
 		}
 		if sc.Pattern != "" {
 			re, err := regexp.Compile(sc.Pattern)
 			if err == nil && !re.MatchString(s) {
-				return fmt.Sprintf("%s does not match %s", path, sc.Pattern)
+				return nil, fmt.Sprintf("%s does not match %s", path, sc.Pattern)
 			}
 		}
 	case "integer":
-		n, ok := v.(json.Number)
-		if !ok {
-			return path + " must be an integer"
+		var n json.Number
+		switch x := v.(type) {
+		case json.Number:
+			n = x
+		case string:
+			if !digitsRE.MatchString(x) {
+				return nil, path + " must be an integer"
+			}
+			n = json.Number(x)
+		default:
+			return nil, path + " must be an integer"
 		}
 		i, err := n.Int64()
 		if err != nil {
-			return path + " must be an integer"
+			return nil, path + " must be an integer"
 		}
 		if sc.Minimum != nil && float64(i) < *sc.Minimum {
-			return fmt.Sprintf("%s must be at least %v", path, *sc.Minimum)
+			return nil, fmt.Sprintf("%s must be at least %v", path, *sc.Minimum)
 		}
 		if sc.Maximum != nil && float64(i) > *sc.Maximum {
-			return fmt.Sprintf("%s must be at most %v", path, *sc.Maximum)
+			return nil, fmt.Sprintf("%s must be at most %v", path, *sc.Maximum)
 		}
+		v = json.Number(strconv.FormatInt(i, 10))
 	case "boolean":
 		if _, ok := v.(bool); !ok {
-			return path + " must be true or false"
+			return nil, path + " must be true or false"
 		}
 	}
 	if len(sc.Enum) > 0 {
 		for _, e := range sc.Enum {
 			if fmt.Sprint(e) == fmt.Sprint(v) {
-				return ""
+				return v, ""
 			}
 		}
 		names := make([]string, len(sc.Enum))
 		for i, e := range sc.Enum {
 			names[i] = fmt.Sprint(e)
 		}
-		return fmt.Sprintf("%s is one of %s", path, strings.Join(names, ", "))
+		return nil, fmt.Sprintf("%s is one of %s", path, strings.Join(names, ", "))
 	}
-	return ""
+	return v, ""
 }
+
+// nativeType names the JSON type of a decoded value.
+func nativeType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case json.Number:
+		return "integer"
+	case bool:
+		return "boolean"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return "null"
+}
+
+// digitsRE is an integer written as text.
+var digitsRE = regexp.MustCompile(`^-?[0-9]{1,18}$`)
 
 func fieldPath(path, k string) string {
 	if path == "arguments" {

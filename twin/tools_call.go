@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,8 +50,11 @@ func (t *toolCall) boolean(k string) bool {
 
 // num returns an integer argument as its decimal text, "" when absent.
 func (t *toolCall) num(k string) string {
-	if v, ok := t.args[k].(json.Number); ok {
+	switch v := t.args[k].(type) {
+	case json.Number:
 		return v.String()
+	case string:
+		return v
 	}
 	return ""
 }
@@ -166,66 +171,116 @@ func (t *toolCall) whoami() *mcp.CallToolResult {
 }
 
 func (t *toolCall) seek() *mcp.CallToolResult {
-	fp, q := t.str("fingerprint"), t.str("q")
-	if (fp == "") == (q == "") {
+	fps := t.strs("fingerprint")
+	q := t.str("q")
+	if (len(fps) == 0) == (q == "") {
 		return refusal(invalidRequest("give fingerprint or q, one of the two"))
 	}
-	return answer(t.api(http.MethodGet, "/v1/seek"+query("fingerprint", fp, "q", q, "space", t.str("space"), "limit", t.num("limit")), nil))
+	rest := []string{"space", t.str("space"), "category", t.str("category"), "limit", t.num("limit")}
+	if q != "" {
+		return answer(t.api(http.MethodGet, "/v1/seek"+query(append([]string{"q", q}, rest...)...), nil))
+	}
+	if len(fps) == 1 {
+		return answer(t.api(http.MethodGet, "/v1/seek"+query(append([]string{"fingerprint", fps[0]}, rest...)...), nil))
+	}
+	// Several fingerprints: one SEEK each, hits merged newest first, each
+	// post once.
+	var merged struct {
+		Hits  []json.RawMessage `json:"hits"`
+		Count int               `json:"count"`
+	}
+	merged.Hits = []json.RawMessage{}
+	type hit struct {
+		ID        string `json:"id"`
+		CreatedAt string `json:"created_at"`
+	}
+	seen := map[string]bool{}
+	var order []hit
+	byID := map[string]json.RawMessage{}
+	for _, fp := range fps {
+		status, body := t.api(http.MethodGet, "/v1/seek"+query(append([]string{"fingerprint", fp}, rest...)...), nil)
+		if status != http.StatusOK {
+			return apiRefusal(status, body)
+		}
+		var one struct {
+			Hits []json.RawMessage `json:"hits"`
+		}
+		json.Unmarshal(body, &one)
+		for _, raw := range one.Hits {
+			var h hit
+			json.Unmarshal(raw, &h)
+			if !seen[h.ID] {
+				seen[h.ID] = true
+				order = append(order, h)
+				byID[h.ID] = raw
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b hit) int { return strings.Compare(b.CreatedAt, a.CreatedAt) })
+	for _, h := range order {
+		merged.Hits = append(merged.Hits, byID[h.ID])
+	}
+	merged.Count = len(order)
+	return answer(http.StatusOK, marshal(merged))
+}
+
+// strs returns an argument that is a list of strings.
+func (t *toolCall) strs(k string) []string {
+	var out []string
+	switch v := t.args[k].(type) {
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	case string:
+		out = append(out, v)
+	}
+	return out
 }
 
 func (t *toolCall) readSpace() *mcp.CallToolResult {
 	sp := t.str("space")
+	if t.boolean("findings") {
+		return answer(t.api(http.MethodGet, spacePath(sp, "/findings"), nil))
+	}
+	kinds := t.strs("kind")
+	if len(kinds) > 1 {
+		return refusal(invalidRequest("kind names one kind here; read each kind with its own call"))
+	}
+	kind := ""
+	if len(kinds) == 1 {
+		kind = kinds[0]
+	}
 	if t.boolean("standing") {
-		return answer(t.api(http.MethodGet, spacePath(sp, "/standing")+query("kind", t.str("kind"), "author", t.str("author"), "limit", t.num("limit"), "detail", t.str("detail")), nil))
+		detail := ""
+		if t.str("detail") == "full" {
+			detail = "full"
+		}
+		return answer(t.api(http.MethodGet, spacePath(sp, "/standing")+query("kind", kind, "author", t.str("author"), "limit", t.num("limit"), "detail", detail), nil))
 	}
-	if t.has("author") || t.has("detail") {
-		return refusal(invalidRequest("author and detail are read with standing true"))
+	if t.has("author") {
+		return refusal(invalidRequest("author is read with standing true"))
 	}
-	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", t.str("kind"), "limit", t.num("limit"), "after", t.num("after")), nil))
+	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", kind, "limit", t.num("limit"), "after", t.num("after")), nil))
 }
 
 func (t *toolCall) get() *mcp.CallToolResult {
-	var ids []string
-	for _, v := range t.args["ids"].([]any) {
-		ids = append(ids, v.(string))
+	id, ids := t.str("post_id"), t.strs("post_ids")
+	if (id == "") == (len(ids) == 0) {
+		return refusal(invalidRequest("give post_id or post_ids, one of the two"))
 	}
-	status, body := t.api(http.MethodGet, "/v1/posts"+query("ids", strings.Join(ids, ",")), nil)
-	if status != http.StatusOK || !t.boolean("basis") {
-		return answer(status, body)
-	}
-	// With basis, each finding's basis is added under "basis", by id.
-	var out map[string]json.RawMessage
-	if json.Unmarshal(body, &out) != nil {
-		return answer(status, body)
-	}
-	basis := map[string]json.RawMessage{}
-	for _, id := range ids {
-		st, b := t.api(http.MethodGet, "/v1/posts/"+url.PathEscape(id)+"/finding", nil)
-		if st == http.StatusOK {
-			basis[id] = b
+	if t.boolean("finding") {
+		if id == "" {
+			return refusal(invalidRequest("finding is read with post_id"))
 		}
+		return answer(t.api(http.MethodGet, "/v1/posts/"+url.PathEscape(id)+"/finding", nil))
 	}
-	merged, err := appendMember(body, "basis", basis)
-	if err != nil {
-		return answer(status, body)
+	if id != "" {
+		return answer(t.api(http.MethodGet, "/v1/posts/"+url.PathEscape(id), nil))
 	}
-	return answer(status, merged)
-}
-
-// appendMember adds one member at the end of a JSON object, keeping the
-// object's own bytes and order.
-func appendMember(obj []byte, key string, v any) ([]byte, error) {
-	trimmed := strings.TrimSpace(string(obj))
-	if !strings.HasPrefix(trimmed, "{") || !strings.HasSuffix(trimmed, "}") {
-		return nil, fmt.Errorf("not an object")
-	}
-	val := marshal(v)
-	k := marshal(key)
-	inner := strings.TrimSpace(trimmed[1 : len(trimmed)-1])
-	if inner == "" {
-		return []byte("{" + string(k) + ":" + string(val) + "}"), nil
-	}
-	return []byte("{" + inner + "," + string(k) + ":" + string(val) + "}"), nil
+	return answer(t.api(http.MethodGet, "/v1/posts"+query("ids", strings.Join(ids, ",")), nil))
 }
 
 func (t *toolCall) mailbox() *mcp.CallToolResult {
@@ -233,10 +288,16 @@ func (t *toolCall) mailbox() *mcp.CallToolResult {
 }
 
 func (t *toolCall) spaces() *mcp.CallToolResult {
-	if cat := t.str("category"); cat != "" {
-		return answer(t.api(http.MethodGet, "/v1/categories"+query("q", cat, "limit", t.num("limit")), nil))
+	switch t.str("action") {
+	case "categories":
+		return answer(t.api(http.MethodGet, "/v1/categories"+query("q", t.str("q")), nil))
+	case "get":
+		if t.str("name") == "" {
+			return refusal(invalidRequest("name is required with action get"))
+		}
+		return answer(t.api(http.MethodGet, spacePath(t.str("name"), ""), nil))
 	}
-	return answer(t.api(http.MethodGet, "/v1/spaces"+query("open_tasks", boolFlag(t.boolean("open_tasks")), "mine", boolFlag(t.boolean("mine")), "limit", t.num("limit")), nil))
+	return answer(t.api(http.MethodGet, "/v1/spaces"+query("open_tasks", boolFlag(t.boolean("open_tasks")), "category", t.str("category")), nil))
 }
 
 // directMessages answers both direct-message tools: the twin keeps no
@@ -247,93 +308,126 @@ func (t *toolCall) directMessages() *mcp.CallToolResult {
 
 func (t *toolCall) post() *mcp.CallToolResult {
 	in := map[string]any{}
-	for _, k := range []string{"kind", "title", "body", "run_id", "fingerprints", "rests_on"} {
+	for _, k := range []string{"kind", "title", "body", "version", "run_id", "rests_on", "data", "idempotency_key"} {
 		if v, ok := t.args[k]; ok {
 			in[k] = v
 		}
 	}
-	if n, ok := t.args["task"]; ok {
-		in["task"] = map[string]any{"number": n}
+	if task, ok := t.args["task"].(map[string]any); ok {
+		in["task"] = map[string]any{"number": task["number"]}
 	}
-	if n, ok := t.args["version"]; ok {
-		in["version"] = n
+	// Fingerprints are {scheme, value}; the API keeps them as scheme:value.
+	if fps, ok := t.args["fingerprints"].([]any); ok {
+		var out []string
+		for _, f := range fps {
+			m, _ := f.(map[string]any)
+			scheme, _ := m["scheme"].(string)
+			value, _ := m["value"].(string)
+			out = append(out, scheme+":"+value)
+		}
+		in["fingerprints"] = out
+	}
+	// A finding's sources, given under data, are what it rests on.
+	if data, ok := t.args["data"].(map[string]any); ok && !t.has("rests_on") {
+		if src, ok := data["sources"].([]any); ok {
+			in["rests_on"] = src
+		}
 	}
 	return answer(t.api(http.MethodPost, spacePath(t.str("space"), "/posts")+query("receipt", t.str("receipt")), in))
 }
 
 func (t *toolCall) spaceControl() *mcp.CallToolResult {
-	sp := t.str("space")
-	needSpace := func() *mcp.CallToolResult {
-		if sp == "" {
-			return refusal(invalidRequest("space is required with action " + t.str("action")))
-		}
-		return nil
-	}
-	pick := func(keys ...string) map[string]any {
-		m := map[string]any{}
-		for _, k := range keys {
-			if v, ok := t.args[k]; ok {
-				m[k] = v
-			}
-		}
-		return m
-	}
+	name := t.str("name")
 	switch t.str("action") {
 	case "create":
-		return answer(t.api(http.MethodPost, "/v1/spaces", pick("name", "title", "about", "kind", "visibility", "category", "document")))
+		in := map[string]any{"kind": "general"}
+		if t.boolean("document") {
+			in["kind"] = "work"
+		}
+		for from, to := range map[string]string{"name": "name", "title": "title", "description": "about", "visibility": "visibility", "join_policy": "join_policy"} {
+			if v, ok := t.args[from]; ok {
+				in[to] = v
+			}
+		}
+		if cats := t.strs("categories"); len(cats) > 0 {
+			in["category"] = cats[0]
+		}
+		return answer(t.api(http.MethodPost, "/v1/spaces", in))
 	case "invite":
-		if r := needSpace(); r != nil {
-			return r
+		if name == "" {
+			return refusal(invalidRequest("name is required with action invite"))
 		}
-		return answer(t.api(http.MethodPost, spacePath(sp, "/invites"), pick("role", "max_uses", "expires_in_seconds")))
-	case "add_task":
-		if r := needSpace(); r != nil {
-			return r
+		in := map[string]any{}
+		for _, k := range []string{"role", "max_uses", "expires_in_seconds"} {
+			if v, ok := t.args[k]; ok {
+				in[k] = v
+			}
 		}
-		if !t.has("title") {
-			return refusal(invalidRequest("title is required with action add_task"))
-		}
-		return answer(t.api(http.MethodPost, spacePath(sp, "/tasks"), pick("title", "body")))
-	case "propose":
-		if r := needSpace(); r != nil {
-			return r
-		}
-		if !t.has("body") {
-			return refusal(invalidRequest("body is required with action propose"))
-		}
-		return answer(t.api(http.MethodPost, spacePath(sp, "/versions"), pick("title", "body")))
-	case "versions":
-		if r := needSpace(); r != nil {
-			return r
-		}
-		return answer(t.api(http.MethodGet, spacePath(sp, "/versions")+query("state", "pending"), nil))
-	case "decide":
-		if r := needSpace(); r != nil {
-			return r
-		}
-		if !t.has("version") || !t.has("decision") {
-			return refusal(invalidRequest("version and decision are required with action decide"))
-		}
-		in := map[string]any{"kind": t.str("decision"), "version": t.args["version"]}
-		if t.has("body") {
-			in["body"] = t.str("body")
-		}
-		return answer(t.api(http.MethodPost, spacePath(sp, "/posts"), in))
-	case "show":
-		if r := needSpace(); r != nil {
-			return r
-		}
-		return answer(t.api(http.MethodGet, spacePath(sp, ""), nil))
+		return answer(t.api(http.MethodPost, spacePath(name, "/invites"), in))
 	}
-	return refusal(invalidRequest("action is one of create, invite, add_task, propose, versions, decide, show"))
+	return refusal(invalidRequest("action is create or invite"))
 }
 
 func (t *toolCall) oracle() *mcp.CallToolResult {
 	sp := t.str("space")
-	if t.str("action") == "history" {
-		return answer(t.api(http.MethodGet, spacePath(sp, "/versions"), nil))
+	switch t.str("action") {
+	case "history":
+		return answer(t.api(http.MethodGet, spacePath(sp, "/versions")+query("state", t.str("state")), nil))
+	case "propose":
+		if !t.has("text") {
+			return refusal(invalidRequest("text is required with action propose"))
+		}
+		in := map[string]any{"body": t.str("text")}
+		if t.has("summary") {
+			in["title"] = t.str("summary")
+		}
+		return answer(t.api(http.MethodPost, spacePath(sp, "/versions"), in))
+	case "approve", "decline":
+		number, res := t.versionNumber(sp, t.str("proposal"))
+		if res != nil {
+			return res
+		}
+		kind := "go"
+		if t.str("action") == "decline" {
+			kind = "no"
+		}
+		in := map[string]any{"kind": kind, "version": number}
+		if t.has("reason") {
+			in["body"] = t.str("reason")
+		}
+		return answer(t.api(http.MethodPost, spacePath(sp, "/posts"), in))
 	}
 	return answer(t.api(http.MethodGet, spacePath(sp, "/document")+query("version", t.num("version")), nil))
+}
+
+// versionNumber finds the number of the version a proposal names: its
+// number, or an id the versions list gives it.
+func (t *toolCall) versionNumber(sp, proposal string) (int64, *mcp.CallToolResult) {
+	if proposal == "" {
+		return 0, refusal(invalidRequest("proposal is required with action " + t.str("action")))
+	}
+	if digitsRE.MatchString(proposal) {
+		n, _ := strconv.ParseInt(proposal, 10, 64)
+		return n, nil
+	}
+	status, body := t.api(http.MethodGet, spacePath(sp, "/versions"), nil)
+	if status != http.StatusOK {
+		return 0, apiRefusal(status, body)
+	}
+	var l struct {
+		Versions []struct {
+			Number int64  `json:"number"`
+			ID     string `json:"id"`
+			PostID string `json:"post_id"`
+		} `json:"versions"`
+	}
+	json.Unmarshal(body, &l)
+	for _, v := range l.Versions {
+		if v.ID == proposal || v.PostID == proposal {
+			return v.Number, nil
+		}
+	}
+	return 0, refusal("VERSION_NOT_FOUND. " + sp + " has no version " + proposal + ". Read the proposals with action history, state pending. Nothing was done.")
 }
 
 func (t *toolCall) task() *mcp.CallToolResult {
@@ -347,15 +441,35 @@ func (t *toolCall) task() *mcp.CallToolResult {
 		return answer(t.api(http.MethodGet, spacePath(sp, "/tasks")+query("state", t.str("state")), nil))
 	case "done":
 		return t.taskDone(sp)
+	case "add":
+		if !t.has("title") {
+			return refusal(invalidRequest("title is required with action add"))
+		}
+		in := map[string]any{"title": t.str("title")}
+		for _, k := range []string{"body", "tag"} {
+			if t.has(k) {
+				in[k] = t.str(k)
+			}
+		}
+		return answer(t.api(http.MethodPost, spacePath(sp, "/tasks"), in))
 	}
-	return refusal(invalidRequest("action is one of next, verify, done, list"))
+	return refusal(invalidRequest("action is one of next, verify, done, list, add"))
 }
 
 func (t *toolCall) join() *mcp.CallToolResult {
-	if t.str("action") == "look" {
-		return answer(t.api(http.MethodPost, "/v1/invites/look", map[string]any{"link": t.str("link")}))
+	in := map[string]any{}
+	switch {
+	case t.str("link") != "":
+		in["link"] = t.str("link")
+	case t.str("code") != "":
+		in["code"] = t.str("code")
+	default:
+		return refusal(invalidRequest("give link or code"))
 	}
-	return answer(t.api(http.MethodPost, "/v1/join", map[string]any{"link": t.str("link")}))
+	if t.str("action") == "look" {
+		return answer(t.api(http.MethodPost, "/v1/invites/look", in))
+	}
+	return answer(t.api(http.MethodPost, "/v1/join", in))
 }
 
 // search answers the search-and-fetch shape: {results: [{id, title, url}]}.
