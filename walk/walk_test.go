@@ -2,9 +2,11 @@ package walk_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,6 +32,22 @@ func padTimes(b []byte) []byte {
 		frac := string(g[2]) + strings.Repeat("0", 6-len(g[2]))
 		return []byte("T" + string(g[1]) + "." + frac + string(g[3]))
 	})
+}
+
+// gunzip returns a body as text: gzip undone when the server wrote gzip.
+func gunzip(t *testing.T, b []byte) []byte {
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func load(t *testing.T, path string) *walk.Spec {
@@ -61,7 +79,7 @@ func TestRunHTTPCountsEveryAnswer(t *testing.T) {
 	var want []ledger.Part
 	var total int64
 	for i, a := range log[2:] {
-		n := int64(len(padTimes(a.Body)))
+		n := int64(len(padTimes(gunzip(t, a.Body))))
 		want = append(want, ledger.Part{Name: names[i], Bytes: n, Tokens: n / 3})
 		total += n
 	}
@@ -408,5 +426,32 @@ steps:
 	var f *walk.Failure
 	if !errors.As(err, &f) || !strings.Contains(f.What, "JSON-RPC error") {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestGzipAnswersAreCountedAsText(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	dir := t.TempDir()
+	p := write(t, dir, "w.yaml", `walk: gz
+steps:
+  - part: asked by the transport
+    http: GET /skills/SKILL.md
+  - part: asked by the spec
+    http: GET /skills/SKILL.md
+    headers: { Accept-Encoding: gzip }
+    expect: { body: { prefix: "## Skill" } }
+`)
+	res, err := walk.Run(context.Background(), load(t, p), walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range res.Ledger.Parts() {
+		if part.Bytes != int64(len(walktest.Skill)) {
+			t.Errorf("%s: %d bytes, want %d", part.Name, part.Bytes, len(walktest.Skill))
+		}
+	}
+	if log := srv.Log(); len(log) != 2 || bytes.Equal(log[1].Body, []byte(walktest.Skill)) {
+		t.Errorf("the server did not answer gzip")
 	}
 }

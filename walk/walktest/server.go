@@ -7,6 +7,7 @@ package walktest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -95,6 +96,13 @@ func (s *Server) handler() http.Handler {
 	})
 	mux.HandleFunc("GET /skills/SKILL.md", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/markdown")
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			fmt.Fprint(zw, Skill)
+			zw.Close()
+			return
+		}
 		fmt.Fprint(w, Skill)
 	})
 	mux.HandleFunc("POST /v1/keys/challenge", s.challenge)
