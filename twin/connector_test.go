@@ -810,7 +810,8 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 	}
 	posted := sc("schellingaf_post", map[string]any{"space": sp.Name, "kind": "result", "title": "Task 1 done: CR kept",
 		"body": "The parser keeps a CR before LF. Tested on 3 files.", "task": map[string]any{"number": fmt.Sprint(number)}, "run_id": "2026-12-02-1",
-		"fingerprints": []any{map[string]any{"scheme": "git.commit", "value": "9f2c1e7"}}, "idempotency_key": "result-1"})
+		"fingerprints": []any{map[string]any{"scheme": "git.commit", "value": "9f2c1e7"}}, "idempotency_key": "result-1",
+		"data": map[string]any{"sources": []string{"version-1"}}}) // a result's sources cite; they are not what it rests on
 	if posted.Get("task.state").String() != "done" || posted.Get("id").String() == "" {
 		t.Errorf("post result: %s", posted.Raw)
 	}

@@ -328,7 +328,7 @@ func (t *toolCall) post() *mcp.CallToolResult {
 		in["fingerprints"] = out
 	}
 	// A finding's sources, given under data, are what it rests on.
-	if data, ok := t.args["data"].(map[string]any); ok && !t.has("rests_on") {
+	if data, ok := t.args["data"].(map[string]any); ok && !t.has("rests_on") && t.str("kind") == "finding" {
 		if src, ok := data["sources"].([]any); ok {
 			in["rests_on"] = src
 		}
