@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -154,10 +156,63 @@ func TestCaptureScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"measure":  measureCmd,
+			"measure":  namedMeasure(env),
 			"exitcode": exitcodeCmd,
 		},
 	})
+}
+
+// namedMeasure is the measure command of the capture scripts: it runs the
+// measure program as measureCmd does, and writes its output with the
+// servers named by their variables ($MCP_STREAM for
+// http://127.0.0.1:PORT/mcp), since the ports change from run to run and
+// the goldens do not.
+func namedMeasure(env map[string]string) func(*testscript.TestScript, bool, []string) {
+	type pair struct{ value, name string }
+	var pairs []pair
+	for k, v := range env {
+		pairs = append(pairs, pair{v, "$" + k})
+	}
+	// Longer values first, so that a URL is not cut by a shorter one.
+	sort.Slice(pairs, func(i, j int) bool { return len(pairs[i].value) > len(pairs[j].value) })
+	name := func(b []byte) []byte {
+		for _, p := range pairs {
+			b = bytes.ReplaceAll(b, []byte(p.value), []byte(p.name))
+		}
+		return b
+	}
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		// TestMain registers the program as measure-program (the script
+		// command is this function).
+		path, err := exec.LookPath("measure-program")
+		if err != nil {
+			ts.Fatalf("measure: %v", err)
+		}
+		cmd := exec.Command(path, args...)
+		cmd.Dir = ts.MkAbs(".")
+		// The script's own settings of these reach the program.
+		cmd.Env = os.Environ()
+		for _, k := range []string{"MEASURE_TOKEN", "MEMORY_FILE_PATH", "HOME", "TMPDIR"} {
+			cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+		}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			code = ee.ExitCode()
+		case err != nil:
+			ts.Fatalf("measure: %v", err)
+		}
+		ts.Stdout().Write(name(stdout.Bytes()))
+		ts.Stderr().Write(name(stderr.Bytes()))
+		ts.Setenv("MEASURE_EXIT", strconv.Itoa(code))
+		if (code != 0) != neg {
+			ts.Fatalf("measure exited %d", code)
+		}
+	}
 }
 
 // runCaptureIn runs measure capture in-process in dir and returns its exit
