@@ -18,14 +18,19 @@ import (
 	"readmeter/budgets"
 	"readmeter/internal/cli"
 	"readmeter/ledger"
+	"readmeter/twin"
 	"readmeter/walk"
 )
 
-const runHelp = `usage: walks run SPEC...|DIR --url BASE [flags]
+const runHelp = `usage: walks run SPEC...|DIR [--url BASE] [flags]
 
 Runs each walk: its set-up steps (never counted), then its steps, every
 answer counted in the walk's ledger. Prints per walk its parts, bytes and
 tokens, then each budget with what the walk read and the slack.
+
+With no --url, the walks run against the embedded twin, a server that
+plays the agent service's surface, started on a loopback port for the run
+and stopped after it.
 
 Exit codes:
   0  every walk within its budgets
@@ -58,7 +63,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	var f runFlags
 	fs := pflag.NewFlagSet("walks run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.url, "url", "", "the server's base URL; paths in specs are relative to it")
+	fs.StringVar(&f.url, "url", "", "the server's base URL; paths in specs are relative to it (default: the embedded twin)")
 	fs.StringSliceVar(&f.walks, "walk", nil, "run only the walks named (repeat, or comma-separate)")
 	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, k=v (repeatable); wins over a spec's vars")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "walks run at a time")
@@ -118,6 +123,15 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 
+	if f.url == "" {
+		url, stop, err := twin.Start(twin.Options{})
+		if err != nil {
+			return cli.WalkFailed(fmt.Errorf("run: starting the embedded twin: %v", err))
+		}
+		defer stop()
+		f.url = url
+		fmt.Fprintf(stderr, "walks: no --url: running against the embedded twin at %s\n", url)
+	}
 	opts := walk.Options{BaseURL: f.url, Vars: vars, Timeout: f.timeout}
 	stopBar := func() {}
 	if f.progress {
