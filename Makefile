@@ -9,8 +9,8 @@ export GOTOOLCHAIN := local
 help: ## List the targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-demo: ## Run the main job on the embedded default.
-	$(GO) run ./cmd/measure captures/twin/tools-mcp.json
+demo: ## Run every walk and tool-list count on the embedded twin and check the budgets.
+	$(GO) run ./cmd/walks run specs/schellingaf --budgets specs/twin/budgets.json
 
 test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, race tests, tidy).
 	@out=$$(gofmt -l . | grep -v '^testdata/' || true); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -23,8 +23,9 @@ test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, race tests, tidy
 npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
 	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi
 
-bench: ## Run the benchmarks recorded in BENCHMARKS.md.
+bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, then measure against Node).
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	bash bench/compare.sh
 
 fuzz: ## Fuzz the Node-exact JSON writer against Node for 60 seconds.
 	$(GO) test -run '^$$' -fuzz FuzzStringify -fuzztime 60s ./jsonjs
