@@ -1,11 +1,14 @@
 package twin
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,30 +21,33 @@ func secondsDur(n int64) time.Duration { return time.Duration(n) * time.Second }
 
 // postKinds are the kinds a post may have.
 var postKinds = map[string]bool{"note": true, "question": true, "answer": true, "result": true,
-	"finding": true, "check": true, "dossier": true, "go": true, "no": true}
+	"finding": true, "check": true, "dossier": true, "version": true, "go": true, "no": true}
 
-const kindList = "note, question, answer, result, finding, check, dossier, go or no"
+const kindList = "note, question, answer, result, finding, check, dossier, version, go or no"
 
 type postView struct {
-	ID           string   `json:"id"`
-	Space        string   `json:"space"`
-	Seq          int64    `json:"seq"`
-	Kind         string   `json:"kind"`
-	Title        string   `json:"title,omitempty"`
-	Body         string   `json:"body,omitempty"`
-	Author       string   `json:"author"`
-	CreatedAt    string   `json:"created_at"`
-	Task         int      `json:"task,omitempty"`
-	Version      int      `json:"version,omitempty"`
-	RestsOn      []string `json:"rests_on,omitempty"`
-	Fingerprints []string `json:"fingerprints,omitempty"`
-	RunID        string   `json:"run_id,omitempty"`
+	ID           string          `json:"id"`
+	Space        string          `json:"space"`
+	Seq          int64           `json:"seq"`
+	Kind         string          `json:"kind"`
+	Title        string          `json:"title,omitempty"`
+	Body         string          `json:"body,omitempty"`
+	Author       string          `json:"author"`
+	CreatedAt    string          `json:"created_at"`
+	Task         int             `json:"task,omitempty"`
+	Version      int             `json:"version,omitempty"`
+	RestsOn      []string        `json:"rests_on,omitempty"`
+	Fingerprints []string        `json:"fingerprints,omitempty"`
+	RunID        string          `json:"run_id,omitempty"`
+	Data         json.RawMessage `json:"data,omitempty"`
+	ReplyTo      string          `json:"reply_to,omitempty"`
+	Supersedes   string          `json:"supersedes,omitempty"`
 }
 
 func viewPost(p *post, full bool) postView {
 	v := postView{ID: p.ID, Space: p.Space, Seq: p.Seq, Kind: p.Kind, Title: p.Title, Author: p.Author,
 		CreatedAt: dbTime(p.Created), Task: p.Task, Version: p.Version, RestsOn: p.RestsOn,
-		Fingerprints: p.Fingerprints, RunID: p.RunID}
+		Fingerprints: p.Fingerprints, RunID: p.RunID, Data: p.Data, ReplyTo: p.ReplyTo, Supersedes: p.Supersedes}
 	if full {
 		v.Body = p.Body
 	}
@@ -100,6 +106,7 @@ func needWork(sp *space) *apiError {
 type versionView struct {
 	Space     string `json:"space"`
 	Number    int    `json:"number"`
+	PostID    string `json:"post_id,omitempty"`
 	State     string `json:"state"`
 	Title     string `json:"title,omitempty"`
 	Body      string `json:"body,omitempty"`
@@ -110,7 +117,7 @@ type versionView struct {
 }
 
 func viewVersion(sp *space, v *version, full bool) versionView {
-	out := versionView{Space: sp.Name, Number: v.Number, State: v.State, Title: v.Title, Author: v.Author,
+	out := versionView{Space: sp.Name, Number: v.Number, PostID: v.PostID, State: v.State, Title: v.Title, Author: v.Author,
 		CreatedAt: dbTime(v.Created), DecidedAt: optTime(v.Decided), Decision: v.Decision}
 	if full {
 		out.Body = v.Body
@@ -357,14 +364,21 @@ func checkText(field, v string, min, max int) *apiError {
 }
 
 type postAnswer struct {
-	ID        string         `json:"id"`
+	PostID    string         `json:"post_id"`
 	Space     string         `json:"space"`
 	Seq       int64          `json:"seq"`
 	Kind      string         `json:"kind"`
 	CreatedAt string         `json:"created_at"`
 	Task      *taskStateView `json:"task,omitempty"`
 	Version   *versionState  `json:"version,omitempty"`
+	Oracle    *oracleState   `json:"oracle,omitempty"`
 	Receipt   any            `json:"receipt"`
+}
+
+// oracleState is where a version post stands: current, or pending until
+// an admin's go or no.
+type oracleState struct {
+	State string `json:"state"`
 }
 
 type taskStateView struct {
@@ -404,10 +418,14 @@ func (c *call) postCreate() (int, any, *apiError) {
 		Task  *struct {
 			Number int `json:"number"`
 		} `json:"task"`
-		Version      int      `json:"version"`
-		RestsOn      []string `json:"rests_on"`
-		Fingerprints []string `json:"fingerprints"`
-		RunID        string   `json:"run_id"`
+		Version        int             `json:"version"`
+		RestsOn        []string        `json:"rests_on"`
+		Fingerprints   json.RawMessage `json:"fingerprints"`
+		RunID          string          `json:"run_id"`
+		Data           json.RawMessage `json:"data"`
+		IdempotencyKey string          `json:"idempotency_key"`
+		ReplyTo        string          `json:"reply_to"`
+		Supersedes     string          `json:"supersedes"`
 	}
 	if e := c.decode(&in); e != nil {
 		return 0, nil, e
@@ -415,6 +433,16 @@ func (c *call) postCreate() (int, any, *apiError) {
 	if !postKinds[in.Kind] {
 		return 0, nil, badRequest("kind must be "+kindList+", not "+quote(in.Kind)+".",
 			"Read GET /reference?section=kinds and send one of them.")
+	}
+	if e := checkText("idempotency_key", in.IdempotencyKey, 0, 200); e != nil {
+		return 0, nil, e
+	}
+	idem := ""
+	if in.IdempotencyKey != "" {
+		idem = c.p.PeerID + "\x00" + in.IdempotencyKey
+		if prev, ok := sp.Idem[idem]; ok {
+			return http.StatusCreated, prev, nil // a repeat answers the same post
+		}
 	}
 	decision := in.Kind == "go" || in.Kind == "no"
 	if !decision {
@@ -430,12 +458,29 @@ func (c *call) postCreate() (int, any, *apiError) {
 	if e := checkText("run_id", in.RunID, 0, 100); e != nil {
 		return 0, nil, e
 	}
-	if len(in.Fingerprints) > 20 || len(in.RestsOn) > 50 {
+	fingerprints, e := readFingerprints(in.Fingerprints)
+	if e != nil {
+		return 0, nil, e
+	}
+	if len(fingerprints) > 20 || len(in.RestsOn) > 50 {
 		return 0, nil, badRequest("At most 20 fingerprints and 50 rests_on ids are kept.", "Send fewer.")
 	}
-	for i, f := range in.Fingerprints {
-		if e := checkText("fingerprints["+itoa(i)+"]", f, 1, 300); e != nil {
-			return 0, nil, e
+	var data []byte
+	if d := bytes.TrimSpace(in.Data); len(d) > 0 && string(d) != "null" {
+		if d[0] != '{' {
+			return 0, nil, badRequest("data must be an object.", "Send data as a JSON object, such as {\"sources\": [post ids]}, or leave it out.")
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, d); err != nil || buf.Len() > 64_000 {
+			return 0, nil, badRequest("data must be an object of at most 64,000 bytes.", "Send less data.")
+		}
+		data = buf.Bytes()
+		// A finding's data.sources are what it rests on.
+		var d struct {
+			Sources []string `json:"sources"`
+		}
+		if in.Kind == "finding" && len(in.RestsOn) == 0 && json.Unmarshal(data, &d) == nil {
+			in.RestsOn = d.Sources
 		}
 	}
 	a := c.a
@@ -460,19 +505,47 @@ func (c *call) postCreate() (int, any, *apiError) {
 			}
 		}
 	}
-	if decision {
+	switch {
+	case decision:
 		if roleRank[role] < roleRank["admin"] {
 			return 0, nil, forbidden("ROLE_TOO_LOW", "A go or no needs the role admin or owner; you hold "+role+".", "Ask an owner to decide.")
 		}
-		if ver = sp.version(in.Version); ver == nil {
+		if in.ReplyTo != "" {
+			ver = sp.versionByPost(in.ReplyTo)
+			if ver == nil {
+				return 0, nil, notFound("VERSION_NOT_FOUND", "reply_to names "+quote(in.ReplyTo)+", which is no version posted in "+quote(sp.Name)+".",
+					"Send reply_to: a post_id from GET /v1/spaces/"+sp.Name+"/versions?state=pending.")
+			}
+		} else if ver = sp.version(in.Version); ver == nil {
 			return 0, nil, notFound("VERSION_NOT_FOUND", quote(sp.Name)+" has no version "+itoa(in.Version)+".",
-				"Send version: the number from GET /v1/spaces/"+sp.Name+"/versions?state=pending.")
+				"Send reply_to: the proposal's post_id from GET /v1/spaces/"+sp.Name+"/versions?state=pending.")
 		}
 		if ver.State != "pending" {
 			return 0, nil, conflict("VERSION_NOT_PENDING", "Version "+itoa(ver.Number)+" is "+ver.State+", not pending.", "Only a pending version takes a go or no.")
 		}
-	} else if in.Version != 0 {
+	case in.Version != 0:
 		return 0, nil, badRequest("version is for a go or no post only.", "Leave version out, or send kind go or no.")
+	case in.Kind == "version":
+		if e := needWork(sp); e != nil {
+			return 0, nil, e
+		}
+		if in.Supersedes != "" {
+			old := sp.versionByPost(in.Supersedes)
+			if old == nil {
+				return 0, nil, notFound("VERSION_NOT_FOUND", "supersedes names "+quote(in.Supersedes)+", which is no version posted in "+quote(sp.Name)+".",
+					"Send supersedes: the post_id of the current version, from GET /v1/spaces/"+sp.Name+"/document.")
+			}
+			if old.State != "current" {
+				return 0, nil, conflict("VERSION_NOT_CURRENT", "Version "+itoa(old.Number)+" is "+old.State+", not current.",
+					"Read the current version with GET /v1/spaces/"+sp.Name+"/document and supersede that one.")
+			}
+		}
+	}
+	if in.Kind != "version" && in.Supersedes != "" {
+		return 0, nil, badRequest("supersedes is for a version post only.", "Leave supersedes out, or send kind version.")
+	}
+	if !decision && in.ReplyTo != "" && c.visiblePost(in.ReplyTo) == nil {
+		return 0, nil, notFound("POST_NOT_FOUND", "reply_to names "+quote(in.ReplyTo)+", which is no post you can read.", "Name posts by their post_id.")
 	}
 	var rests []string
 	for _, id := range in.RestsOn {
@@ -484,11 +557,14 @@ func (c *call) postCreate() (int, any, *apiError) {
 
 	sp.Seq++
 	p := &post{ID: "p_" + randHex(8), Space: sp.Name, Seq: sp.Seq, Kind: in.Kind, Title: in.Title, Body: in.Body,
-		Author: c.p.PeerID, Created: now, Version: in.Version, RestsOn: rests, Fingerprints: in.Fingerprints, RunID: in.RunID}
-	out := postAnswer{ID: p.ID, Space: sp.Name, Seq: p.Seq, Kind: p.Kind, CreatedAt: dbTime(now)}
+		Author: c.p.PeerID, Created: now, Version: in.Version, RestsOn: rests, Fingerprints: fingerprints, RunID: in.RunID,
+		Data: data, ReplyTo: in.ReplyTo, Supersedes: in.Supersedes}
+	out := postAnswer{PostID: p.ID, Space: sp.Name, Seq: p.Seq, Kind: p.Kind, CreatedAt: dbTime(now)}
 	if tk != nil {
 		p.Task = tk.Number
-		p.Fingerprints = append([]string{taskFingerprint(sp.Name, tk.Number)}, p.Fingerprints...)
+		if fp := taskFingerprint(sp.Name, tk.Number); !slices.Contains(p.Fingerprints, fp) {
+			p.Fingerprints = append([]string{fp}, p.Fingerprints...)
+		}
 		if in.Kind == "result" {
 			tk.State, tk.Done, tk.Result = "done", now, p.ID
 			if tk.Assignee == "" {
@@ -497,6 +573,21 @@ func (c *call) postCreate() (int, any, *apiError) {
 		}
 		out.Task = &taskStateView{Number: tk.Number, State: tk.State, DoneAt: optTime(tk.Done)}
 	}
+	pendingVersion := false
+	if in.Kind == "version" {
+		v := &version{Number: len(sp.Versions) + 1, Title: in.Title, Body: in.Body, Author: c.p.PeerID, State: "pending", Created: now, PostID: p.ID}
+		sp.Versions = append(sp.Versions, v)
+		p.Version = v.Number
+		if roleRank[role] >= roleRank["admin"] {
+			// An owner's or admin's version is current at once.
+			a.makeCurrent(sp, v, now)
+		} else {
+			pendingVersion = true
+			a.toAdmins(sp, mailItem{Kind: "version", Space: sp.Name, Post: p.ID, From: c.p.PeerID, Version: v.Number, At: now,
+				Summary: "Version " + itoa(v.Number) + " of the document waits for your go or no."})
+		}
+		out.Oracle = &oracleState{State: v.State}
+	}
 	if ver != nil {
 		if in.Kind == "go" {
 			a.makeCurrent(sp, ver, now)
@@ -504,6 +595,7 @@ func (c *call) postCreate() (int, any, *apiError) {
 			ver.State, ver.Decided = "declined", now
 		}
 		ver.Decision = p.ID
+		p.Version = ver.Number
 		out.Version = &versionState{Number: ver.Number, State: ver.State}
 	}
 	p.canonical = canonicalPost(p)
@@ -519,7 +611,7 @@ func (c *call) postCreate() (int, any, *apiError) {
 		out.Receipt = slimReceipt{Digest: hex.EncodeToString(sum[:])}
 	}
 
-	if p.Kind != "dossier" {
+	if p.Kind != "dossier" && !pendingVersion {
 		summary := "New " + p.Kind + " in " + sp.Name
 		if p.Title != "" {
 			summary += ": " + p.Title
@@ -535,7 +627,52 @@ func (c *call) postCreate() (int, any, *apiError) {
 			}
 		}
 	}
+	if idem != "" {
+		if sp.Idem == nil {
+			sp.Idem = map[string]postAnswer{}
+		}
+		sp.Idem[idem] = out
+	}
 	return http.StatusCreated, out, nil
+}
+
+// readFingerprints reads a post's fingerprints: objects {scheme, value},
+// as the service takes them, or "scheme:value" strings. Each is kept as
+// "scheme:value", the form seek matches.
+func readFingerprints(raw json.RawMessage) ([]string, *apiError) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil, badRequest("fingerprints must be an array of {scheme, value} objects.",
+			"Send fingerprints: [{\"scheme\": \"task.reference\", \"value\": \"SPACE/N\"}].")
+	}
+	var out []string
+	for i, it := range items {
+		field := "fingerprints[" + itoa(i) + "]"
+		var s string
+		if json.Unmarshal(it, &s) != nil {
+			var o struct {
+				Scheme *string `json:"scheme"`
+				Value  *string `json:"value"`
+			}
+			if json.Unmarshal(it, &o) != nil || o.Scheme == nil || o.Value == nil {
+				return nil, badRequest(field+" must be an object {scheme, value} of two strings.",
+					"Send {\"scheme\": \"task.reference\", \"value\": \"SPACE/N\"}.")
+			}
+			if *o.Scheme == "" || strings.Contains(*o.Scheme, ":") {
+				return nil, badRequest(field+".scheme must be a name without a colon, such as task.reference.", "Correct the scheme.")
+			}
+			s = *o.Scheme + ":" + *o.Value
+		}
+		if e := checkText(field, s, 1, 300); e != nil {
+			return nil, e
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // canonicalPost is the post as canonical JSON: keys sorted, no spaces,
@@ -557,6 +694,21 @@ func canonicalPost(p *post) []byte {
 	}
 	if p.RunID != "" {
 		m["run_id"] = p.RunID
+	}
+	if p.Data != nil {
+		// Decoded, so that its keys are sorted too; numbers kept as written.
+		dec := json.NewDecoder(bytes.NewReader(p.Data))
+		dec.UseNumber()
+		var d any
+		if dec.Decode(&d) == nil {
+			m["data"] = d
+		}
+	}
+	if p.ReplyTo != "" {
+		m["reply_to"] = p.ReplyTo
+	}
+	if p.Supersedes != "" {
+		m["supersedes"] = p.Supersedes
 	}
 	return marshal(m)
 }

@@ -1,6 +1,8 @@
 package twin
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
@@ -32,6 +34,11 @@ func (c *call) spaceFor(role string) (*space, *apiError) {
 		return nil, notFoundErr
 	}
 	m := sp.member(c.p.PeerID)
+	if m == nil && role == "writer" && sp.Visibility == "public" && sp.JoinPolicy == "open" {
+		// An open space takes any KEY's writing: the first write joins it
+		// as a writer.
+		m = c.a.joinOpen(sp, c.p.PeerID)
+	}
 	if m == nil {
 		if sp.Visibility == "public" && role == "reader" {
 			return sp, nil
@@ -51,6 +58,23 @@ func (c *call) spaceFor(role string) (*space, *apiError) {
 
 func quote(s string) string { return `"` + s + `"` }
 
+// joinOpen makes peer a writer of the open space sp, telling its admins.
+func (a *apiState) joinOpen(sp *space, peer string) *member {
+	now := a.now()
+	m := sp.Members[peer]
+	if m == nil {
+		m = &member{Peer: peer, Joined: now}
+		sp.Members[peer] = m
+		sp.MemberOrder = append(sp.MemberOrder, peer)
+	}
+	if roleRank[m.Role] < roleRank["writer"] {
+		m.Role = "writer"
+	}
+	m.State = "member"
+	a.toAdmins(sp, mailItem{Kind: "joined", Space: sp.Name, From: peer, At: now, Summary: "A peer joined " + sp.Name + " as writer."})
+	return m
+}
+
 type taskCounts struct {
 	Open     int `json:"open"`
 	Accepted int `json:"accepted"`
@@ -63,6 +87,7 @@ type spaceView struct {
 	About           string      `json:"about,omitempty"`
 	Kind            string      `json:"kind"`
 	Visibility      string      `json:"visibility"`
+	JoinPolicy      string      `json:"join_policy"`
 	Category        string      `json:"category,omitempty"`
 	Owner           string      `json:"owner"`
 	Role            string      `json:"role,omitempty"`
@@ -75,7 +100,7 @@ type spaceView struct {
 
 func (a *apiState) viewSpace(sp *space, peer string) spaceView {
 	v := spaceView{Name: sp.Name, Title: sp.Title, About: sp.About, Kind: sp.Kind, Visibility: sp.Visibility,
-		Category: sp.Category, Owner: sp.Owner, Posts: sp.Seq, DocumentVersion: sp.Current, CreatedAt: dbTime(sp.Created)}
+		JoinPolicy: sp.JoinPolicy, Category: sp.Category, Owner: sp.Owner, Posts: sp.Seq, DocumentVersion: sp.Current, CreatedAt: dbTime(sp.Created)}
 	if m := sp.member(peer); m != nil {
 		v.Role = m.Role
 	}
@@ -102,21 +127,41 @@ func (a *apiState) viewSpace(sp *space, peer string) spaceView {
 
 func (c *call) spaceCreate() (int, any, *apiError) {
 	var in struct {
-		Name       string `json:"name"`
-		Title      string `json:"title"`
-		About      string `json:"about"`
-		Kind       string `json:"kind"`
-		Visibility string `json:"visibility"`
-		Category   string `json:"category"`
-		Document   string `json:"document"`
+		Name        string          `json:"name"`
+		Title       string          `json:"title"`
+		About       string          `json:"about"`
+		Description string          `json:"description"`
+		Kind        string          `json:"kind"`
+		Visibility  string          `json:"visibility"`
+		JoinPolicy  string          `json:"join_policy"`
+		Category    string          `json:"category"`
+		Categories  []string        `json:"categories"`
+		Document    json.RawMessage `json:"document"`
 	}
 	if e := c.decode(&in); e != nil {
 		return 0, nil, e
 	}
 	a := c.a
+	// document is true (the space keeps a document, its versions posted
+	// as kind version), or the text of version 1.
+	var docText string
+	keepsDoc := false
+	if d := bytes.TrimSpace(in.Document); len(d) > 0 && string(d) != "null" && string(d) != "false" {
+		if string(d) == "true" {
+			keepsDoc = true
+		} else if json.Unmarshal(d, &docText) != nil {
+			return 0, nil, badRequest("document must be true, or the text of the first version.",
+				"Send document: true and post the first version as kind version, or leave document out.")
+		} else {
+			keepsDoc = docText != ""
+		}
+	}
 	switch in.Kind {
 	case "":
 		in.Kind = "general"
+		if keepsDoc {
+			in.Kind = "work"
+		}
 	case "work", "general":
 	default:
 		return 0, nil, badRequest("kind must be work or general, not "+quote(in.Kind)+".",
@@ -130,11 +175,34 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		return 0, nil, badRequest("visibility must be public or private, not "+quote(in.Visibility)+".",
 			"Leave it out for private.")
 	}
-	if in.Category != "" && findCategory(in.Category) == nil {
-		return 0, nil, badRequest("No category is named "+quote(in.Category)+".",
-			"Pick a name from GET /v1/categories, or leave category out.")
+	switch in.JoinPolicy {
+	case "":
+		in.JoinPolicy = "invite"
+	case "open", "invite":
+	default:
+		return 0, nil, badRequest("join_policy must be open or invite, not "+quote(in.JoinPolicy)+".",
+			"Leave it out for invite.")
 	}
-	if in.Document != "" && in.Kind != "work" {
+	if in.JoinPolicy == "open" && in.Visibility != "public" {
+		return 0, nil, badRequest("Only a public space is open to join.", "Send visibility public, or leave join_policy out.")
+	}
+	if in.About == "" {
+		in.About = in.Description
+	}
+	if in.Category != "" {
+		in.Categories = append([]string{in.Category}, in.Categories...)
+	}
+	for _, cat := range in.Categories {
+		if findCategory(cat) == nil {
+			return 0, nil, badRequest("No category is named "+quote(cat)+".",
+				"Pick names from GET /v1/categories, or leave categories out.")
+		}
+	}
+	category := ""
+	if len(in.Categories) > 0 {
+		category = in.Categories[0]
+	}
+	if keepsDoc && in.Kind != "work" {
 		return 0, nil, badRequest("Only a work space keeps a document.", "Send kind work, or leave document out.")
 	}
 	if in.Name == "" {
@@ -153,11 +221,11 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 	}
 	now := a.now()
 	sp := &space{Name: in.Name, Title: in.Title, About: in.About, Kind: in.Kind, Visibility: in.Visibility,
-		Category: in.Category, Owner: c.p.PeerID, Created: now, Members: map[string]*member{}}
+		JoinPolicy: in.JoinPolicy, Category: category, Owner: c.p.PeerID, Created: now, Members: map[string]*member{}}
 	sp.Members[c.p.PeerID] = &member{Peer: c.p.PeerID, Role: "owner", State: "member", Joined: now}
 	sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
-	if in.Document != "" {
-		sp.Versions = append(sp.Versions, &version{Number: 1, Body: in.Document, Author: c.p.PeerID, State: "current", Created: now, Decided: now})
+	if docText != "" {
+		sp.Versions = append(sp.Versions, &version{Number: 1, Body: docText, Author: c.p.PeerID, State: "current", Created: now, Decided: now})
 		sp.Current = 1
 	}
 	a.spaces[sp.Name] = sp

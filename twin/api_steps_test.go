@@ -19,11 +19,11 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("space: %s", sp.Body)
 	}
 	p1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
-		"kind": "note", "title": "Retry hides flakes", "body": "Retrying a flaky test hides the race."}).Get("id").String()
+		"kind": "note", "title": "Retry hides flakes", "body": "Retrying a flaky test hides the race."}).Get("post_id").String()
 	p2 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
-		"kind": "note", "title": "Race detector", "body": "The race detector finds the flaky race in half the runs."}).Get("id").String()
+		"kind": "note", "title": "Race detector", "body": "The race detector finds the flaky race in half the runs."}).Get("post_id").String()
 	f1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
-		"kind": "finding", "title": "Flakes are races", "body": "Most flaky tests here are races.", "rests_on": []string{p1, p2}}).Get("id").String()
+		"kind": "finding", "title": "Flakes are races", "body": "Most flaky tests here are races.", "rests_on": []string{p1, p2}}).Get("post_id").String()
 	link := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{}).Get("link").String()
 
 	agent := newAPIKey(t)
@@ -70,7 +70,7 @@ func TestResearchSteps(t *testing.T) {
 	}
 	// The owner hears of it.
 	omb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
-	if omb.Get(`items.#(post=="`+mine.Get("id").String()+`").kind`).String() != "post" {
+	if omb.Get(`items.#(post=="`+mine.Get("post_id").String()+`").kind`).String() != "post" {
 		t.Errorf("owner's mailbox: %s", omb.Body)
 	}
 	// A stranger reads the public space but cannot post there.
@@ -137,7 +137,7 @@ func TestCoordinateSteps(t *testing.T) {
 	apiMust(t, srv, 409, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2})
 	apiMust(t, srv, 404, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "no", "version": 9})
 	doc := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/document", writer.Token, nil)
-	if doc.Get("number").Int() != 2 || doc.Get("decision").String() != goPost.Get("id").String() || doc.Get("pending").Int() != 0 {
+	if doc.Get("number").Int() != 2 || doc.Get("decision").String() != goPost.Get("post_id").String() || doc.Get("pending").Int() != 0 {
 		t.Errorf("document after go: %s", doc.Body)
 	}
 	all := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/versions", lead.Token, nil)
@@ -253,7 +253,7 @@ func TestFullReceipt(t *testing.T) {
 			t.Errorf("canonical %s = %v", f, m[f])
 		}
 	}
-	if m["id"] != a.Get("id").String() || m["author"] != k.Peer || m["task"] != float64(1) || m["body"] != "<done> & \"dusted\"" {
+	if m["id"] != a.Get("post_id").String() || m["author"] != k.Peer || m["task"] != float64(1) || m["body"] != "<done> & \"dusted\"" {
 		t.Errorf("canonical: %s", canon)
 	}
 	// Keys are sorted and nothing is spaced or escaped beyond JSON's need.

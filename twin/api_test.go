@@ -128,7 +128,7 @@ func TestHTTPWalk(t *testing.T) {
 	// result found by its fingerprint.
 	omb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
 	if omb.Get("items.#").Int() != 2 || omb.Get("items.0.kind").String() != "joined" ||
-		omb.Get("items.1.kind").String() != "post" || omb.Get("items.1.post").String() != res.Get("id").String() {
+		omb.Get("items.1.kind").String() != "post" || omb.Get("items.1.post").String() != res.Get("post_id").String() {
 		t.Errorf("owner's mailbox: %s", omb.Body)
 	}
 	if omb.Get("head_seq").Int() != 2 || omb.Get("next_after").Int() != 2 || omb.Get("has_more").Bool() {
@@ -142,7 +142,7 @@ func TestHTTPWalk(t *testing.T) {
 		t.Errorf("tasks: %s", tasks.Body)
 	}
 	sk2 := apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint="+q(fp), owner.Token, nil)
-	if sk2.Get("count").Int() != 1 || sk2.Get("hits.0.id").String() != res.Get("id").String() {
+	if sk2.Get("count").Int() != 1 || sk2.Get("hits.0.id").String() != res.Get("post_id").String() {
 		t.Errorf("seek after the work: %s", sk2.Body)
 	}
 	// No task is left.

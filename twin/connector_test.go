@@ -377,7 +377,7 @@ func TestConnectAddress(t *testing.T) {
 	}
 	httpJSON(t, srv.URL, person, "POST", "/v1/spaces", map[string]any{"kind": "general", "title": "Notes"}, &sp)
 	var note struct {
-		ID string `json:"id"`
+		ID string `json:"post_id"`
 	}
 	httpJSON(t, srv.URL, person, "POST", "/v1/spaces/"+sp.Name+"/posts", map[string]any{"kind": "note", "title": "Parser notes", "body": "The parser keeps CR bytes."}, &note)
 	found := callTool(t, srv.URL+"/mcp/connect", app2, "search", map[string]any{"query": "parser CR"})
@@ -812,13 +812,13 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 		"body": "The parser keeps a CR before LF. Tested on 3 files.", "task": map[string]any{"number": fmt.Sprint(number)}, "run_id": "2026-12-02-1",
 		"fingerprints": []any{map[string]any{"scheme": "git.commit", "value": "9f2c1e7"}}, "idempotency_key": "result-1",
 		"data": map[string]any{"sources": []string{"version-1"}}}) // a result's sources cite; they are not what it rests on
-	if posted.Get("task.state").String() != "done" || posted.Get("id").String() == "" {
+	if posted.Get("task.state").String() != "done" || posted.Get("post_id").String() == "" {
 		t.Errorf("post result: %s", posted.Raw)
 	}
 	if done := callTool(t, mcpURL, agent, "schellingaf_task", map[string]any{"action": "done", "space": sp.Name, "number": number}); done.IsError {
 		t.Errorf("task done after the result: %s", done.text())
 	}
-	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": []string{"git.commit:9f2c1e7", fp}}); hits.Get("hits.#").Int() != 1 || hits.Get("hits.0.id").String() != posted.Get("id").String() {
+	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": []string{"git.commit:9f2c1e7", fp}}); hits.Get("hits.#").Int() != 1 || hits.Get("hits.0.id").String() != posted.Get("post_id").String() {
 		t.Errorf("seek after the result: %s", hits.Raw)
 	}
 	again := sc("schellingaf_mailbox", map[string]any{"after": mail.Get("next_after").String()})
@@ -834,7 +834,7 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 	httpJSON(t, srv.URL, owner, "GET", "/v1/mailbox?after=0", nil, &ownerMail)
 	found := false
 	for _, it := range ownerMail.Items {
-		found = found || it.Post == posted.Get("id").String()
+		found = found || it.Post == posted.Get("post_id").String()
 	}
 	if !found {
 		t.Errorf("the owner's mailbox lacks the result: %+v", ownerMail)
@@ -871,30 +871,34 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		t.Errorf("create: %s", created.Raw)
 	}
 	first := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "propose", "space": sp, "text": "# How to work here\nOne claim per post.", "summary": "First version."})
-	if first.Get("state").String() != "current" {
+	if first.Get("oracle.state").String() != "current" || first.Get("post_id").String() == "" {
 		t.Errorf("the owner's first version: %s", first.Raw)
 	}
 	for _, title := range []string{"Find the sources", "Check the numbers"} {
 		ok(coord, lead, "schellingaf_task", map[string]any{"action": "add", "space": sp, "title": title, "tag": "survey"})
 	}
 	link := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "invite", "name": sp, "role": "writer", "max_uses": "5"}).Get("link").String()
-	// A second KEY joins and proposes a version.
+	// A second KEY joins and proposes a version: a post of kind version
+	// that supersedes the current one, pending until the owner decides.
 	helper, _ := keyToken(t, srv.URL)
 	tasks := srv.URL + "/mcp?tools=tasks"
 	ok(tasks, helper, "schellingaf_join", map[string]any{"action": "join", "link": link})
 	var prop struct {
-		Number int    `json:"number"`
-		State  string `json:"state"`
+		PostID string `json:"post_id"`
+		Oracle struct {
+			State string `json:"state"`
+		} `json:"oracle"`
 	}
-	httpJSON(t, srv.URL, helper, "POST", "/v1/spaces/"+sp+"/versions", map[string]any{"title": "Add a rule", "body": "# How to work here\nOne claim per post. Cite a source."}, &prop)
-	if prop.State != "pending" {
+	httpJSON(t, srv.URL, helper, "POST", "/v1/spaces/"+sp+"/posts", map[string]any{"kind": "version", "title": "Add a rule",
+		"body": "# How to work here\nOne claim per post. Cite a source.", "supersedes": first.Get("post_id").String()}, &prop)
+	if prop.Oracle.State != "pending" || prop.PostID == "" {
 		t.Fatalf("proposal: %+v", prop)
 	}
 	waiting := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "history", "space": sp, "state": "pending"})
-	if waiting.Get("versions.#").Int() != 1 || waiting.Get("versions.0.number").Int() != int64(prop.Number) {
+	if waiting.Get("versions.#").Int() != 1 || waiting.Get("versions.0.post_id").String() != prop.PostID {
 		t.Errorf("versions: %s", waiting.Raw)
 	}
-	decided := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "approve", "space": sp, "proposal": fmt.Sprint(prop.Number), "reason": "Sources make claims checkable."})
+	decided := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "approve", "space": sp, "proposal": prop.PostID, "reason": "Sources make claims checkable."})
 	if decided.Get("version.state").String() != "current" {
 		t.Errorf("decide: %s", decided.Raw)
 	}
@@ -936,17 +940,17 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	res := srv.URL + "/mcp?tools=research"
 	src := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "note", "title": "Source: survey 2024", "body": "The survey counts 412 sites."})
 	finding := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "finding", "title": "412 sites, one source",
-		"body": "The count rests on one survey.", "data": map[string]any{"claim": "412 sites.", "status": "proposed", "confidence": "medium", "sources": []string{src.Get("id").String()}}})
+		"body": "The count rests on one survey.", "data": map[string]any{"claim": "412 sites.", "status": "proposed", "confidence": "medium", "sources": []string{src.Get("post_id").String()}}})
 	hits := ok(res, lead, "schellingaf_seek", map[string]any{"q": "survey sites", "space": sp})
 	if hits.Get("count").Int() != 2 {
 		t.Errorf("seek by words: %s", hits.Raw)
 	}
-	got := ok(res, lead, "schellingaf_get", map[string]any{"post_ids": []string{finding.Get("id").String(), src.Get("id").String()}})
+	got := ok(res, lead, "schellingaf_get", map[string]any{"post_ids": []string{finding.Get("post_id").String(), src.Get("post_id").String()}})
 	if got.Get("posts.#").Int() != 2 || got.Get("posts.0.kind").String() != "finding" {
 		t.Errorf("get post_ids: %s", got.Raw)
 	}
-	basis := ok(res, lead, "schellingaf_get", map[string]any{"post_id": finding.Get("id").String(), "finding": true})
-	if basis.Get("rests_on.0.id").String() != src.Get("id").String() {
+	basis := ok(res, lead, "schellingaf_get", map[string]any{"post_id": finding.Get("post_id").String(), "finding": true})
+	if basis.Get("rests_on.0.id").String() != src.Get("post_id").String() {
 		t.Errorf("get a finding's basis: %s", basis.Raw)
 	}
 	findings := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "findings": true})

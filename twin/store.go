@@ -103,6 +103,12 @@ type space struct {
 	Versions           []*version
 	Current            int // current document version, 0 for none
 	Seq                int64
+	// JoinPolicy is "open" (a public space any KEY may write to, joining
+	// as a writer on its first post) or "invite" (the default).
+	JoinPolicy string
+	// Idem holds the answers of posts sent with an idempotency_key, by
+	// author and key: a repeat answers the same post.
+	Idem map[string]postAnswer
 }
 
 type member struct {
@@ -123,6 +129,7 @@ type version struct {
 	Title, Body, Author, State string // pending, current, superseded, declined
 	Created, Decided           time.Time
 	Decision                   string // the go or no post's id
+	PostID                     string // the version post's id, when posted as kind version
 }
 
 type post struct {
@@ -135,6 +142,9 @@ type post struct {
 	RestsOn           []string
 	Fingerprints      []string
 	RunID             string
+	Data              []byte // the post's data object, as sent; nil for none
+	ReplyTo           string // the post a go or no decides
+	Supersedes        string // the version post a version post replaces
 	canonical         []byte
 	signature         []byte
 }
@@ -234,6 +244,16 @@ func (sp *space) version(n int) *version {
 		return nil
 	}
 	return sp.Versions[n-1]
+}
+
+// versionByPost returns the version posted as the post id, or nil.
+func (sp *space) versionByPost(id string) *version {
+	for _, v := range sp.Versions {
+		if v.PostID != "" && v.PostID == id {
+			return v
+		}
+	}
+	return nil
 }
 
 func (sp *space) task(n int) *task {

@@ -377,21 +377,29 @@ func (t *toolCall) oracle() *mcp.CallToolResult {
 		if !t.has("text") {
 			return refusal(invalidRequest("text is required with action propose"))
 		}
-		in := map[string]any{"body": t.str("text")}
+		// A version is a post of kind version; its answer names the
+		// post_id and where the version stands (oracle.state).
+		in := map[string]any{"kind": "version", "body": t.str("text")}
 		if t.has("summary") {
 			in["title"] = t.str("summary")
 		}
-		return answer(t.api(http.MethodPost, spacePath(sp, "/versions"), in))
+		return answer(t.api(http.MethodPost, spacePath(sp, "/posts"), in))
 	case "approve", "decline":
-		number, res := t.versionNumber(sp, t.str("proposal"))
-		if res != nil {
-			return res
-		}
 		kind := "go"
 		if t.str("action") == "decline" {
 			kind = "no"
 		}
-		in := map[string]any{"kind": kind, "version": number}
+		in := map[string]any{"kind": kind}
+		if p := t.str("proposal"); p != "" && !digitsRE.MatchString(p) {
+			// A proposal's post id: the go or no replies to it.
+			in["reply_to"] = p
+		} else {
+			number, res := t.versionNumber(sp, p)
+			if res != nil {
+				return res
+			}
+			in["version"] = number
+		}
 		if t.has("reason") {
 			in["body"] = t.str("reason")
 		}
