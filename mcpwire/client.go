@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -59,6 +60,8 @@ type Response struct {
 	Events []Event
 	// Stderr is what a stdio server wrote to stderr so far (its last 64 KiB).
 	Stderr []byte
+
+	env *envelope // Message's top level, when already read
 }
 
 // Result returns the exact bytes of the message's "result" member, or nil.
@@ -417,7 +420,12 @@ func (c *Client) do(ctx context.Context, m *outgoing) (*Response, error) {
 	if m.isNotification() {
 		return r, nil
 	}
-	if e := gjson.GetBytes(r.Message, "error"); e.Exists() {
+	env := r.env
+	if env == nil {
+		env = parseEnvelope(r.Message)
+	}
+	if env.isError {
+		e := env.err
 		re := &RPCError{
 			Code:     e.Get("code").Int(),
 			Message:  redact(e.Get("message").String(), c.secrets),
@@ -580,13 +588,48 @@ func excerpt(b []byte) string {
 	return s
 }
 
-// matches reports whether msg is a response (result or error) to id.
-func matches(msg []byte, id gjson.Result) bool {
-	if !gjson.GetBytes(msg, "result").Exists() && !gjson.GetBytes(msg, "error").Exists() {
+// envelope is the top level of a JSON-RPC message, read in one pass.
+type envelope struct {
+	id       gjson.Result
+	err      gjson.Result
+	isResult bool
+	isError  bool
+	isMethod bool
+}
+
+func parseEnvelope(msg []byte) *envelope {
+	e := &envelope{}
+	if len(msg) == 0 {
+		return e
+	}
+	// The message is never changed once read: no copy is needed.
+	gjson.Parse(unsafe.String(&msg[0], len(msg))).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			e.id = v
+		case "result":
+			e.isResult = true
+		case "error":
+			e.isError, e.err = true, v
+		case "method":
+			e.isMethod = true
+		}
+		return true
+	})
+	return e
+}
+
+// isResponse reports whether the message is a JSON-RPC response of any id.
+func (e *envelope) isResponse() bool { return !e.isMethod && (e.isResult || e.isError) }
+
+// answers reports whether the message is the response (result or error)
+// to id.
+func (e *envelope) answers(id gjson.Result) bool {
+	if !e.isResponse() {
 		return false
 	}
-	got := gjson.GetBytes(msg, "id")
-	if got.Type == gjson.Null && gjson.GetBytes(msg, "error").Exists() {
+	got := e.id
+	if got.Type == gjson.Null && e.isError {
 		return true // an error the server could not tie to a request
 	}
 	if got.Type != id.Type {
@@ -601,13 +644,14 @@ func matches(msg []byte, id gjson.Result) bool {
 	return false
 }
 
+// matches reports whether msg is a response (result or error) to id.
+func matches(msg []byte, id gjson.Result) bool { return parseEnvelope(msg).answers(id) }
+
 // isResponse reports whether msg is a JSON-RPC response of any id.
-func isResponse(msg []byte) bool {
-	if gjson.GetBytes(msg, "method").Exists() {
-		return false
-	}
-	return gjson.GetBytes(msg, "result").Exists() || gjson.GetBytes(msg, "error").Exists()
-}
+func isResponse(msg []byte) bool { return parseEnvelope(msg).isResponse() }
+
+// validJSON reports whether b is one JSON value.
+func validJSON(b []byte) bool { return gjson.ValidBytes(b) }
 
 // jsonID returns the exact text of msg's id member ("" when absent).
 func jsonID(msg []byte) string { return gjson.GetBytes(msg, "id").Raw }

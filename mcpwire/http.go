@@ -206,15 +206,20 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 	}
 	switch ct {
 	case "application/json":
-		r.Raw, err = readLimited(body, t.max)
+		size := resp.ContentLength
+		if !resp.Uncompressed && body != io.Reader(resp.Body) {
+			size = -1 // gzip: the length is not the body's
+		}
+		r.Raw, err = readLimitedSize(body, t.max, size)
 		if err != nil {
 			return nil, err
 		}
 		msg := bytes.TrimSpace(r.Raw)
-		if err := checkAnswer(msg, m); err != nil {
+		env, err := checkAnswer(msg, m)
+		if err != nil {
 			return r, err
 		}
-		r.Message = msg
+		r.Message, r.env = msg, env
 		return r, nil
 	case "text/event-stream":
 		return t.readStream(r, resp.Body, body, m)
@@ -238,11 +243,11 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 		if err != nil {
 			return r, streamError(err, er.n)
 		}
-		if !json.Valid(ev.data) {
+		if !validJSON(ev.data) {
 			return r, fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
 		}
-		if matches(ev.data, m.id) {
-			r.Message = ev.data
+		if env := parseEnvelope(ev.data); env.answers(m.id) {
+			r.Message, r.env = ev.data, env
 			break
 		}
 		r.Events = append(r.Events, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
@@ -264,7 +269,7 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 			break // cut after the grace time, or the stream broke: keep what was whole
 		}
 		end = len(er.raw)
-		if json.Valid(ev.data) {
+		if validJSON(ev.data) {
 			r.Events = append(r.Events, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
 		}
 	}
@@ -283,17 +288,18 @@ func streamError(err error, n int) error {
 }
 
 // checkAnswer checks that msg is JSON and the response to m.
-func checkAnswer(msg []byte, m *outgoing) error {
-	if !json.Valid(msg) {
-		return fmt.Errorf("the answer is not JSON: %s", excerpt(msg))
+func checkAnswer(msg []byte, m *outgoing) (*envelope, error) {
+	if !validJSON(msg) {
+		return nil, fmt.Errorf("the answer is not JSON: %s", excerpt(msg))
 	}
-	if !matches(msg, m.id) {
-		if isResponse(msg) {
-			return fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
+	env := parseEnvelope(msg)
+	if !env.answers(m.id) {
+		if env.isResponse() {
+			return nil, fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
 		}
-		return fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg))
+		return nil, fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg))
 	}
-	return nil
+	return env, nil
 }
 
 func idText(msg []byte) string {
@@ -328,14 +334,43 @@ func decoded(resp *http.Response) (io.Reader, error) {
 }
 
 func readLimited(r io.Reader, max int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if int64(len(b)) > max {
+	return readLimitedSize(r, max, -1)
+}
+
+// readLimitedSize reads r to the end, at most max bytes; size, when known
+// (a Content-Length), sizes the buffer.
+func readLimitedSize(r io.Reader, max, size int64) ([]byte, error) {
+	if size > max {
 		return nil, tooLargeError{max}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the answer: %w", err)
+	lr := io.LimitReader(r, max+1)
+	if size < 0 {
+		b, err := io.ReadAll(lr)
+		if int64(len(b)) > max {
+			return nil, tooLargeError{max}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the answer: %w", err)
+		}
+		return b, nil
 	}
-	return b, nil
+	b := make([]byte, 0, size+1) // the read that meets the end needs room
+	for {
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if int64(len(b)) > max {
+			return nil, tooLargeError{max}
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the answer: %w", err)
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // netError turns a failed request into a short cause.

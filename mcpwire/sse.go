@@ -3,7 +3,6 @@ package mcpwire
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -142,7 +141,7 @@ func (t *sseTransport) read(connected chan<- error) {
 			}
 			continue
 		}
-		if !json.Valid(ev.data) {
+		if !validJSON(ev.data) {
 			err = fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
 			break
 		}

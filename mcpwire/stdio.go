@@ -187,11 +187,11 @@ func (t *stdioTransport) send(ctx context.Context, m *outgoing) (*Response, erro
 		if len(msg) == 0 {
 			continue
 		}
-		if !json.Valid(msg) {
+		if !validJSON(msg) {
 			return nil, fmt.Errorf("wrote a line that is not JSON: %s%s", excerpt(msg), t.stderrHint())
 		}
-		if matches(msg, m.id) {
-			r.Raw, r.Message, r.Stderr = l.b, msg, t.stderr.Bytes()
+		if env := parseEnvelope(msg); env.answers(m.id) {
+			r.Raw, r.Message, r.Stderr, r.env = l.b, msg, t.stderr.Bytes(), env
 			return r, nil
 		}
 		r.Events = append(r.Events, Event{Data: msg})
