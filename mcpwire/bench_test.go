@@ -23,7 +23,9 @@ var benchCases = []struct {
 	name  string
 	start func(b *testing.B) string
 }{
-	{"sdk-json", func(b *testing.B) string { return mcptest.Start(b, mcptest.Options{Stateless: true, JSONResponse: true}) }},
+	{"sdk-json", func(b *testing.B) string {
+		return mcptest.Start(b, mcptest.Options{Stateless: true, JSONResponse: true})
+	}},
 	{"sdk-stream", func(b *testing.B) string { return mcptest.Start(b, mcptest.Options{Stateless: true}) }},
 	{"fixed-json", func(b *testing.B) string { return benchServer(b, false).URL }},
 	{"fixed-stream", func(b *testing.B) string { return benchServer(b, true).URL }},
