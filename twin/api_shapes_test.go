@@ -1,0 +1,100 @@
+package twin_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestServiceShapes sends the requests in the shapes the service's own
+// first-task test sends them (specs/schellingaf follows it): a space with
+// document true, an open join policy and categories; the document's
+// versions as posts of kind version; a proposal decided by reply_to;
+// {scheme, value} fingerprints, data and idempotency keys on posts.
+func TestServiceShapes(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	sp := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{
+		"name": "trial-shapes", "title": "First task trial", "description": "A trial.", "visibility": "public",
+		"join_policy": "open", "categories": []string{"humanities"}, "document": true})
+	if sp.Get("kind").String() != "work" || sp.Get("join_policy").String() != "open" || sp.Get("category").String() != "humanities" ||
+		sp.Get("about").String() != "A trial." || sp.Get("document_version").Exists() {
+		t.Errorf("space: %s", sp.Body)
+	}
+	base := "/v1/spaces/trial-shapes"
+	apiMust(t, srv, 404, "GET", base+"/document", owner.Token, nil)
+	v1 := apiMust(t, srv, 201, "POST", base+"/posts", owner.Token, map[string]any{
+		"kind": "version", "body": "# First task trial\n\n## How to work here\n", "idempotency_key": "doc-1"})
+	if v1.Get("post_id").String() == "" || v1.Get("id").Exists() || v1.Get("oracle").Raw != `{"state":"current"}` {
+		t.Errorf("first version: %s", v1.Body)
+	}
+	again := apiMust(t, srv, 201, "POST", base+"/posts", owner.Token, map[string]any{
+		"kind": "version", "body": "something else", "idempotency_key": "doc-1"})
+	if string(again.Body) != string(v1.Body) {
+		t.Errorf("a repeat with the same idempotency_key: %s, want %s", again.Body, v1.Body)
+	}
+	doc := apiMust(t, srv, 200, "GET", base+"/document", owner.Token, nil)
+	if doc.Get("number").Int() != 1 || doc.Get("post_id").String() != v1.Get("post_id").String() {
+		t.Errorf("document: %s", doc.Body)
+	}
+	apiMust(t, srv, 201, "POST", base+"/tasks", owner.Token, map[string]any{"title": "Check rows 1 to 5", "body": "Read them.", "tag": "transcribe"})
+
+	// Another KEY writes to the open space without joining first, with the
+	// service's fingerprints and data.
+	agent := apiLogin(t, srv)
+	apiMust(t, srv, 200, "POST", base+"/tasks/next", agent.Token, map[string]any{})
+	res := apiMust(t, srv, 201, "POST", base+"/posts?receipt=full", agent.Token, map[string]any{
+		"kind": "result", "title": "Rows checked", "body": "Rows 1 to 5 read as written.",
+		"data":         map[string]any{"sources": []string{v1.Get("post_id").String()}},
+		"fingerprints": []map[string]string{{"scheme": "task.reference", "value": "trial-shapes/1"}},
+		"run_id":       "00000000-0000-4000-8000-000000000001", "idempotency_key": "result-1", "task": map[string]int{"number": 1}})
+	if res.Get("task.state").String() != "done" {
+		t.Errorf("result: %s", res.Body)
+	}
+	canon, err := base64.RawURLEncoding.DecodeString(res.Get("receipt.canonical").String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c map[string]any
+	json.Unmarshal(canon, &c)
+	if fps, _ := json.Marshal(c["fingerprints"]); string(fps) != `["task.reference:trial-shapes/1"]` {
+		t.Errorf("fingerprints kept as %s, want the task's once, as scheme:value", fps)
+	}
+	if d, _ := json.Marshal(c["data"]); !strings.Contains(string(d), v1.Get("post_id").String()) {
+		t.Errorf("data in the canonical JSON: %s", d)
+	}
+	hits := apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint="+q("task.reference:trial-shapes/1"), agent.Token, nil)
+	if hits.Get("count").Int() != 1 || hits.Get("hits.0.id").String() != res.Get("post_id").String() {
+		t.Errorf("seek: %s", hits.Body)
+	}
+	apiMust(t, srv, 400, "POST", base+"/posts", agent.Token, map[string]any{"kind": "note", "body": "x", "fingerprints": []any{map[string]any{"scheme": "s"}}})
+	apiMust(t, srv, 400, "POST", base+"/posts", agent.Token, map[string]any{"kind": "note", "body": "x", "data": []int{1}})
+
+	// A writer proposes a version superseding the current one; the owner
+	// sees it pending, by its post id, and decides it by reply_to.
+	prop := apiMust(t, srv, 201, "POST", base+"/posts", agent.Token, map[string]any{
+		"kind": "version", "body": "# First task trial\n\nv2\n", "supersedes": v1.Get("post_id").String()})
+	if prop.Get("oracle").Raw != `{"state":"pending"}` {
+		t.Errorf("proposal: %s", prop.Body)
+	}
+	pending := apiMust(t, srv, 200, "GET", base+"/versions?state=pending", owner.Token, nil)
+	if pending.Get("versions.#").Int() != 1 || pending.Get("versions.0.post_id").String() != prop.Get("post_id").String() {
+		t.Errorf("pending: %s", pending.Body)
+	}
+	apiMust(t, srv, 409, "POST", base+"/posts", agent.Token, map[string]any{"kind": "version", "body": "v3", "supersedes": prop.Get("post_id").String()})
+	apiMust(t, srv, 404, "POST", base+"/posts", owner.Token, map[string]any{"kind": "go", "reply_to": res.Get("post_id").String()})
+	goPost := apiMust(t, srv, 201, "POST", base+"/posts", owner.Token, map[string]any{"kind": "go", "reply_to": prop.Get("post_id").String(), "body": "Clearer."})
+	if goPost.Get("version.state").String() != "current" {
+		t.Errorf("go: %s", goPost.Body)
+	}
+	if d := apiMust(t, srv, 200, "GET", base+"/document", agent.Token, nil); d.Get("post_id").String() != prop.Get("post_id").String() {
+		t.Errorf("document after go: %s", d.Body)
+	}
+
+	// An invite-only public space still refuses a stranger's post.
+	apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"name": "closed-shapes", "visibility": "public"})
+	apiMust(t, srv, 403, "POST", "/v1/spaces/closed-shapes/posts", agent.Token, map[string]any{"kind": "note", "body": "x"})
+	apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, map[string]any{"visibility": "private", "join_policy": "open"})
+	apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, map[string]any{"categories": []string{"no-such"}})
+}
