@@ -251,29 +251,13 @@ func (a *answer) findEvent() error {
 // isResponse reports whether the valid JSON text msg is an object with a
 // "result" or an "error" member.
 func isResponse(msg []byte) bool {
-	ms, err := jsonjs.RawMembers(msg)
-	if err != nil {
+	if rawKind(msg) != jsonjs.Object {
 		return false
 	}
-	for _, m := range ms {
-		if m.Key == "result" || m.Key == "error" {
-			return true
-		}
-	}
-	return false
-}
-
-// last returns the value of the last member named key: what JavaScript
-// reads for a repeated key.
-func last(ms []jsonjs.RawMember, key string) ([]byte, bool) {
-	var v []byte
-	found := false
-	for _, m := range ms {
-		if m.Key == key {
-			v, found = m.Value, true
-		}
-	}
-	return v, found
+	ms := members(nil, msg)
+	_, r := lastMember(ms, "result")
+	_, e := lastMember(ms, "error")
+	return r || e
 }
 
 // locateResult finds the result object in the message, and the form of a
@@ -282,12 +266,9 @@ func (a *answer) locateResult(what string) error {
 	if k := rawKind(a.msg); k != jsonjs.Object {
 		return inputErr(a.path, "the answer is %s, not a JSON object: a capture holds a %s", article(k), what)
 	}
-	ms, err := jsonjs.RawMembers(a.msg)
-	if err != nil {
-		return inputErr(a.path, "%v", err)
-	}
-	_, rpc := last(ms, "jsonrpc")
-	if res, ok := last(ms, "result"); ok {
+	ms := members(nil, a.msg)
+	_, rpc := lastMember(ms, "jsonrpc")
+	if res, ok := lastMember(ms, "result"); ok {
 		if a.form == 0 {
 			a.form = JSONRPC
 		}
@@ -297,7 +278,7 @@ func (a *answer) locateResult(what string) error {
 		a.result = res
 		return nil
 	}
-	if e, ok := last(ms, "error"); ok {
+	if e, ok := lastMember(ms, "error"); ok {
 		return inputErr(a.path, "a JSON-RPC error response, not a %s: %s", what, describeRPCError(e))
 	}
 	if a.form == EventStream {

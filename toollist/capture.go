@@ -45,11 +45,7 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if a.form == Result {
 		where = "the answer"
 	}
-	rms, err := jsonjs.RawMembers(a.result)
-	if err != nil {
-		return nil, inputErr(path, "%v", err)
-	}
-	raw, ok := last(rms, "tools")
+	raw, ok := lastMember(members(nil, a.result), "tools")
 	if !ok {
 		return nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
 	}
@@ -60,10 +56,7 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if k := rawKind(raw); k != jsonjs.Array {
 		return nil, inputErr(path, "%s is %s, not an array", at, article(k))
 	}
-	tools, err := jsonjs.RawElems(raw)
-	if err != nil {
-		return nil, inputErr(path, "%s: %v", at, err)
-	}
+	tools := elems(make([][]byte, 0, 64), raw)
 	for i, t := range tools {
 		if k := rawKind(t); k != jsonjs.Object {
 			return nil, inputErr(path, "%s[%d] is %s, not an object", at, i, article(k))

@@ -46,11 +46,7 @@ func ParseInit(path string, data []byte) (*Init, error) {
 		return nil, err
 	}
 	in := &Init{Path: path, Form: a.form, Replaced: a.replaced}
-	rms, err := jsonjs.RawMembers(a.result)
-	if err != nil {
-		return nil, inputErr(path, "%v", err)
-	}
-	raw, ok := last(rms, "instructions")
+	raw, ok := lastMember(members(nil, a.result), "instructions")
 	if !ok {
 		return in, nil
 	}

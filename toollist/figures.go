@@ -38,10 +38,6 @@ type Longest struct {
 	Tool  string
 	Index int
 	Chars int
-	// Name is the tool's name member as JavaScript reads t.name, for
-	// reports that write it as Node would; HasName is false when absent.
-	Name    jsonjs.Value
-	HasName bool
 }
 
 // ToolFigures are one tool's figures.
@@ -50,10 +46,11 @@ type ToolFigures struct {
 	Name string
 	// Index is the tool's place in the capture.
 	Index int
-	// NameValue is the tool's name member, whatever its kind, as
-	// JavaScript's t.name reads it; HasName is false when it is absent.
-	NameValue jsonjs.Value
-	HasName   bool
+	// HasName reports whether the tool has a name member at all.
+	HasName bool
+	// NameJSON is JSON.stringify(t.name) when the name is not a string
+	// (a report writes it as Node would); "" otherwise.
+	NameJSON string
 	// ModelReadBytes is the UTF-8 bytes of what a model reads of the tool.
 	ModelReadBytes int64
 	// ModelReadTokens is floor(ModelReadBytes / 3).
@@ -99,7 +96,8 @@ func ModelReadBytes(tool jsonjs.Value) int64 {
 	return int64(jsonjs.StringifyLen(ModelRead(tool)))
 }
 
-// Measure counts the capture's figures, parsing one tool at a time.
+// Measure counts the capture's figures. Each tool's text is walked on its
+// own, without building the tool, and nothing of it is kept but figures.
 func Measure(c *Capture) (*Figures, error) {
 	f := &Figures{
 		WireBytes: c.WireBytes,
@@ -112,40 +110,74 @@ func Measure(c *Capture) (*Figures, error) {
 			c.Path, c.Replaced, plural(c.Replaced, "sequence", "sequences")))
 	}
 	seen := make(map[string]int, len(c.Tools))
-	for i := range c.Tools {
-		tool, err := c.tool(i)
-		if err != nil {
-			return nil, err
-		}
-		name, named := toolLabel(tool, i)
+	var ms, stack []member
+	for i, raw := range c.Tools {
 		at := fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i)
-		if !named {
-			if n, ok := tool.Get("name"); ok {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: name is %s, not a string", at, article(n.Kind())))
-			} else {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: has no name", at))
+		ms = members(ms[:0], raw)
+		name, hasName := lastMember(ms, "name")
+		desc, hasDesc := lastMember(ms, "description")
+		schema, hasSchema := lastMember(ms, "inputSchema")
+
+		tf := ToolFigures{Index: i, HasName: hasName}
+		// JSON.stringify({name, description, input_schema}): braces, then
+		// each present member as "key":value, commas between.
+		n, count := 2, 0
+		for _, m := range []struct {
+			quoted int
+			value  []byte
+			ok     bool
+		}{{len(`"name"`), name, hasName}, {len(`"description"`), desc, hasDesc}, {len(`"input_schema"`), schema, hasSchema}} {
+			if !m.ok {
+				continue
 			}
-		} else if j, dup := seen[name]; dup {
-			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at, name, c.toolsAt(), j))
-		} else {
-			seen[name] = i
+			l, err := jsonjs.StringifyLenText(m.value)
+			if err != nil {
+				return nil, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, err)
+			}
+			if count > 0 {
+				n++
+			}
+			n += m.quoted + 1 + l
+			count++
 		}
-		tf := ToolFigures{Name: name, Index: i, ModelReadBytes: ModelReadBytes(tool)}
-		tf.NameValue, tf.HasName = tool.Get("name")
+		tf.ModelReadBytes = int64(n)
 		tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
-		if d, ok := tool.Get("description"); ok {
-			if d.Kind() == jsonjs.String {
-				tf.DescriptionChars = jsonjs.Len16(d.Str())
-				tf.DescriptionBytes = int64(jsonjs.ByteLen(d.Str()))
+
+		switch {
+		case hasName && name[0] == '"':
+			tf.Name = parseString(name)
+			if j, dup := seen[tf.Name]; dup {
+				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at, tf.Name, c.toolsAt(), j))
+			} else {
+				seen[tf.Name] = i
+			}
+		case hasName:
+			v, err := jsonjs.Parse(name)
+			if err != nil {
+				return nil, inputErr(c.Path, "%s[%d].name: %v", c.toolsAt(), i, err)
+			}
+			tf.Name = fmt.Sprintf("tools[%d]", i)
+			tf.NameJSON = string(jsonjs.Stringify(v))
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: name is %s, not a string", at, article(v.Kind())))
+		default:
+			tf.Name = fmt.Sprintf("tools[%d]", i)
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: has no name", at))
+		}
+
+		if hasDesc {
+			if desc[0] == '"' {
+				d := parseString(desc)
+				tf.DescriptionChars = jsonjs.Len16(d)
+				tf.DescriptionBytes = int64(jsonjs.ByteLen(d))
 				if tf.DescriptionChars > f.Longest.Chars || f.Longest.Index < 0 {
-					f.Longest = Longest{Tool: name, Index: i, Chars: tf.DescriptionChars, Name: tf.NameValue, HasName: tf.HasName}
+					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
 			} else {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(d.Kind())))
+				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(rawKind(desc))))
 			}
 		}
-		if s, ok := tool.Get("inputSchema"); ok {
-			tf.FieldDescriptionBytes = fieldDescriptionBytes(s)
+		if hasSchema {
+			tf.FieldDescriptionBytes = fieldDescriptionText(schema, &stack)
 		}
 		f.ModelReadBytes += tf.ModelReadBytes
 		f.DescriptionBytes += tf.DescriptionBytes
@@ -154,27 +186,6 @@ func Measure(c *Capture) (*Figures, error) {
 	}
 	f.ModelReadTokens = Tokens(f.ModelReadBytes)
 	return f, nil
-}
-
-// fieldDescriptionBytes sums the UTF-8 bytes of every string value of a
-// member named "description" at any depth of v.
-func fieldDescriptionBytes(v jsonjs.Value) int64 {
-	var n int64
-	switch v.Kind() {
-	case jsonjs.Object:
-		for _, m := range v.Members() {
-			if m.Key == "description" && m.Value.Kind() == jsonjs.String {
-				n += int64(jsonjs.ByteLen(m.Value.Str()))
-				continue
-			}
-			n += fieldDescriptionBytes(m.Value)
-		}
-	case jsonjs.Array:
-		for _, e := range v.Elems() {
-			n += fieldDescriptionBytes(e)
-		}
-	}
-	return n
 }
 
 func plural(n int, one, many string) string {

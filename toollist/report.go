@@ -1,6 +1,10 @@
 package toollist
 
-import "readmeter/jsonjs"
+import (
+	"strconv"
+
+	"readmeter/jsonjs"
+)
 
 // FiguresMembers returns the figures as the members of a --json report, in
 // its order and with its names: wire_bytes, tools, model_read_bytes,
@@ -11,39 +15,54 @@ import "readmeter/jsonjs"
 // keeps its kind; an absent name is left out), as Node's report writes it;
 // longest_description's tool is "" when no tool has a string description.
 func FiguresMembers(f *Figures) []jsonjs.Member {
-	num := func(n int64) jsonjs.Value { return jsonjs.NumberValue(float64(n)) }
-	longest := jsonjs.StringValue("")
-	if f.Longest.Index >= 0 {
-		longest = f.Longest.Name
-		if !f.Longest.HasName {
-			longest = jsonjs.Value{}
+	v, err := jsonjs.Parse(append(AppendFiguresJSON([]byte{'{'}, f), '}'))
+	if err != nil {
+		panic("toollist: FiguresMembers: " + err.Error())
+	}
+	return v.Members()
+}
+
+// AppendFiguresJSON appends to dst the members of FiguresMembers as compact
+// JSON text, without the braces around them, writing one tool at a time.
+func AppendFiguresJSON(dst []byte, f *Figures) []byte {
+	num := func(dst []byte, key string, n int64) []byte {
+		dst = append(jsonjs.AppendQuote(dst, key), ':')
+		return strconv.AppendInt(dst, n, 10)
+	}
+	name := func(dst []byte, t *ToolFigures) []byte {
+		if t.NameJSON != "" {
+			return append(dst, t.NameJSON...)
 		}
+		return jsonjs.AppendQuote(dst, t.Name)
 	}
-	longestMembers := []jsonjs.Member{{Key: "tool", Value: longest}, {Key: "chars", Value: num(int64(f.Longest.Chars))}}
-	if f.Longest.Index >= 0 && !f.Longest.HasName {
-		longestMembers = longestMembers[1:]
+	dst = num(dst, "wire_bytes", f.WireBytes)
+	dst = num(append(dst, ','), "tools", int64(f.Tools))
+	dst = num(append(dst, ','), "model_read_bytes", f.ModelReadBytes)
+	dst = num(append(dst, ','), "model_read_tokens", f.ModelReadTokens)
+	dst = num(append(dst, ','), "description_bytes", f.DescriptionBytes)
+	dst = num(append(dst, ','), "field_description_bytes", f.FieldDescriptionBytes)
+	dst = append(dst, `,"longest_description":{`...)
+	switch {
+	case f.Longest.Index < 0:
+		dst = append(dst, `"tool":"",`...)
+	case f.PerTool[f.Longest.Index].HasName:
+		dst = append(name(append(dst, `"tool":`...), &f.PerTool[f.Longest.Index]), ',')
 	}
-	per := make([]jsonjs.Value, len(f.PerTool))
-	for i, t := range f.PerTool {
-		ms := make([]jsonjs.Member, 0, 4)
+	dst = num(dst, "chars", int64(f.Longest.Chars))
+	dst = append(dst, `},"per_tool":[`...)
+	for i := range f.PerTool {
+		t := &f.PerTool[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '{')
 		if t.HasName {
-			ms = append(ms, jsonjs.Member{Key: "name", Value: t.NameValue})
+			dst = append(name(append(dst, `"name":`...), t), ',')
 		}
-		ms = append(ms,
-			jsonjs.Member{Key: "model_read_bytes", Value: num(t.ModelReadBytes)},
-			jsonjs.Member{Key: "model_read_tokens", Value: num(t.ModelReadTokens)},
-			jsonjs.Member{Key: "description_chars", Value: num(int64(t.DescriptionChars))},
-		)
-		per[i] = jsonjs.ObjectValue(ms)
+		dst = num(dst, "model_read_bytes", t.ModelReadBytes)
+		dst = num(append(dst, ','), "model_read_tokens", t.ModelReadTokens)
+		dst = num(append(dst, ','), "description_chars", int64(t.DescriptionChars))
+		dst = append(dst, '}')
 	}
-	return []jsonjs.Member{
-		{Key: "wire_bytes", Value: num(f.WireBytes)},
-		{Key: "tools", Value: num(int64(f.Tools))},
-		{Key: "model_read_bytes", Value: num(f.ModelReadBytes)},
-		{Key: "model_read_tokens", Value: num(f.ModelReadTokens)},
-		{Key: "description_bytes", Value: num(f.DescriptionBytes)},
-		{Key: "field_description_bytes", Value: num(f.FieldDescriptionBytes)},
-		{Key: "longest_description", Value: jsonjs.ObjectValue(longestMembers)},
-		{Key: "per_tool", Value: jsonjs.ArrayValue(per)},
-	}
+	return append(dst, ']')
 }
