@@ -1,0 +1,258 @@
+package mcpwire_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"readmeter/internal/mcptest"
+	"readmeter/mcpwire"
+)
+
+// streamServer answers every POST with body as an event stream (ID is
+// replaced by the request's id).
+func streamServer(t *testing.T, body string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, strings.ReplaceAll(body, "ID", gjson.GetBytes(req, "id").Raw))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestEventStreamShapes: the answering event is found whatever the framing,
+// Raw is every byte, and Message the event's data.
+func TestEventStreamShapes(t *testing.T) {
+	long := strings.Repeat("x", 100<<10)
+	for _, tc := range []struct {
+		name, body, message string
+		events              int
+	}{
+		{"priming event", "id: 0\ndata: \n\nevent: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}\n\n",
+			`{"jsonrpc":"2.0","id":1,"result":{}}`, 0},
+		{"crlf", "event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}\r\n\r\n",
+			`{"jsonrpc":"2.0","id":1,"result":{}}`, 0},
+		{"data in lines", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":ID,\"result\":{}}\n\n",
+			"{\"jsonrpc\":\"2.0\",\n\"id\":1,\"result\":{}}", 0},
+		{"comments and a notification", ": keep-alive\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\ndata:{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}\n\n",
+			`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},
+		{"another id first", "data: {\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}\n\n",
+			`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},
+		{"a line longer than the buffer", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"s\":\"" + long + "\"}}\n\n",
+			`{"jsonrpc":"2.0","id":1,"result":{"s":"` + long + `"}}`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mcpwire.NewHTTP(streamServer(t, tc.body), mcpwire.HTTPOptions{})
+			r, err := c.Request(ctx(t), "ping", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := strings.ReplaceAll(tc.body, "ID", "1"); string(r.Raw) != want {
+				t.Errorf("Raw = %.200q\nwant %.200q", r.Raw, want)
+			}
+			if string(r.Message) != tc.message {
+				t.Errorf("Message = %.200q", r.Message)
+			}
+			if len(r.Events) != tc.events {
+				t.Errorf("%d events, want %d", len(r.Events), tc.events)
+			}
+		})
+	}
+}
+
+func TestEventStreamCut(t *testing.T) {
+	c := mcpwire.NewHTTP(streamServer(t, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":ID,"), mcpwire.HTTPOptions{})
+	_, err := c.Request(ctx(t), "ping", nil)
+	if err == nil || !strings.HasSuffix(err.Error(), "ping: the event stream ended in the middle of an event, before the answer (no event with data)") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestWrongAnswers(t *testing.T) {
+	json := func(body string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	for _, tc := range []struct{ url, want string }{
+		{json(`{"jsonrpc":"2.0","id":7,"result":{}}`), "ping: the answer is to id 7, not 1"},
+		{json(`{"jsonrpc":"2.0","method":"ping","id":1}`), `ping: the answer is not a JSON-RPC response: "{\"jsonrpc\":`},
+		{json(`{"jsonrpc":"2.0","id":1,"result":{}`), `ping: the answer is not JSON: "{\"jsonrpc\":`},
+		{json(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`), "ping: JSON-RPC error -32700: Parse error"},
+	} {
+		c := mcpwire.NewHTTP(tc.url, mcpwire.HTTPOptions{})
+		_, err := c.Request(ctx(t), "ping", nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err = %v, want %q", err, tc.want)
+		}
+		var e *mcpwire.Error
+		if !errors.As(err, &e) || e.Where != tc.url || e.Method != "ping" {
+			t.Errorf("not an *Error naming %s and ping: %#v", tc.url, err)
+		}
+	}
+}
+
+// TestStatelessWithoutHandshake: a stateless server answers tools/call with
+// no initialize, as the service's connector does; RequestRaw sends a
+// literal body with a string id.
+func TestStatelessWithoutHandshake(t *testing.T) {
+	url := mcptest.Start(t, mcptest.Options{Stateless: true, JSONResponse: true})
+	c := mcpwire.NewHTTP(url, mcpwire.HTTPOptions{ProtocolVersion: mcpwire.Version20251125})
+	r, err := c.CallTool(ctx(t), "echo", map[string]string{"text": "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gjson.GetBytes(r.Message, "result.content.0.text").String(); got != "hi" {
+		t.Errorf("echo = %s", r.Message)
+	}
+	r, err = c.RequestRaw(ctx(t), []byte(`{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gjson.GetBytes(r.Message, "id").String() != "a-1" || !gjson.GetBytes(r.Message, "result.tools").IsArray() {
+		t.Errorf("RequestRaw answer: %.200s", r.Message)
+	}
+	if _, err := c.RequestRaw(ctx(t), []byte(`{"jsonrpc":`)); err == nil {
+		t.Error("RequestRaw sent a body that is not JSON")
+	}
+}
+
+// TestSSEEndpointElsewhere: an endpoint event naming another host gets the
+// messages but not the token.
+func TestSSEEndpointElsewhere(t *testing.T) {
+	const token = "sse-token-123"
+	ids := make(chan string, 4)
+	var elsewhere []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		elsewhere = append(elsewhere, r.Header.Get("Authorization"))
+		if id := gjson.GetBytes(body, "id"); id.Exists() {
+			ids <- id.Raw
+		}
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer other.Close()
+	var streamAuth string
+	stream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		streamAuth = r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: endpoint\ndata: %s/messages?session=1\n\n", other.URL)
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case id := <-ids:
+				fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{}}\n\n", id)
+				w.(http.Flusher).Flush()
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	defer func() {
+		stream.CloseClientConnections()
+		stream.Close()
+	}()
+	c, err := mcpwire.NewSSE(stream.URL+"/sse", mcpwire.HTTPOptions{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := c.Request(ctx(t), "ping", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(r.Message) != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+		t.Errorf("Message = %s", r.Message)
+	}
+	if streamAuth != "Bearer "+token {
+		t.Errorf("the stream's host got %q", streamAuth)
+	}
+	if len(elsewhere) != 1 || elsewhere[0] != "" {
+		t.Errorf("the other host got Authorization %q", elsewhere)
+	}
+}
+
+// nodeStdio is a stdio server in Node that asks the client for ping and
+// for roots/list before answering initialize, then reports the client's
+// answers in its result.
+const nodeStdio = `
+const rl = require('readline').createInterface({input: process.stdin});
+const send = m => process.stdout.write(JSON.stringify(m) + '\n');
+let initId, answers = [];
+rl.on('line', line => {
+  const m = JSON.parse(line);
+  if (m.method === 'initialize') {
+    initId = m.id;
+    send({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: 'starting'}});
+    send({jsonrpc: '2.0', id: 's1', method: 'ping'});
+    send({jsonrpc: '2.0', id: 's2', method: 'roots/list'});
+  } else if (m.id === 's1' || m.id === 's2') {
+    answers.push(m);
+    if (answers.length === 2) send({jsonrpc: '2.0', id: initId, result: {protocolVersion: '2025-06-18', capabilities: {}, serverInfo: {name: 'n', version: '1'}, answers}});
+  } else if (m.method === 'big') {
+    send({jsonrpc: '2.0', id: m.id, result: {s: 'x'.repeat(5000)}});
+  } else if (m.id !== undefined) {
+    send({jsonrpc: '2.0', id: m.id, result: {}});
+  }
+});
+`
+
+func TestStdioServerRequests(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is needed: %v", err)
+	}
+	c, err := mcpwire.NewStdio(ctx(t), []string{node, "-e", nodeStdio}, mcpwire.StdioOptions{MaxBody: 4096, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := c.Initialize(ctx(t), mcpwire.InitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Events) != 3 || r.Events[0].Method() != "notifications/message" || r.Events[1].Method() != "ping" {
+		t.Errorf("events: %+v", r.Events)
+	}
+	answers := gjson.GetBytes(r.Message, "result.answers").Raw
+	want := `[{"jsonrpc":"2.0","id":"s1","result":{}},{"jsonrpc":"2.0","id":"s2","error":{"code":-32601,"message":"Method not found"}}]`
+	if answers != want {
+		t.Errorf("the client answered %s\nwant %s", answers, want)
+	}
+	n, err := c.Notify(ctx(t), "notifications/cancelled", map[string]any{"requestId": 1})
+	if err != nil || len(n.Raw) != 0 {
+		t.Errorf("notify: %v, raw %q", err, n.Raw)
+	}
+	_, err = c.Request(ctx(t), "big", nil)
+	if err == nil || !strings.Contains(err.Error(), "big: answer larger than the limit of 4096 bytes") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCallerCancels(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c := mcpwire.NewHTTP(srv.URL, mcpwire.HTTPOptions{Timeout: time.Minute})
+	cx, cancel := context.WithCancel(ctx(t))
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err := c.Request(cx, "ping", nil)
+	if err == nil || strings.Contains(err.Error(), "no answer within") {
+		t.Errorf("a cancelled call should say so, not time out: %v", err)
+	}
+}
