@@ -333,6 +333,21 @@ func checkAgainstNode(t *testing.T, path string, minTools int) {
 	}
 }
 
+// noProcessMentions fails the test if a process still running has s in
+// its command line or environment: capture must stop what it started.
+func noProcessMentions(t *testing.T, s string) {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		for _, f := range []string{"cmdline", "environ"} {
+			b, err := os.ReadFile(filepath.Join(p, f))
+			if err == nil && bytes.Contains(b, []byte(s)) {
+				t.Errorf("process %s still running: %s", filepath.Base(p), bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
+			}
+		}
+	}
+}
+
 func freePort(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -406,10 +421,14 @@ func TestCaptureRealServers(t *testing.T) {
 			return []string{"--sse", "http://127.0.0.1:" + startNode(t, everything, "sse") + "/sse"}
 		}, 5},
 		{"filesystem-stdio", func(t *testing.T) []string {
-			return []string{"--stdio", "--", filepath.Join(bin, "mcp-server-filesystem"), t.TempDir()}
+			dir := t.TempDir()
+			t.Cleanup(func() { noProcessMentions(t, dir) })
+			return []string{"--stdio", "--", filepath.Join(bin, "mcp-server-filesystem"), dir}
 		}, 5},
 		{"memory-stdio", func(t *testing.T) []string {
-			return []string{"--stdio", "--", "env", "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl"), filepath.Join(bin, "mcp-server-memory")}
+			dir := t.TempDir()
+			t.Cleanup(func() { noProcessMentions(t, dir) })
+			return []string{"--stdio", "--", "env", "MEMORY_FILE_PATH=" + filepath.Join(dir, "memory.jsonl"), filepath.Join(bin, "mcp-server-memory")}
 		}, 5},
 		{"gosdk-stream", func(t *testing.T) []string { return []string{mcptest.Start(t, mcptest.Options{})} }, len(mcptest.Tools)},
 		{"gosdk-json", func(t *testing.T) []string {
