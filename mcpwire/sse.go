@@ -34,7 +34,7 @@ type sseTransport struct {
 	err     error         // why it ended
 }
 
-// NewSSE opens the event stream of the older HTTP+SSE transport at url
+// NewSSE opens the event stream of the older HTTP+SSE transport at rawURL
 // (usually .../sse), waits for its endpoint event, and returns a client
 // that POSTs to that endpoint and reads answers from the stream. A token
 // is sent to the endpoint only when it is on the stream's host.

@@ -141,6 +141,9 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	if initPath == o.output {
 		return cli.Usage("capture: -o %s: the initialize answer would overwrite it; give FILE an extension", o.output)
 	}
+	if st, err := os.Stat(filepath.Dir(o.output)); err != nil || !st.IsDir() {
+		return cli.Usage("capture: -o %s: no directory %s to write into", o.output, filepath.Dir(o.output))
+	}
 
 	ctx := context.Background()
 	var c *mcpwire.Client
