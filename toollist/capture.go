@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"fmt"
+	"os"
 
 	"readmeter/jsonjs"
 )
@@ -21,17 +22,64 @@ type Capture struct {
 	// Tools holds each tool's JSON text, in the capture's order.
 	Tools [][]byte
 
-	ans *answer
+	ans   *answer
+	unmap func() error
+}
+
+// mapAbove is the size from which Read maps a capture instead of reading
+// it into memory.
+const mapAbove = 32 << 20
+
+// Close releases the memory a large capture's file was mapped into. The
+// capture and its Tools must not be used after Close. Closing a capture
+// that was read into memory does nothing.
+func (c *Capture) Close() error {
+	if c.unmap == nil {
+		return nil
+	}
+	err := c.unmap()
+	c.unmap, c.Tools, c.ans = nil, nil, nil
+	return err
 }
 
 // Read reads the capture at path. Its errors are *Error, naming the file
-// and what is wrong.
+// and what is wrong. A capture larger than 32 MiB is mapped into memory
+// rather than read; Close releases it.
 func Read(path string) (*Capture, error) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() >= mapAbove {
+		if c, err := readMapped(path, st.Size()); err == nil {
+			return c, nil
+		} else if _, ok := err.(*Error); ok {
+			return nil, err
+		}
+		// mapping failed: read the file instead
+	}
 	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, data)
+}
+
+// readMapped maps the file and parses it. Errors that are not *Error mean
+// the file could not be mapped.
+func readMapped(path string, size int64) (*Capture, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, unmap, err := mapFile(f, size)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(path, data)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	c.unmap = unmap
+	return c, nil
 }
 
 // Parse reads a capture from its bytes; path names it in errors. The

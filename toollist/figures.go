@@ -111,6 +111,18 @@ func Measure(c *Capture) (*Figures, error) {
 	}
 	seen := make(map[string]int, len(c.Tools))
 	var ms, stack []member
+	// Each kind of warning is listed for the first few tools, then counted.
+	kinds := map[string]int{}
+	var kindOrder []string
+	warn := func(kind, msg string) {
+		if kinds[kind] < maxWarningsPerKind {
+			f.Warnings = append(f.Warnings, msg)
+		}
+		if kinds[kind] == 0 {
+			kindOrder = append(kindOrder, kind)
+		}
+		kinds[kind]++
+	}
 	for i, raw := range c.Tools {
 		at := fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i)
 		ms = members(ms[:0], raw)
@@ -147,7 +159,7 @@ func Measure(c *Capture) (*Figures, error) {
 		case hasName && name[0] == '"':
 			tf.Name = parseString(name)
 			if j, dup := seen[tf.Name]; dup {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at, tf.Name, c.toolsAt(), j))
+				warn("share a name with an earlier tool", fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at, tf.Name, c.toolsAt(), j))
 			} else {
 				seen[tf.Name] = i
 			}
@@ -158,10 +170,10 @@ func Measure(c *Capture) (*Figures, error) {
 			}
 			tf.Name = fmt.Sprintf("tools[%d]", i)
 			tf.NameJSON = string(jsonjs.Stringify(v))
-			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: name is %s, not a string", at, article(v.Kind())))
+			warn("have a name that is not a string", fmt.Sprintf("%s: name is %s, not a string", at, article(v.Kind())))
 		default:
 			tf.Name = fmt.Sprintf("tools[%d]", i)
-			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: has no name", at))
+			warn("have no name", fmt.Sprintf("%s: has no name", at))
 		}
 
 		if hasDesc {
@@ -173,7 +185,7 @@ func Measure(c *Capture) (*Figures, error) {
 					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
 			} else {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(rawKind(desc))))
+				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(rawKind(desc))))
 			}
 		}
 		if hasSchema {
@@ -184,9 +196,18 @@ func Measure(c *Capture) (*Figures, error) {
 		f.FieldDescriptionBytes += tf.FieldDescriptionBytes
 		f.PerTool = append(f.PerTool, tf)
 	}
+	for _, k := range kindOrder {
+		if n := kinds[k] - maxWarningsPerKind; n > 0 {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: %d more %s %s", c.Path, n, plural(n, "tool", "tools"), k))
+		}
+	}
 	f.ModelReadTokens = Tokens(f.ModelReadBytes)
 	return f, nil
 }
+
+// maxWarningsPerKind is how many tools a kind of warning names before the
+// rest are only counted.
+const maxWarningsPerKind = 5
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -1,17 +1,32 @@
 package main
 
 import (
+	"bufio"
 	"io"
 
 	"readmeter/jsonjs"
 	"readmeter/toollist"
 )
 
-// reportValue builds the --json object of one capture: "capture", "form",
-// the figures (toollist.FiguresMembers), then the sections asked for.
-func reportValue(r *report, o *options) jsonjs.Value {
-	ms := []jsonjs.Member{member("capture", str(r.capture.Path)), member("form", str(r.capture.Form.String()))}
-	ms = append(ms, toollist.FiguresMembers(r.figures)...)
+// appendReport appends the compact --json object of one capture:
+// "capture", "form", the figures (toollist.AppendFiguresJSON, written one
+// tool at a time), then the sections asked for.
+func appendReport(dst []byte, r *report, o *options) []byte {
+	head := jsonjs.Stringify(jsonjs.ObjectValue([]jsonjs.Member{member("capture", str(r.capture.Path)), member("form", str(r.capture.Form.String()))}))
+	dst = append(dst, head[:len(head)-1]...)
+	dst = toollist.AppendFiguresJSON(append(dst, ','), r.figures)
+	rest := jsonjs.Stringify(jsonjs.ObjectValue(sections(r, o)))
+	if len(rest) > 2 {
+		dst = append(append(dst, ','), rest[1:]...)
+	} else {
+		dst = append(dst, '}')
+	}
+	return dst
+}
+
+// sections returns the members of a report after the figures.
+func sections(r *report, o *options) []jsonjs.Member {
+	var ms []jsonjs.Member
 	if o.toolsets != "" && r.sets != nil {
 		sets := make([]jsonjs.Value, len(r.sets))
 		for i, s := range r.sets {
@@ -73,41 +88,48 @@ func reportValue(r *report, o *options) jsonjs.Value {
 		}
 		ms = append(ms, member("budgets", jsonjs.ArrayValue(bs)))
 	}
-	ms = append(ms, member("warnings", strs(append([]string{}, r.warnings...))))
-	return jsonjs.ObjectValue(ms)
+	return append(ms, member("warnings", strs(append([]string{}, r.warnings...))))
 }
 
 // writeJSON prints one object for one capture, an array for several,
 // indented as JSON.stringify(v, null, 2) writes it.
 func writeJSON(w io.Writer, reports []*report, o *options) error {
-	var v jsonjs.Value
+	var text []byte
 	if len(reports) == 1 {
-		v = reportValue(reports[0], o)
+		text = appendReport(nil, reports[0], o)
 	} else {
-		vs := make([]jsonjs.Value, len(reports))
+		text = append(text, '[')
 		for i, r := range reports {
-			vs[i] = reportValue(r, o)
+			if i > 0 {
+				text = append(text, ',')
+			}
+			text = appendReport(text, r, o)
 		}
-		v = jsonjs.ArrayValue(vs)
+		text = append(text, ']')
 	}
-	return printJSON(w, v)
+	return printCompact(w, text)
 }
 
 func printJSON(w io.Writer, v jsonjs.Value) error {
-	out := indent(jsonjs.Stringify(v))
-	_, err := w.Write(append(out, '\n'))
-	return err
+	return printCompact(w, jsonjs.Stringify(v))
 }
 
-// indent rewrites compact JSON text as JSON.stringify(value, null, 2)
-// would write it.
-func indent(src []byte) []byte {
-	out := make([]byte, 0, len(src)+len(src)/4)
+// printCompact writes compact JSON text indented, and a newline.
+func printCompact(w io.Writer, text []byte) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	indent(bw, text)
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// indent writes compact JSON text as JSON.stringify(value, null, 2) would
+// write it.
+func indent(out *bufio.Writer, src []byte) {
 	depth := 0
 	newline := func() {
-		out = append(out, '\n')
+		out.WriteByte('\n')
 		for range depth {
-			out = append(out, ' ', ' ')
+			out.WriteString("  ")
 		}
 	}
 	for i := 0; i < len(src); i++ {
@@ -121,29 +143,29 @@ func indent(src []byte) []byte {
 				}
 				j++
 			}
-			out = append(out, src[i:j+1]...)
+			out.Write(src[i : j+1])
 			i = j
 		case '{', '[':
 			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				out = append(out, c, src[i+1])
+				out.WriteByte(c)
+				out.WriteByte(src[i+1])
 				i++
 				continue
 			}
-			out = append(out, c)
+			out.WriteByte(c)
 			depth++
 			newline()
 		case '}', ']':
 			depth--
 			newline()
-			out = append(out, c)
+			out.WriteByte(c)
 		case ',':
-			out = append(out, c)
+			out.WriteByte(c)
 			newline()
 		case ':':
-			out = append(out, ':', ' ')
+			out.WriteString(": ")
 		default:
-			out = append(out, c)
+			out.WriteByte(c)
 		}
 	}
-	return out
 }

@@ -217,6 +217,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return inputError(err)
 		}
+		defer r.capture.Close()
 		reports = append(reports, r)
 		if enc != nil {
 			encoded = enc
