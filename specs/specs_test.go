@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"readmeter/budgets"
@@ -67,6 +68,32 @@ func runAll(t *testing.T, specs []*walk.Spec, jobs, repeat int) []walk.Outcome {
 	t.Helper()
 	base := startTwin(t)
 	return walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base}, jobs, repeat)
+}
+
+// alone is one run of every walk on a fresh twin, shared by the tests
+// that need a run to hold to budgets or to compare with.
+var alone struct {
+	once     sync.Once
+	outcomes []walk.Outcome
+	err      error
+}
+
+// aloneRun returns the shared run, running it on first use.
+func aloneRun(t *testing.T, specs []*walk.Spec) []walk.Outcome {
+	t.Helper()
+	alone.once.Do(func() {
+		base, stop, err := twin.Start(twin.Options{})
+		if err != nil {
+			alone.err = err
+			return
+		}
+		defer stop()
+		alone.outcomes = walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base}, 4, 1)
+	})
+	if alone.err != nil {
+		t.Fatal(alone.err)
+	}
+	return alone.outcomes
 }
 
 // measures are a walk's budgets: its total, then its other measures.
@@ -153,7 +180,7 @@ func failures(t *testing.T, outcomes []walk.Outcome) map[string]*walk.Result {
 // every budget holds against specs/twin/budgets.json.
 func TestWalksOnTwin(t *testing.T) {
 	specs := loadSpecs(t, specDir)
-	results := failures(t, runAll(t, specs, 4, 1))
+	results := failures(t, aloneRun(t, specs))
 	bf, err := budgets.Load(budgetsFile)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +208,7 @@ func TestWalksOnTwin(t *testing.T) {
 // nothing that varies from run to run (times, ids, names).
 func TestWalksCountTheSame(t *testing.T) {
 	specs := loadSpecs(t, specDir)
-	first := failures(t, runAll(t, specs, 4, 1))
+	first := failures(t, aloneRun(t, specs))
 	second := failures(t, runAll(t, specs, 4, 1))
 	for _, s := range specs {
 		a, b := first[s.Name], second[s.Name]
@@ -203,10 +230,10 @@ func TestWalksConcurrentCopies(t *testing.T) {
 	}
 	const copies = 20
 	specs := loadSpecs(t, specDir)
-	alone := failures(t, runAll(t, specs, 4, 1))
+	first := failures(t, aloneRun(t, specs))
 	together := failures(t, runAll(t, specs, copies, copies))
 	for _, s := range specs {
-		a, b := alone[s.Name], together[s.Name]
+		a, b := first[s.Name], together[s.Name]
 		if a == nil || b == nil {
 			continue
 		}

@@ -114,7 +114,7 @@ func TestUpdateSampleGolden(t *testing.T) {
 // --update` does: only digits change, and every budget then holds.
 func TestUpdateSampleFromTwin(t *testing.T) {
 	specs := loadSpecs(t, specDir)
-	results := failures(t, runAll(t, specs, 4, 1))
+	results := failures(t, aloneRun(t, specs))
 	if t.Failed() {
 		t.FailNow()
 	}
