@@ -28,7 +28,7 @@ type Capture struct {
 
 // mapAbove is the size from which Read maps a capture instead of reading
 // it into memory.
-const mapAbove = 32 << 20
+var mapAbove int64 = 32 << 20
 
 // Close releases the memory a large capture's file was mapped into. The
 // capture and its Tools must not be used after Close. Closing a capture

@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"fmt"
 	"strconv"
 
 	"readmeter/jsonjs"
@@ -65,4 +66,104 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 		dst = append(dst, '}')
 	}
 	return append(dst, ']')
+}
+
+// ReadFigures reads the figures of a tool list from a capture or from a
+// report that `measure --json` wrote for one capture (an object holding
+// per_tool), so an earlier run can serve as the base of a comparison.
+func ReadFigures(path string) (*Figures, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok, err := parseReport(path, data); ok || err != nil {
+		return f, err
+	}
+	c, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return Measure(c)
+}
+
+// parseReport reads a --json report; ok is false when data is not one.
+func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
+	text, _ := jsonjs.Decode(data)
+	if rawKind(text) != jsonjs.Object || jsonjs.Validate(text) != nil {
+		return nil, false, nil
+	}
+	if _, has := lastMember(members(nil, text), "per_tool"); !has {
+		return nil, false, nil
+	}
+	v, err := jsonjs.Parse(text)
+	if err != nil {
+		return nil, false, nil
+	}
+	bad := func(what string) (*Figures, bool, error) {
+		return nil, true, inputErr(path, "a measure --json report, but %s", what)
+	}
+	num := func(o jsonjs.Value, key string) (int64, bool) {
+		n, ok := o.Get(key)
+		if !ok || n.Kind() != jsonjs.Number || n.Num() != float64(int64(n.Num())) || n.Num() < 0 {
+			return 0, false
+		}
+		return int64(n.Num()), true
+	}
+	f = &Figures{Longest: Longest{Index: -1}}
+	var okAll = true
+	for _, m := range []struct {
+		key string
+		dst *int64
+	}{{"wire_bytes", &f.WireBytes}, {"model_read_bytes", &f.ModelReadBytes}, {"model_read_tokens", &f.ModelReadTokens},
+		{"description_bytes", &f.DescriptionBytes}, {"field_description_bytes", &f.FieldDescriptionBytes}} {
+		n, ok := num(v, m.key)
+		if !ok {
+			return bad(m.key + " is not a count")
+		}
+		*m.dst = n
+	}
+	per, _ := v.Get("per_tool")
+	if per.Kind() != jsonjs.Array {
+		return bad("per_tool is not an array")
+	}
+	for i, e := range per.Elems() {
+		t := ToolFigures{Index: i, Name: fmt.Sprintf("tools[%d]", i)}
+		if n, has := e.Get("name"); has {
+			t.HasName = true
+			if n.Kind() == jsonjs.String {
+				t.Name = n.Str()
+			} else {
+				t.NameJSON = string(jsonjs.Stringify(n))
+			}
+		}
+		var dc int64
+		t.ModelReadBytes, okAll = num(e, "model_read_bytes")
+		if okAll {
+			t.ModelReadTokens, okAll = num(e, "model_read_tokens")
+		}
+		if okAll {
+			dc, okAll = num(e, "description_chars")
+		}
+		if !okAll {
+			return bad(fmt.Sprintf("per_tool[%d] lacks a count", i))
+		}
+		t.DescriptionChars = int(dc)
+		f.PerTool = append(f.PerTool, t)
+	}
+	f.Tools = len(f.PerTool)
+	if l, has := v.Get("longest_description"); has {
+		if c, ok := num(l, "chars"); ok {
+			f.Longest.Chars = int(c)
+		}
+		if tv, ok := l.Get("tool"); ok && tv.Kind() == jsonjs.String && tv.Str() != "" {
+			f.Longest.Tool = tv.Str()
+			for i, t := range f.PerTool {
+				if t.Name == tv.Str() {
+					f.Longest.Index = i
+					break
+				}
+			}
+		}
+	}
+	return f, true, nil
 }

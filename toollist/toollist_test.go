@@ -379,3 +379,33 @@ func TestFixturesExist(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMapped reads a capture mapped into memory, as Read does for large
+// files, and checks it measures the same as one read whole.
+func TestReadMapped(t *testing.T) {
+	read, err := Read("testdata/demo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustMeasure(t, read)
+	old := mapAbove
+	mapAbove = 0
+	defer func() { mapAbove = old }()
+	c, err := Read("testdata/demo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.unmap == nil {
+		t.Skip("files are not mapped on this system")
+	}
+	got := mustMeasure(t, c)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("mapped capture measures differently (-read +mapped):\n%s", d)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read("testdata/adversarial/trailing-comma.json"); err == nil {
+		t.Error("a mapped broken capture is accepted")
+	}
+}

@@ -14,7 +14,8 @@ import (
 const diffUsage = `usage: measure diff [--json] OLD NEW
 
 Compares two captures of a tools/list answer (any of the forms measure
-reads): old, new and delta (%+.2f%%, "?" when old is 0) for every figure,
+reads; OLD may also be a report that measure --json wrote for one
+capture): old, new and delta (%+.2f%%, "?" when old is 0) for every figure,
 then each tool's model-read bytes, with the tools added and removed and a
 total row. Tools are matched by name.
 
@@ -116,11 +117,7 @@ func joinNames(ns []string) string {
 }
 
 func readFigures(path string) (*toollist.Figures, error) {
-	c, err := toollist.Read(path)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	f, err := toollist.Measure(c)
+	f, err := toollist.ReadFigures(path)
 	if err != nil {
 		return nil, inputError(err)
 	}
