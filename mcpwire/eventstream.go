@@ -35,7 +35,7 @@ type eventReader struct {
 }
 
 func newEventReader(r io.Reader, max int64, keep bool) *eventReader {
-	return &eventReader{br: bufio.NewReaderSize(r, 32<<10), max: max, keep: keep}
+	return &eventReader{br: bufio.NewReaderSize(r, 8<<10), max: max, keep: keep}
 }
 
 // next returns the next event that carries data, skipping comments and
@@ -43,7 +43,10 @@ func newEventReader(r io.Reader, max int64, keep bool) *eventReader {
 // stream it returns io.EOF, or io.ErrUnexpectedEOF when an event was cut.
 func (r *eventReader) next() (*streamEvent, error) {
 	var ev streamEvent
-	var data bytes.Buffer
+	// data is the event's data: a slice of the stream's bytes when it is
+	// one line (the usual case), else joined in multi.
+	var data []byte
+	var multi *bytes.Buffer
 	hasData, partial := false, false
 	start := len(r.raw)
 	if !r.keep {
@@ -79,15 +82,21 @@ func (r *eventReader) next() (*streamEvent, error) {
 		if len(line) == 0 {
 			// An event whose data is empty (a priming event with an id)
 			// is not dispatched, as the event-stream rules say.
-			if hasData && data.Len() > 0 {
+			if multi != nil {
+				data = multi.Bytes()
+			}
+			if hasData && len(data) > 0 {
 				r.n++
-				ev.data = data.Bytes()
-				ev.raw = append([]byte(nil), r.raw[start:]...)
+				ev.data, ev.raw = data, r.raw[start:]
+				if !r.keep { // r.raw is reused by the next call
+					ev.data = bytes.Clone(data)
+					ev.raw = bytes.Clone(ev.raw)
+				}
 				return &ev, nil
 			}
 			// An event without data is not dispatched; start afresh.
 			ev, hasData, partial = streamEvent{}, false, false
-			data.Reset()
+			data, multi = nil, nil
 			if !r.keep {
 				r.raw = r.raw[:0]
 			}
@@ -107,10 +116,17 @@ func (r *eventReader) next() (*streamEvent, error) {
 		case "event":
 			ev.typ = string(value)
 		case "data":
-			if hasData {
-				data.WriteByte('\n')
+			switch {
+			case !hasData:
+				data = value
+			case multi == nil:
+				multi = new(bytes.Buffer)
+				multi.Write(data)
+				fallthrough
+			default:
+				multi.WriteByte('\n')
+				multi.Write(value)
 			}
-			data.Write(value)
 			hasData = true
 		case "id":
 			ev.id = string(value)
