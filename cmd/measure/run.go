@@ -31,6 +31,11 @@ tools-mcp.json), gives the instructions checked against their ceiling.
 Several captures (one per address) are reported side by side; toolsets are
 taken from the first.
 
+What-ifs (--lean, --drop-empty-output-schemas, --words) apply in that order;
+each reports its wire saving (the answer re-serialized compact, as
+JSON.stringify writes it, before minus after) and its model-read saving,
+measured after the ones before it.
+
 measure diff OLD NEW compares two captures: old, new and delta for every
 figure and per tool, with the tools added and removed.
 
