@@ -29,7 +29,7 @@ type eventReader struct {
 	br    *bufio.Reader
 	raw   []byte // every byte consumed (when keep is set), else the current event's
 	keep  bool
-	max   int64
+	max   int64 // the limit on raw's length
 	total int64
 	n     int // events dispatched
 }
@@ -50,7 +50,9 @@ func (r *eventReader) next() (*streamEvent, error) {
 	hasData, partial := false, false
 	start := len(r.raw)
 	if !r.keep {
+		// A long-lived stream: the limit is per event.
 		r.raw = r.raw[:0]
+		r.total = 0
 		start = 0
 	}
 	for {

@@ -47,6 +47,7 @@ type stdioTransport struct {
 	quit    chan struct{} // closed when stopping: lines are dropped
 	closing sync.Once
 	closed  sync.Once
+	unwatch func() bool // stops watching NewStdio's context
 
 	state   sync.Mutex
 	waitErr error // how the process ended, set before done is closed
@@ -91,7 +92,7 @@ func NewStdio(ctx context.Context, argv []string, o StdioOptions) (*Client, erro
 	}
 	go t.read(stdout)
 	c := newClient(t, where, o.Timeout, nil)
-	context.AfterFunc(ctx, func() { t.stop() })
+	t.unwatch = context.AfterFunc(ctx, func() { t.stop() })
 	return c, nil
 }
 
@@ -298,6 +299,9 @@ func waitDone(done chan struct{}, d time.Duration) bool {
 
 func (t *stdioTransport) close() error {
 	t.closed.Do(func() {
+		if t.unwatch != nil {
+			t.unwatch()
+		}
 		t.stop()
 		// Whatever the group left behind goes too.
 		signalGroup(t.cmd, true)
