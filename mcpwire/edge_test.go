@@ -256,3 +256,24 @@ func TestCallerCancels(t *testing.T) {
 		t.Errorf("a cancelled call should say so, not time out: %v", err)
 	}
 }
+
+func TestCustomTools(t *testing.T) {
+	url := mcptest.Start(t, mcptest.Options{Stateless: true, Tools: []mcptest.ToolSpec{
+		{Name: "lookup", Description: "Looks up.", InputSchema: `{"type":"object","properties":{"q":{"type":"string"}}}`},
+	}})
+	c := mcpwire.NewHTTP(url, mcpwire.HTTPOptions{})
+	pages, err := c.ListTools(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(t, pages); len(got) != 1 || got[0] != "lookup" {
+		t.Errorf("tools = %v", got)
+	}
+	r, err := c.CallTool(ctx(t), "lookup", map[string]string{"q": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gjson.GetBytes(r.Message, "result.content.0.text").String(); got != `{"q":"x"}` {
+		t.Errorf("lookup answered %q", got)
+	}
+}

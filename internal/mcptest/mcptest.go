@@ -28,6 +28,9 @@ type Options struct {
 	PageSize int
 	// Instructions are the server's instructions in its initialize answer.
 	Instructions string
+	// Tools replaces the tools listed (nil: Tools). A tool whose name is
+	// not one of Tools' answers with its arguments' JSON as text.
+	Tools []ToolSpec
 }
 
 // Name and Version are the server's implementation info.
@@ -75,7 +78,11 @@ func NewServer(o Options) *mcp.Server {
 		Instructions: o.Instructions,
 		PageSize:     o.PageSize,
 	})
-	for _, spec := range Tools {
+	specs := Tools
+	if o.Tools != nil {
+		specs = o.Tools
+	}
+	for _, spec := range specs {
 		tool := &mcp.Tool{Name: spec.Name, Description: spec.Description, InputSchema: json.RawMessage(spec.InputSchema)}
 		s.AddTool(tool, handler(spec.Name))
 	}
@@ -103,10 +110,12 @@ func handler(name string) mcp.ToolHandler {
 				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "half way"})
 			}
 			return text("done"), nil
+		case "fail":
+			r := text("it failed")
+			r.IsError = true
+			return r, nil
 		}
-		r := text("it failed")
-		r.IsError = true
-		return r, nil
+		return text(string(req.Params.Arguments)), nil
 	}
 }
 
