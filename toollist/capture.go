@@ -3,6 +3,7 @@ package toollist
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"readmeter/jsonjs"
 )
@@ -93,8 +94,12 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if a.form == Result {
 		where = "the answer"
 	}
-	raw, ok := lastMember(members(nil, a.result), "tools")
+	rms := members(nil, a.result)
+	raw, ok := lastMember(rms, "tools")
 	if !ok {
+		if _, init := lastMember(rms, "protocolVersion"); init {
+			return nil, inputErr(path, "an initialize answer, not a tools/list answer: give it with --init, or beside its capture as %s", filepath.Base(InitPath("CAPTURE.json")))
+		}
 		return nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
 	}
 	at := "tools"

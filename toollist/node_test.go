@@ -27,6 +27,7 @@ func nodeCorpus(t *testing.T) []string {
 		"testdata/adversarial/*",
 		"../internal/nodeoracle/testdata/*",
 		"../jsonjs/testdata/corpus/*",
+		"../captures/twin/*",
 	} {
 		m, err := filepath.Glob(pat)
 		if err != nil {

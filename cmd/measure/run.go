@@ -29,7 +29,8 @@ event-stream body, detected by content. Its initialize (or server/discover)
 answer, when saved beside it as STEM.init.EXT (tools-mcp.init.json for
 tools-mcp.json), gives the instructions checked against their ceiling.
 Several captures (one per address) are reported side by side; toolsets are
-taken from the first.
+taken from the first. A file given that is another capture's init answer is
+read as that, not as a capture (so captures/twin/tools-*.json works).
 
 What-ifs (--lean, --drop-empty-output-schemas, --words) apply in that order;
 each reports its wire saving (the answer re-serialized compact, as
@@ -175,7 +176,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	if help, err := parseFlags(stdout, fs, args); help || err != nil {
 		return err
 	}
-	paths := fs.Args()
+	paths := skipInitAnswers(fs.Args())
 	if len(paths) == 0 {
 		return cli.Usage("no capture given (see measure --help)")
 	}
@@ -247,6 +248,24 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		writeSideBySide(stdout, reports)
 	}
 	return findings(stderr, reports)
+}
+
+// skipInitAnswers leaves out of paths the files that are the init answers
+// of other captures given (tools-mcp.init.json beside tools-mcp.json), as a
+// glob such as captures/twin/tools-*.json names them: each is read with its
+// capture.
+func skipInitAnswers(paths []string) []string {
+	inits := map[string]bool{}
+	for _, p := range paths {
+		inits[filepath.Clean(toollist.InitPath(p))] = true
+	}
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if !inits[filepath.Clean(p)] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // measureOne reads and measures one capture; the first one also gets the

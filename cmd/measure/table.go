@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -170,8 +171,21 @@ func sumChars(ts []toollist.ToolFigures) int64 {
 func writeSideBySide(w io.Writer, reports []*report) {
 	var t table
 	head := []string{""}
+	dir := filepath.Dir(reports[0].capture.Path)
 	for _, r := range reports {
-		head = append(head, r.capture.Path)
+		if filepath.Dir(r.capture.Path) != dir {
+			dir = ""
+		}
+	}
+	if dir != "" && dir != "." {
+		fmt.Fprintf(w, "captures in %s:\n\n", dir)
+	}
+	for _, r := range reports {
+		if dir != "" {
+			head = append(head, filepath.Base(r.capture.Path))
+		} else {
+			head = append(head, r.capture.Path)
+		}
 	}
 	t.add(head...)
 	row := func(name string, f func(r *report) string) {
