@@ -2,6 +2,8 @@ package toollist
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 
 	"readmeter/jsonjs"
 )
@@ -96,21 +98,96 @@ func ModelReadBytes(tool jsonjs.Value) int64 {
 	return int64(jsonjs.StringifyLen(ModelRead(tool)))
 }
 
+// scanned is what the parallel phase of Measure finds in one tool: its
+// counts, and the raw text of its name and description for the naming
+// phase.
+type scanned struct {
+	name, desc       []byte
+	hasName, hasDesc bool
+	err              error
+}
+
+// scanTool counts one tool from its text: model-read bytes, description
+// and field description sizes. ms and stack are the worker's scratch.
+func scanTool(raw []byte, tf *ToolFigures, sc *scanned, ms, stack *[]member) {
+	*ms = members((*ms)[:0], raw)
+	sc.name, sc.hasName = lastMember(*ms, "name")
+	sc.desc, sc.hasDesc = lastMember(*ms, "description")
+	schema, hasSchema := lastMember(*ms, "inputSchema")
+	// JSON.stringify({name, description, input_schema}): braces, then each
+	// present member as "key":value, commas between.
+	n, count := 2, 0
+	for _, m := range [...]struct {
+		quoted int
+		value  []byte
+		ok     bool
+	}{{len(`"name"`), sc.name, sc.hasName}, {len(`"description"`), sc.desc, sc.hasDesc}, {len(`"input_schema"`), schema, hasSchema}} {
+		if !m.ok {
+			continue
+		}
+		l, err := jsonjs.StringifyLenText(m.value)
+		if err != nil {
+			sc.err = err
+			return
+		}
+		if count > 0 {
+			n++
+		}
+		n += m.quoted + 1 + l
+		count++
+	}
+	tf.ModelReadBytes = int64(n)
+	tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
+	if sc.hasDesc && sc.desc[0] == '"' {
+		d := parseString(sc.desc)
+		tf.DescriptionChars = jsonjs.Len16(d)
+		tf.DescriptionBytes = int64(jsonjs.ByteLen(d))
+	}
+	if hasSchema {
+		tf.FieldDescriptionBytes = fieldDescriptionText(schema, stack)
+	}
+}
+
+// parallelAbove is the number of tools from which Measure scans tools on
+// several goroutines.
+const parallelAbove = 512
+
 // Measure counts the capture's figures. Each tool's text is walked on its
-// own, without building the tool, and nothing of it is kept but figures.
+// own, without building the tool (on several cores for a long list), and
+// nothing of it is kept but figures.
 func Measure(c *Capture) (*Figures, error) {
 	f := &Figures{
 		WireBytes: c.WireBytes,
 		Tools:     len(c.Tools),
 		Longest:   Longest{Index: -1},
-		PerTool:   make([]ToolFigures, 0, len(c.Tools)),
+		PerTool:   make([]ToolFigures, len(c.Tools)),
 	}
 	if c.Replaced > 0 {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
 			c.Path, c.Replaced, plural(c.Replaced, "sequence", "sequences")))
 	}
+	scans := make([]scanned, len(c.Tools))
+	workers := 1
+	if len(c.Tools) >= parallelAbove {
+		workers = min(runtime.GOMAXPROCS(0), 8)
+	}
+	var wg sync.WaitGroup
+	chunk := (len(c.Tools) + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min((w+1)*chunk, len(c.Tools))
+		if lo >= hi {
+			break
+		}
+		wg.Go(func() {
+			var ms, stack []member
+			for i := lo; i < hi; i++ {
+				scanTool(c.Tools[i], &f.PerTool[i], &scans[i], &ms, &stack)
+			}
+		})
+	}
+	wg.Wait()
+
 	seen := make(map[string]int, len(c.Tools))
-	var ms, stack []member
 	// Each kind of warning is listed for the first few tools, then counted.
 	kinds := map[string]int{}
 	var kindOrder []string
@@ -123,48 +200,23 @@ func Measure(c *Capture) (*Figures, error) {
 		}
 		kinds[kind]++
 	}
-	for i, raw := range c.Tools {
-		at := fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i)
-		ms = members(ms[:0], raw)
-		name, hasName := lastMember(ms, "name")
-		desc, hasDesc := lastMember(ms, "description")
-		schema, hasSchema := lastMember(ms, "inputSchema")
-
-		tf := ToolFigures{Index: i, HasName: hasName}
-		// JSON.stringify({name, description, input_schema}): braces, then
-		// each present member as "key":value, commas between.
-		n, count := 2, 0
-		for _, m := range []struct {
-			quoted int
-			value  []byte
-			ok     bool
-		}{{len(`"name"`), name, hasName}, {len(`"description"`), desc, hasDesc}, {len(`"input_schema"`), schema, hasSchema}} {
-			if !m.ok {
-				continue
-			}
-			l, err := jsonjs.StringifyLenText(m.value)
-			if err != nil {
-				return nil, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, err)
-			}
-			if count > 0 {
-				n++
-			}
-			n += m.quoted + 1 + l
-			count++
+	for i := range f.PerTool {
+		tf, sc := &f.PerTool[i], &scans[i]
+		if sc.err != nil {
+			return nil, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, sc.err)
 		}
-		tf.ModelReadBytes = int64(n)
-		tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
-
+		tf.Index, tf.HasName = i, sc.hasName
+		at := fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i)
 		switch {
-		case hasName && name[0] == '"':
-			tf.Name = parseString(name)
+		case sc.hasName && sc.name[0] == '"':
+			tf.Name = parseString(sc.name)
 			if j, dup := seen[tf.Name]; dup {
 				warn("share a name with an earlier tool", fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at, tf.Name, c.toolsAt(), j))
 			} else {
 				seen[tf.Name] = i
 			}
-		case hasName:
-			v, err := jsonjs.Parse(name)
+		case sc.hasName:
+			v, err := jsonjs.Parse(sc.name)
 			if err != nil {
 				return nil, inputErr(c.Path, "%s[%d].name: %v", c.toolsAt(), i, err)
 			}
@@ -175,26 +227,18 @@ func Measure(c *Capture) (*Figures, error) {
 			tf.Name = fmt.Sprintf("tools[%d]", i)
 			warn("have no name", fmt.Sprintf("%s: has no name", at))
 		}
-
-		if hasDesc {
-			if desc[0] == '"' {
-				d := parseString(desc)
-				tf.DescriptionChars = jsonjs.Len16(d)
-				tf.DescriptionBytes = int64(jsonjs.ByteLen(d))
+		if sc.hasDesc {
+			if sc.desc[0] == '"' {
 				if tf.DescriptionChars > f.Longest.Chars || f.Longest.Index < 0 {
 					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
 			} else {
-				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(rawKind(desc))))
+				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(rawKind(sc.desc))))
 			}
-		}
-		if hasSchema {
-			tf.FieldDescriptionBytes = fieldDescriptionText(schema, &stack)
 		}
 		f.ModelReadBytes += tf.ModelReadBytes
 		f.DescriptionBytes += tf.DescriptionBytes
 		f.FieldDescriptionBytes += tf.FieldDescriptionBytes
-		f.PerTool = append(f.PerTool, tf)
 	}
 	for _, k := range kindOrder {
 		if n := kinds[k] - maxWarningsPerKind; n > 0 {
