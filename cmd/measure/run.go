@@ -17,7 +17,7 @@ import (
 
 const usageHead = `usage: measure [flags] CAPTURE...
        measure diff [--json] OLD NEW
-       measure capture [flags] URL
+       measure capture -o FILE [flags] URL
 
 measure reads saved tools/list answers and reports what a language model
 reads of them, byte-exact with Node's JSON.stringify: wire bytes, model-read
@@ -38,7 +38,9 @@ JSON.stringify writes it, before minus after) and its model-read saving,
 measured after the ones before it.
 
 measure diff OLD NEW compares two captures: old, new and delta for every
-figure and per tool, with the tools added and removed.
+figure and per tool, with the tools added and removed (see measure diff
+--help). measure capture takes a tool list live from a server and saves it,
+with its init answer beside it (see measure capture --help).
 
 Budgets: a capture's budget key is --budget-key, or its file stem with a
 leading "tools-" removed (tools-mcp.json -> mcp); a toolset's key is its
