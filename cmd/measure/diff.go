@@ -11,7 +11,7 @@ import (
 	"readmeter/toollist"
 )
 
-const diffUsage = `usage: measure diff [--json] OLD NEW
+const diffUsage = `usage: measure diff [--json | --markdown] OLD NEW
 
 Compares two captures of a tools/list answer (any of the forms measure
 reads; OLD may also be a report that measure --json wrote for one
@@ -21,6 +21,7 @@ total row. Tools are matched by name.
 
 Flags:
   --json      print the comparison as JSON with exact integers
+  --markdown  print the tables as Markdown
   -h, --help  print this help
 `
 
@@ -46,6 +47,7 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("measure diff", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON with exact integers")
+	asMarkdown := fs.Bool("markdown", false, "print the tables as Markdown")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			io.WriteString(stdout, diffUsage+diffTail)
@@ -66,8 +68,14 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 		return err
 	}
 	c := toollist.Compare(old, nw)
+	if *asJSON && *asMarkdown {
+		return cli.Usage("diff: --json and --markdown exclude each other")
+	}
 	if *asJSON {
 		return printJSON(stdout, comparisonValue(oldPath, newPath, c))
+	}
+	if *asMarkdown {
+		stdout = markdown{stdout}
 	}
 	fmt.Fprintf(stdout, "old: %s, %d %s\n", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
 	fmt.Fprintf(stdout, "new: %s, %d %s\n\n", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
@@ -96,11 +104,15 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	if len(c.Added) > 0 || len(c.Removed) > 0 {
 		fmt.Fprintln(stdout)
 	}
+	bullet := ""
+	if *asMarkdown {
+		bullet = "- "
+	}
 	if len(c.Added) > 0 {
-		fmt.Fprintf(stdout, "added: %s\n", joinNames(c.Added))
+		fmt.Fprintf(stdout, "%sadded: %s\n", bullet, joinNames(c.Added))
 	}
 	if len(c.Removed) > 0 {
-		fmt.Fprintf(stdout, "removed: %s\n", joinNames(c.Removed))
+		fmt.Fprintf(stdout, "%sremoved: %s\n", bullet, joinNames(c.Removed))
 	}
 	return nil
 }

@@ -51,6 +51,8 @@ tokens than its budget is a breach.
 Flags:
   --json                        print a JSON report with exact integers (an
                                 array for several captures)
+  --markdown                    print the tables as Markdown, for a
+                                pull-request comment or a CI step summary
   --toolsets FILE               JSON map from set name to tool names: report
                                 each set of the first capture
   --lean                        what-if: remove $schema at any depth, and any
@@ -101,6 +103,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 // options are the flags of `measure CAPTURE...`.
 type options struct {
 	json                 bool
+	markdown             bool
 	toolsets             string
 	lean                 bool
 	dropEmpty            bool
@@ -119,6 +122,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	fs.BoolVar(&o.json, "json", false, "print a JSON report with exact integers (an array for several captures)")
+	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown, for a pull-request comment or a CI step summary")
 	fs.StringVar(&o.toolsets, "toolsets", "", "JSON `FILE` from set name to tool names: report each set of the first capture")
 	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth and maximum 9007199254740991 from the schemas")
 	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
@@ -192,6 +196,8 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return cli.Usage("--init takes one capture; %d given", len(paths))
 	case o.budgetKey != "" && len(paths) != 1:
 		return cli.Usage("--budget-key names the one capture given; %d given", len(paths))
+	case o.json && o.markdown:
+		return cli.Usage("--json and --markdown exclude each other")
 	case o.maxDescriptionChars < 0 || o.maxInstructionsChars < 0:
 		return cli.Usage("a ceiling is a number of characters, 0 or more")
 	}
@@ -240,14 +246,18 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 
+	out := stdout
+	if o.markdown {
+		out = markdown{stdout}
+	}
 	if o.json {
 		if err := writeJSON(stdout, reports, &o); err != nil {
 			return err
 		}
 	} else if len(reports) == 1 {
-		writeTable(stdout, reports[0])
+		writeTable(out, reports[0])
 	} else {
-		writeSideBySide(stdout, reports)
+		writeSideBySide(out, reports)
 	}
 	return findings(stderr, reports)
 }

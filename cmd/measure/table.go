@@ -13,15 +13,25 @@ import (
 )
 
 // table is a plain text table: the first column left-aligned, the others
-// right-aligned, columns two spaces apart.
+// right-aligned, columns two spaces apart. Written to a markdown writer, it
+// is a Markdown table.
 type table struct {
-	rows [][]string
-	left []bool // columns aligned left, beyond the first
+	rows   [][]string
+	left   []bool   // columns aligned left, beyond the first
+	mdHead []string // the header a Markdown table needs when rows have none
 }
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
+// markdown is a writer that tables are written to as Markdown tables, for
+// a pull-request comment or a CI step summary.
+type markdown struct{ io.Writer }
+
 func (t *table) render(w io.Writer) {
+	if _, ok := w.(markdown); ok {
+		t.renderMarkdown(w)
+		return
+	}
 	var widths []int
 	for _, r := range t.rows {
 		for i, c := range r {
@@ -45,6 +55,35 @@ func (t *table) render(w io.Writer) {
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+func (t *table) renderMarkdown(w io.Writer) {
+	rows := t.rows
+	if t.mdHead != nil {
+		rows = append([][]string{t.mdHead}, rows...)
+	}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	for i, r := range rows {
+		cells := make([]string, width)
+		for j, c := range r {
+			cells[j] = strings.ReplaceAll(c, "|", "\\|")
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		if i == 0 {
+			seps := make([]string, width)
+			for j := range seps {
+				if j == 0 || (j < len(t.left) && t.left[j]) {
+					seps[j] = "---"
+				} else {
+					seps[j] = "---:"
+				}
+			}
+			fmt.Fprintf(w, "|%s|\n", strings.Join(seps, "|"))
+		}
 	}
 }
 
@@ -75,6 +114,7 @@ func writeTable(w io.Writer, r *report) {
 		s.add("instructions", group(int64(r.init.Chars)), "chars", r.init.Path)
 	}
 	s.left = []bool{false, false, true, true}
+	s.mdHead = []string{"figure", "value", "unit", ""}
 	s.render(w)
 
 	if len(f.PerTool) > 0 {
@@ -154,8 +194,13 @@ func writeWarnings(w io.Writer, reports []*report) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "warnings:")
+	bullet := "  "
+	if _, ok := w.(markdown); ok {
+		fmt.Fprintln(w)
+		bullet = "- "
+	}
 	for _, s := range ws {
-		fmt.Fprintln(w, "  "+s)
+		fmt.Fprintln(w, bullet+s)
 	}
 }
 
