@@ -154,3 +154,17 @@ func BenchmarkStringifyLenText(b *testing.B) {
 		}
 	}
 }
+
+func TestStringEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{`"" x`, 2}, {`"abc"`, 5}, {`"a\"b" x`, 6}, {`"\\" x`, 4}, {`"0123456789abcdef\\\"ghij"`, 26},
+		{`"0123456789abcdefghijklmnopqrstuv"`, 34}, {`"unterminated`, 13}, {`"ends in \`, 10},
+	} {
+		if got := StringEnd([]byte(tc.in), 0); got != tc.want {
+			t.Errorf("StringEnd(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

@@ -26,17 +26,7 @@ func skipWS(b []byte, i int) int {
 }
 
 // skipString returns the index just past the string starting at b[i] == '"'.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
-}
+func skipString(b []byte, i int) int { return jsonjs.StringEnd(b, i) }
 
 // skipValue returns the index just past the value starting at b[i].
 func skipValue(b []byte, i int) int {
