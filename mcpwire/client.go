@@ -11,9 +11,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"readmeter/jsonjs"
 )
 
 // Protocol versions the client speaks.
@@ -598,25 +599,35 @@ type envelope struct {
 }
 
 func parseEnvelope(msg []byte) *envelope {
+	e, _ := readEnvelope(msg)
+	return e
+}
+
+// readEnvelope reads the top level of msg in one pass that also checks the
+// whole message is JSON, and reports whether it is.
+func readEnvelope(msg []byte) (*envelope, bool) {
 	e := &envelope{}
 	if len(msg) == 0 {
-		return e
+		return e, false
 	}
-	// The message is never changed once read: no copy is needed.
-	gjson.Parse(unsafe.String(&msg[0], len(msg))).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	members, err := jsonjs.RawMembers(msg)
+	if err != nil {
+		// Not an object: JSON all the same, or not JSON at all.
+		return e, jsonjs.Validate(msg) == nil
+	}
+	for _, m := range members {
+		switch m.Key {
 		case "id":
-			e.id = v
+			e.id = gjson.ParseBytes(m.Value)
 		case "result":
 			e.isResult = true
 		case "error":
-			e.isError, e.err = true, v
+			e.isError, e.err = true, gjson.ParseBytes(m.Value)
 		case "method":
 			e.isMethod = true
 		}
-		return true
-	})
-	return e
+	}
+	return e, true
 }
 
 // isResponse reports whether the message is a JSON-RPC response of any id.
@@ -651,7 +662,7 @@ func matches(msg []byte, id gjson.Result) bool { return parseEnvelope(msg).answe
 func isResponse(msg []byte) bool { return parseEnvelope(msg).isResponse() }
 
 // validJSON reports whether b is one JSON value.
-func validJSON(b []byte) bool { return gjson.ValidBytes(b) }
+func validJSON(b []byte) bool { return jsonjs.Validate(b) == nil }
 
 // jsonID returns the exact text of msg's id member ("" when absent).
 func jsonID(msg []byte) string { return gjson.GetBytes(msg, "id").Raw }

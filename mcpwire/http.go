@@ -243,10 +243,11 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 		if err != nil {
 			return r, streamError(err, er.n)
 		}
-		if !validJSON(ev.data) {
+		env, ok := readEnvelope(ev.data)
+		if !ok {
 			return r, fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
 		}
-		if env := parseEnvelope(ev.data); env.answers(m.id) {
+		if env.answers(m.id) {
 			r.Message, r.env = ev.data, env
 			break
 		}
@@ -289,10 +290,10 @@ func streamError(err error, n int) error {
 
 // checkAnswer checks that msg is JSON and the response to m.
 func checkAnswer(msg []byte, m *outgoing) (*envelope, error) {
-	if !validJSON(msg) {
+	env, ok := readEnvelope(msg)
+	if !ok {
 		return nil, fmt.Errorf("the answer is not JSON: %s", excerpt(msg))
 	}
-	env := parseEnvelope(msg)
 	if !env.answers(m.id) {
 		if env.isResponse() {
 			return nil, fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)

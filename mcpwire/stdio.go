@@ -188,10 +188,11 @@ func (t *stdioTransport) send(ctx context.Context, m *outgoing) (*Response, erro
 		if len(msg) == 0 {
 			continue
 		}
-		if !validJSON(msg) {
+		env, ok := readEnvelope(msg)
+		if !ok {
 			return nil, fmt.Errorf("wrote a line that is not JSON: %s%s", excerpt(msg), t.stderrHint())
 		}
-		if env := parseEnvelope(msg); env.answers(m.id) {
+		if env.answers(m.id) {
 			r.Raw, r.Message, r.Stderr, r.env = l.b, msg, t.stderr.Bytes(), env
 			return r, nil
 		}
