@@ -76,7 +76,23 @@ type answer struct {
 	msg      []byte // the message's JSON text
 	result   []byte // the result object's JSON text
 	data     []dataLine
+	// found holds what the validating pass found at findPaths in msg,
+	// nil when msg was validated without looking (an event's data).
+	found []jsonjs.Found
 }
+
+// findPaths are the members of a message that locating its result and
+// tools reads, found while the message is validated; the find* constants
+// index them.
+var findPaths = [][]string{{"result"}, {"error"}, {"jsonrpc"}, {"tools"}, {"result", "tools"}}
+
+const (
+	findResult = iota
+	findError
+	findJSONRPC
+	findTools
+	findResultTools
+)
 
 // dataLine is one data line of the answer event: the line's span in text
 // (end excludes the line terminator) and the length of its "data:" or
@@ -136,10 +152,12 @@ func readAnswer(path string, data []byte, what string) (*answer, error) {
 			a.wire--
 			a.newline = true
 		}
-		if err := jsonjs.Validate(a.text); err != nil {
+		found, err := jsonjs.ValidateFind(a.text, findPaths...)
+		if err != nil {
 			return nil, inputErr(path, "%v", err)
 		}
 		a.msg = a.text
+		a.found = found
 	}
 	return a, a.locateResult(what)
 }
@@ -266,9 +284,18 @@ func (a *answer) locateResult(what string) error {
 	if k := rawKind(a.msg); k != jsonjs.Object {
 		return inputErr(a.path, "the answer is %s, not a JSON object: a capture holds a %s", article(k), what)
 	}
-	ms := members(nil, a.msg)
-	_, rpc := lastMember(ms, "jsonrpc")
-	if res, ok := lastMember(ms, "result"); ok {
+	var res, rpcErr []byte
+	var hasRes, hasErr, rpc bool
+	if a.found != nil {
+		res, rpcErr = a.found[findResult].Value, a.found[findError].Value
+		hasRes, hasErr, rpc = res != nil, rpcErr != nil, a.found[findJSONRPC].Value != nil
+	} else {
+		ms := members(nil, a.msg)
+		_, rpc = lastMember(ms, "jsonrpc")
+		res, hasRes = lastMember(ms, "result")
+		rpcErr, hasErr = lastMember(ms, "error")
+	}
+	if hasRes {
 		if a.form == 0 {
 			a.form = JSONRPC
 		}
@@ -278,8 +305,8 @@ func (a *answer) locateResult(what string) error {
 		a.result = res
 		return nil
 	}
-	if e, ok := lastMember(ms, "error"); ok {
-		return inputErr(a.path, "a JSON-RPC error response, not a %s: %s", what, describeRPCError(e))
+	if hasErr {
+		return inputErr(a.path, "a JSON-RPC error response, not a %s: %s", what, describeRPCError(rpcErr))
 	}
 	if a.form == EventStream {
 		return inputErr(a.path, "the event stream holds no JSON-RPC response")

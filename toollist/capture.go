@@ -94,10 +94,23 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if a.form == Result {
 		where = "the answer"
 	}
-	rms := members(nil, a.result)
-	raw, ok := lastMember(rms, "tools")
+	var raw []byte
+	var ok bool
+	var tools [][]byte
+	if a.found != nil {
+		fd := a.found[findTools]
+		if a.form != Result {
+			fd = a.found[findResultTools]
+		}
+		raw, ok, tools = fd.Value, fd.Value != nil, fd.Elems
+	} else {
+		raw, ok = lastMember(members(nil, a.result), "tools")
+		if ok && rawKind(raw) == jsonjs.Array {
+			tools = elems(make([][]byte, 0, 64), raw)
+		}
+	}
 	if !ok {
-		if _, init := lastMember(rms, "protocolVersion"); init {
+		if _, init := lastMember(members(nil, a.result), "protocolVersion"); init {
 			return nil, inputErr(path, "an initialize answer, not a tools/list answer: give it with --init, or beside its capture as %s", filepath.Base(InitPath("CAPTURE.json")))
 		}
 		return nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
@@ -109,7 +122,9 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if k := rawKind(raw); k != jsonjs.Array {
 		return nil, inputErr(path, "%s is %s, not an array", at, article(k))
 	}
-	tools := elems(make([][]byte, 0, 64), raw)
+	if tools == nil {
+		tools = [][]byte{}
+	}
 	for i, t := range tools {
 		if k := rawKind(t); k != jsonjs.Object {
 			return nil, inputErr(path, "%s[%d] is %s, not an object", at, i, article(k))

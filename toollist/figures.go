@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"sync"
@@ -104,48 +105,88 @@ func ModelReadBytes(tool jsonjs.Value) int64 {
 type scanned struct {
 	name, desc       []byte
 	hasName, hasDesc bool
-	err              error
 }
 
-// scanTool counts one tool from its text: model-read bytes, description
-// and field description sizes. ms and stack are the worker's scratch.
-func scanTool(raw []byte, tf *ToolFigures, sc *scanned, ms, stack *[]member) {
-	*ms = members((*ms)[:0], raw)
-	sc.name, sc.hasName = lastMember(*ms, "name")
-	sc.desc, sc.hasDesc = lastMember(*ms, "description")
-	schema, hasSchema := lastMember(*ms, "inputSchema")
+// scanTool counts one tool from its validated text, in one pass:
+// model-read bytes, description and field description sizes. Of a
+// repeated member, the last counts, as JavaScript keeps it.
+func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
+	var nameLen, descLen, schemaLen int
+	var hasSchema bool
+	var fields int64
+	i := skipWS(raw, 0) + 1
+	for {
+		i = skipWS(raw, i)
+		if i >= len(raw) || raw[i] == '}' {
+			break
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		ke := skipString(raw, i)
+		key := raw[i+1 : ke-1]
+		i = skipWS(raw, skipWS(raw, ke)+1) // past ':'
+		switch {
+		case keyIs(key, "name"):
+			e, n, _ := jsonjs.MeasureValid(raw, i, "")
+			sc.name, sc.hasName, nameLen = raw[i:e], true, n
+			i = e
+		case keyIs(key, "description"):
+			e, n, _ := jsonjs.MeasureValid(raw, i, "")
+			sc.desc, sc.hasDesc, descLen = raw[i:e], true, n
+			i = e
+		case keyIs(key, "inputSchema"):
+			e, n, fd := jsonjs.MeasureValid(raw, i, "description")
+			hasSchema, schemaLen, fields = true, n, fd
+			i = e
+		default:
+			i = jsonjs.SkipValid(raw, i)
+		}
+	}
 	// JSON.stringify({name, description, input_schema}): braces, then each
 	// present member as "key":value, commas between.
 	n, count := 2, 0
 	for _, m := range [...]struct {
-		quoted int
-		value  []byte
-		ok     bool
-	}{{len(`"name"`), sc.name, sc.hasName}, {len(`"description"`), sc.desc, sc.hasDesc}, {len(`"input_schema"`), schema, hasSchema}} {
+		quoted, len int
+		ok          bool
+	}{{len(`"name"`), nameLen, sc.hasName}, {len(`"description"`), descLen, sc.hasDesc}, {len(`"input_schema"`), schemaLen, hasSchema}} {
 		if !m.ok {
 			continue
-		}
-		l, err := jsonjs.StringifyLenText(m.value)
-		if err != nil {
-			sc.err = err
-			return
 		}
 		if count > 0 {
 			n++
 		}
-		n += m.quoted + 1 + l
+		n += m.quoted + 1 + m.len
 		count++
 	}
 	tf.ModelReadBytes = int64(n)
 	tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
 	if sc.hasDesc && sc.desc[0] == '"' {
-		d := parseString(sc.desc)
-		tf.DescriptionChars = jsonjs.Len16(d)
-		tf.DescriptionBytes = int64(jsonjs.ByteLen(d))
+		tf.DescriptionChars, tf.DescriptionBytes = stringLens(sc.desc)
 	}
-	if hasSchema {
-		tf.FieldDescriptionBytes = fieldDescriptionText(schema, stack)
+	tf.FieldDescriptionBytes = fields
+}
+
+// stringLens returns the length in UTF-16 code units and the UTF-8 bytes
+// (WTF-8) of the validated string token s, once parsed.
+func stringLens(s []byte) (units int, n int64) {
+	if bytes.IndexByte(s, '\\') >= 0 {
+		d := parseString(s)
+		return jsonjs.Len16(d), int64(jsonjs.ByteLen(d))
 	}
+	s = s[1 : len(s)-1]
+	for _, c := range s {
+		// every byte but a continuation byte starts a character; four-byte
+		// characters are two code units
+		if c < 0x80 || c >= 0xC0 {
+			units++
+		}
+		if c >= 0xF0 {
+			units++
+		}
+	}
+	return units, int64(len(s))
 }
 
 // parallelAbove is the number of tools from which Measure scans tools on
@@ -179,9 +220,8 @@ func Measure(c *Capture) (*Figures, error) {
 			break
 		}
 		wg.Go(func() {
-			var ms, stack []member
 			for i := lo; i < hi; i++ {
-				scanTool(c.Tools[i], &f.PerTool[i], &scans[i], &ms, &stack)
+				scanTool(c.Tools[i], &f.PerTool[i], &scans[i])
 			}
 		})
 	}
@@ -202,9 +242,6 @@ func Measure(c *Capture) (*Figures, error) {
 	}
 	for i := range f.PerTool {
 		tf, sc := &f.PerTool[i], &scans[i]
-		if sc.err != nil {
-			return nil, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, sc.err)
-		}
 		tf.Index, tf.HasName = i, sc.hasName
 		at := fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i)
 		switch {
