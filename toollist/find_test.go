@@ -1,0 +1,86 @@
+package toollist
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// parseBothWays parses data with the one validating pass that finds the
+// tools, and with validating first and locating after.
+func parseBothWays(t *testing.T, data []byte) (fast, slow *Capture, fastErr, slowErr error) {
+	t.Helper()
+	fast, fastErr = Parse("f", data)
+	findWhileValidating = false
+	defer func() { findWhileValidating = true }()
+	slow, slowErr = Parse("f", data)
+	return
+}
+
+// checkFindsAsBefore requires the one-pass Parse to accept and refuse what
+// validating then locating does, with the same message, and to find the
+// same tools.
+func checkFindsAsBefore(t *testing.T, name string, data []byte) {
+	t.Helper()
+	fast, slow, fe, se := parseBothWays(t, data)
+	if (fe == nil) != (se == nil) || (fe != nil && fe.Error() != se.Error()) {
+		t.Fatalf("%s: one pass: %v; validate then locate: %v", name, fe, se)
+	}
+	if fe != nil {
+		return
+	}
+	if fast.Form != slow.Form || fast.WireBytes != slow.WireBytes || !reflect.DeepEqual(fast.Tools, slow.Tools) {
+		t.Fatalf("%s: one pass found %v %d %q; validate then locate %v %d %q", name, fast.Form, fast.WireBytes, fast.Tools, slow.Form, slow.WireBytes, slow.Tools)
+	}
+}
+
+func TestParseFindsAsBefore(t *testing.T) {
+	n := 0
+	for _, pat := range []string{"testdata/*", "testdata/adversarial/*", "../jsonjs/testdata/corpus/*", "../cmd/measure/testdata/*", "../internal/nodeoracle/testdata/*"} {
+		files, _ := filepath.Glob(pat)
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			checkFindsAsBefore(t, p, data)
+			n++
+		}
+	}
+	for _, c := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a"}]},"result":{"tools":[{"name":"b"},{}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a"}]},"result":7}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a"}],"tools":"no"}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}`,
+		`{"jsonrpc":"2.0","id":1}`,
+		`{"tools":[{"name":"a"}],"tools":[]}`,
+		`{"t\u006fols":[{"name":"a"}]}`,
+		`{"res\u0075lt":{"tools":[{"name":"a"}, 3]}}`,
+		`{"result":{"protocolVersion":"2025-06-18"}}`,
+		`{"result":{"tools":[{"name":"a"}, ]}}`,
+		`[{"tools":[]}]`,
+	} {
+		checkFindsAsBefore(t, c, []byte(c))
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d inputs; expected the test captures and the corpus", n)
+	}
+}
+
+// FuzzParseFinds checks the one-pass Parse against validating then
+// locating on any bytes.
+func FuzzParseFinds(f *testing.F) {
+	for _, pat := range []string{"testdata/*", "testdata/adversarial/*"} {
+		files, _ := filepath.Glob(pat)
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFindsAsBefore(t, "fuzz", data)
+	})
+}
