@@ -107,6 +107,14 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, nil, invalidRequest("one JSON-RPC message per request; a batch is not taken"))
 			return
 		}
+		var set *Toolset
+		if !connect {
+			var ok bool
+			if set, ok = parseToolsParam(r); !ok {
+				writeRPCError(w, http.StatusBadRequest, requestID(body), invalidRequest("tools is tasks, research or coordinate, or absent for every tool"))
+				return
+			}
+		}
 		if r.Method == http.MethodPost {
 			switch t := bytes.TrimSpace(body); {
 			case len(t) == 0:
@@ -120,23 +128,81 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 				return
 			}
 		}
-		c := &conn{token: bearerToken(r), connect: connect, host: r.Host, scheme: "http"}
+		c := &conn{token: bearerToken(r), connect: connect, set: set, host: r.Host, scheme: "http"}
 		if r.TLS != nil {
 			c.scheme = "https"
-		}
-		if !connect {
-			set, ok := parseToolsParam(r)
-			if !ok {
-				writeRPCError(w, http.StatusBadRequest, requestID(body), invalidRequest("tools is tasks, research or coordinate, or absent for every tool"))
-				return
-			}
-			c.set = set
 		}
 		r2 := r.WithContext(context.WithValue(r.Context(), connKey{}, c))
 		r2.Body = io.NopCloser(bytes.NewReader(body))
 		r2.ContentLength = int64(len(body))
-		sdk.ServeHTTP(w, r2)
+		jw := &rpcErrorWriter{ResponseWriter: w, id: requestID(body)}
+		sdk.ServeHTTP(jw, r2)
+		jw.finish()
 	})
+}
+
+// rpcErrorWriter turns the SDK's plain-text refusals (http.Error: a wrong
+// method, a wrong Accept or Content-Type, an unknown JSON-RPC method) into
+// JSON-RPC error bodies with the same HTTP status, so that every refusal at
+// the connector is JSON, as the service's are. Everything else passes
+// through untouched, event streams included.
+type rpcErrorWriter struct {
+	http.ResponseWriter
+	id      json.RawMessage
+	status  int // set when the answer is a plain-text refusal being held
+	held    bytes.Buffer
+	written bool
+}
+
+// WriteHeader holds a plain-text refusal; it passes anything else on.
+func (w *rpcErrorWriter) WriteHeader(code int) {
+	if w.written || w.status != 0 {
+		return
+	}
+	if code >= 400 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.status = code
+		return
+	}
+	w.written = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write keeps a held refusal's text; it passes anything else on.
+func (w *rpcErrorWriter) Write(p []byte) (int, error) {
+	if w.status != 0 {
+		return w.held.Write(p)
+	}
+	w.written = true
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush passes a flush on, so event streams go out as they are written.
+func (w *rpcErrorWriter) Flush() {
+	if w.status == 0 {
+		if f, ok := w.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *rpcErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish writes a held refusal as a JSON-RPC error.
+func (w *rpcErrorWriter) finish() {
+	if w.status == 0 {
+		return
+	}
+	text := strings.TrimSpace(w.held.String())
+	w.Header().Del("X-Content-Type-Options")
+	switch {
+	case w.status == http.StatusMethodNotAllowed:
+		writeRPCErrorCode(w.ResponseWriter, w.status, nil, -32000, "METHOD_NOT_ALLOWED. The connector takes POST only: one JSON-RPC message per request, no session and no GET stream. Send the message with POST.")
+	case strings.Contains(text, "not handled"):
+		writeRPCErrorCode(w.ResponseWriter, w.status, w.id, -32601, "METHOD_NOT_FOUND. The connector does not serve that method ("+text+"). Use initialize, server/discover, tools/list or tools/call.")
+	default:
+		writeRPCError(w.ResponseWriter, w.status, w.id, invalidRequest(text))
+	}
 }
 
 // parseToolsParam reads the tools query parameter: absent or empty means

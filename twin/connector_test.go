@@ -325,6 +325,65 @@ func TestToolsParamRefused(t *testing.T) {
 	}
 }
 
+// TestConnectorRefusalsAreJSON: what the SDK would refuse in plain text
+// (a wrong method, a wrong Accept, an unknown JSON-RPC method) is a
+// JSON-RPC error body with the same status; a malformed body at an
+// unknown set is the set's refusal.
+func TestConnectorRefusalsAreJSON(t *testing.T) {
+	for _, sse := range []bool{false, true} {
+		srv := startTwin(t, Options{JSONAnswers: !sse})
+		tok, _ := keyToken(t, srv.URL)
+		cases := []struct {
+			name, method, accept, body string
+			status, code               int
+			id                         string
+		}{
+			{"GET", "GET", "text/event-stream", "", 405, -32000, "null"},
+			{"DELETE", "DELETE", "application/json, text/event-stream", "", 405, -32000, "null"},
+			{"PUT", "PUT", "application/json, text/event-stream", rpcBody(3, "tools/list", map[string]any{}), 405, -32000, "null"},
+			{"unknown method", "POST", "application/json, text/event-stream", rpcBody(4, "nope/nothing", map[string]any{}), 400, -32601, "4"},
+			{"no event-stream in Accept", "POST", "text/html", rpcBody(5, "tools/list", map[string]any{}), 400, -32600, "5"},
+		}
+		for _, c := range cases {
+			var rd io.Reader
+			if c.body != "" {
+				rd = strings.NewReader(c.body)
+			}
+			req, _ := http.NewRequest(c.method, srv.URL+"/mcp", rd)
+			req.Header.Set("Authorization", "Bearer "+tok)
+			req.Header.Set("Accept", c.accept)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var m struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				Error   struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if resp.StatusCode != c.status || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(raw, &m) != nil ||
+				m.JSONRPC != "2.0" || string(m.ID) != c.id || m.Error.Code != c.code || m.Error.Message == "" {
+				t.Errorf("sse=%v %s: %d %q %s", sse, c.name, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
+			}
+		}
+		r := mcpPost(t, srv.URL+"/mcp?tools=nope", tok, `{"jsonrpc":"2.0","id":`)
+		if r.status != 400 || !bytes.HasPrefix(r.raw, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`)) {
+			t.Errorf("malformed body at an unknown set: %d %s", r.status, r.raw)
+		}
+		// An answer that is no refusal still streams as before.
+		r = mcpPost(t, srv.URL+"/mcp", tok, rpcBody(6, "tools/list", map[string]any{}))
+		if r.status != 200 || !gjson.GetBytes(r.msg, "result.tools.0.name").Exists() {
+			t.Errorf("sse=%v tools/list: %d %s", sse, r.status, r.raw)
+		}
+	}
+}
+
 func TestNotInToolset(t *testing.T) {
 	srv := startTwin(t, Options{JSONAnswers: true})
 	tok, _ := keyToken(t, srv.URL)
