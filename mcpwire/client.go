@@ -574,8 +574,14 @@ func replaceAll(s, old, repl string) string {
 }
 
 // excerpt quotes the start of b for an error line: at most 120 bytes, on
-// one line.
-func excerpt(b []byte) string {
+// one line. Secrets are redacted first, so that neither the cut nor the
+// quoting can let part of one through.
+func excerpt(b []byte, secrets ...string) string {
+	for _, x := range secrets {
+		if x != "" {
+			b = bytes.ReplaceAll(b, []byte(x), []byte("[redacted]"))
+		}
+	}
 	b = bytes.TrimSpace(b)
 	const n = 120
 	cut := len(b) > n

@@ -92,14 +92,15 @@ func whereURL(raw string) string {
 }
 
 type httpTransport struct {
-	url    string
-	o      HTTPOptions
-	hc     *http.Client
-	max    int64
-	grace  time.Duration
-	mu     sync.Mutex
-	sessID string
-	ver    string
+	url     string
+	o       HTTPOptions
+	secrets []string // redacted from excerpts
+	hc      *http.Client
+	max     int64
+	grace   time.Duration
+	mu      sync.Mutex
+	sessID  string
+	ver     string
 }
 
 // NewHTTP returns a client for the streamable HTTP transport at url (the
@@ -114,7 +115,7 @@ func NewHTTP(url string, o HTTPOptions) *Client {
 }
 
 func newHTTPTransport(url string, o HTTPOptions) *httpTransport {
-	t := &httpTransport{url: url, o: o, hc: safeClient(o.HTTPClient), max: o.MaxBody, grace: o.StreamGrace}
+	t := &httpTransport{url: url, o: o, secrets: o.secrets(), hc: safeClient(o.HTTPClient), max: o.MaxBody, grace: o.StreamGrace}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
 	}
@@ -198,7 +199,7 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		if ct == "application/json" && json.Valid(r.Raw) {
 			r.Message = bytes.TrimSpace(r.Raw)
 		}
-		return r, &HTTPError{Status: resp.StatusCode, Excerpt: excerpt(r.Raw), Response: r}
+		return r, &HTTPError{Status: resp.StatusCode, Excerpt: excerpt(r.Raw, t.secrets...), Response: r}
 	}
 	if m.isNotification() {
 		r.Raw, err = readLimited(body, t.max)
@@ -215,7 +216,7 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 			return nil, err
 		}
 		msg := bytes.TrimSpace(r.Raw)
-		env, err := checkAnswer(msg, m)
+		env, err := checkAnswer(msg, m, t.secrets)
 		if err != nil {
 			return r, err
 		}
@@ -229,9 +230,9 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 	}
 	head, _ := readLimited(io.LimitReader(body, 512), 512)
 	if ct == "" {
-		return r, fmt.Errorf("the answer has no Content-Type, not JSON or an event stream: %s", excerpt(head))
+		return r, fmt.Errorf("the answer has no Content-Type, not JSON or an event stream: %s", excerpt(head, t.secrets...))
 	}
-	return r, fmt.Errorf("answered %s, not JSON or an event stream: %s", ct, excerpt(head))
+	return r, fmt.Errorf("answered %s, not JSON or an event stream: %s", ct, excerpt(head, t.secrets...))
 }
 
 // readStream reads an event-stream answer to the event that carries the
@@ -245,7 +246,7 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 		}
 		env, ok := readEnvelope(ev.data)
 		if !ok {
-			return r, fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
+			return r, fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data, t.secrets...))
 		}
 		if env.answers(m.id) {
 			r.Message, r.env = ev.data, env
@@ -289,16 +290,16 @@ func streamError(err error, n int) error {
 }
 
 // checkAnswer checks that msg is JSON and the response to m.
-func checkAnswer(msg []byte, m *outgoing) (*envelope, error) {
+func checkAnswer(msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 	env, ok := readEnvelope(msg)
 	if !ok {
-		return nil, fmt.Errorf("the answer is not JSON: %s", excerpt(msg))
+		return nil, fmt.Errorf("the answer is not JSON: %s", excerpt(msg, secrets...))
 	}
 	if !env.answers(m.id) {
 		if env.isResponse() {
 			return nil, fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
 		}
-		return nil, fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg))
+		return nil, fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg, secrets...))
 	}
 	return env, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -373,6 +374,35 @@ func TestTokenStaysHome(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "[redacted]") {
 		t.Errorf("error text: %s", err)
+	}
+}
+
+// TestTokenNotCut: a token the server echoes where the error's excerpt is
+// cut shows no part of itself, however many bytes come before it.
+func TestTokenNotCut(t *testing.T) {
+	const token = "s3cret-token-value"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("pad"))
+		w.Header().Set("Content-Type", r.URL.Query().Get("ct"))
+		if r.URL.Query().Get("ct") == "" {
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+		io.WriteString(w, strings.Repeat("x", n)+" got "+r.Header.Get("Authorization"))
+	}))
+	defer srv.Close()
+	for _, ct := range []string{"", "text/html", "application/json"} {
+		for pad := 90; pad <= 120; pad++ {
+			c := mcpwire.NewHTTP(fmt.Sprintf("%s/mcp?pad=%d&ct=%s", srv.URL, pad, ct), mcpwire.HTTPOptions{Token: token})
+			_, err := c.Request(ctx(t), "ping", nil)
+			if err == nil {
+				t.Fatalf("pad %d %q: no error", pad, ct)
+			}
+			for i := 4; i <= len(token); i++ {
+				if strings.Contains(err.Error(), token[:i]) {
+					t.Fatalf("pad %d %q: %d bytes of the token show: %s", pad, ct, i, err)
+				}
+			}
+		}
 	}
 }
 

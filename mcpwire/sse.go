@@ -16,12 +16,13 @@ import (
 // sseTransport is the older HTTP+SSE transport: one GET stream for the
 // server's messages, a POST per client message to the endpoint it names.
 type sseTransport struct {
-	base   *url.URL
-	o      HTTPOptions
-	hc     *http.Client
-	max    int64
-	cancel context.CancelFunc
-	body   io.ReadCloser
+	base    *url.URL
+	o       HTTPOptions
+	secrets []string // redacted from excerpts
+	hc      *http.Client
+	max     int64
+	cancel  context.CancelFunc
+	body    io.ReadCloser
 
 	endpoint string
 	sameHost bool // the endpoint is on the stream's host: credentials go there
@@ -53,7 +54,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	t := &sseTransport{base: base, o: o, hc: safeClient(o.HTTPClient), max: o.MaxBody,
+	t := &sseTransport{base: base, o: o, secrets: secrets, hc: safeClient(o.HTTPClient), max: o.MaxBody,
 		waiters: map[string]chan *streamEvent{}, done: make(chan struct{})}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
@@ -95,13 +96,13 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 		b, _ := readLimited(io.LimitReader(resp.Body, 4096), 4096)
 		resp.Body.Close()
 		cancel()
-		return nil, fail(&HTTPError{Status: resp.StatusCode, Excerpt: excerpt(b), Response: &Response{Raw: b, Status: resp.StatusCode, Header: resp.Header}})
+		return nil, fail(&HTTPError{Status: resp.StatusCode, Excerpt: excerpt(b, secrets...), Response: &Response{Raw: b, Status: resp.StatusCode, Header: resp.Header}})
 	}
 	if ct := mediaType(resp.Header.Get("Content-Type")); ct != "text/event-stream" {
 		b, _ := readLimited(io.LimitReader(resp.Body, 512), 512)
 		resp.Body.Close()
 		cancel()
-		return nil, fail(fmt.Errorf("answered %s, not an event stream: %s", ct, excerpt(b)))
+		return nil, fail(fmt.Errorf("answered %s, not an event stream: %s", ct, excerpt(b, secrets...)))
 	}
 	t.body = resp.Body
 	go t.read(connected)
@@ -129,7 +130,7 @@ func (t *sseTransport) read(connected chan<- error) {
 			}
 			u, perr := t.base.Parse(strings.TrimSpace(string(ev.data)))
 			if perr != nil {
-				err = fmt.Errorf("the endpoint event names a bad URL: %s", excerpt(ev.data))
+				err = fmt.Errorf("the endpoint event names a bad URL: %s", excerpt(ev.data, t.secrets...))
 				break
 			}
 			t.endpoint = u.String()
@@ -142,7 +143,7 @@ func (t *sseTransport) read(connected chan<- error) {
 			continue
 		}
 		if !validJSON(ev.data) {
-			err = fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data))
+			err = fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data, t.secrets...))
 			break
 		}
 		t.mu.Lock()
@@ -230,7 +231,7 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 	r := &Response{Status: resp.StatusCode, Header: resp.Header}
 	if resp.StatusCode >= 400 {
 		r.Raw = body
-		return r, &HTTPError{Status: resp.StatusCode, Excerpt: excerpt(body), Response: r}
+		return r, &HTTPError{Status: resp.StatusCode, Excerpt: excerpt(body, t.secrets...), Response: r}
 	}
 	if m.isNotification() {
 		r.Raw = body
