@@ -227,3 +227,24 @@ func FuzzValidateFind(f *testing.F) {
 		checkMeasureValid(t, "fuzz", data)
 	})
 }
+
+// TestNumberLenEdges checks the lengths of integers around 2^53, where a
+// number stops being written as its digits.
+func TestNumberLenEdges(t *testing.T) {
+	for _, s := range []string{"9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740993",
+		"-9007199254740992", "1234567890123456", "9999999999999999", "10000000000000000", "999999999999999",
+		"-0", "0", "-1234567890123456", "123456789012345678", "9007199254740992.5", "1e15"} {
+		v, err := jsonjs.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(jsonjs.Stringify(v))
+		got, err := jsonjs.StringifyLenText([]byte(s))
+		if err != nil || got != want {
+			t.Errorf("StringifyLenText(%s) = %d, %v; want %d (%s)", s, got, err, want, jsonjs.Stringify(v))
+		}
+		if _, n, _ := jsonjs.MeasureValid([]byte(s), 0, ""); n != want {
+			t.Errorf("MeasureValid(%s) = %d, want %d", s, n, want)
+		}
+	}
+}

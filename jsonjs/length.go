@@ -53,14 +53,15 @@ func (p *parser) lenValue() (int, error) {
 
 // numberLen returns the length of String(Number(t)) for the JSON number t.
 func numberLen(t []byte) int {
-	// A plain integer of up to 15 digits, no leading zero, is written as is.
-	if len(t) <= 16 {
+	// A plain integer of up to 2^53, no leading zero, is exact as a double
+	// and written as is.
+	if len(t) <= 17 {
 		plain := true
 		d := t
 		if len(d) > 0 && d[0] == '-' {
 			d = d[1:]
 		}
-		if len(d) == 0 || len(d) > 15 || (d[0] == '0' && (len(d) > 1 || len(t) != len(d))) {
+		if len(d) == 0 || len(d) > 16 || (len(d) == 16 && string(d) > "9007199254740992") || (d[0] == '0' && (len(d) > 1 || len(t) != len(d))) {
 			plain = false
 		}
 		for _, c := range d {

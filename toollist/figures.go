@@ -162,6 +162,9 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 	}
 	tf.ModelReadBytes = int64(n)
 	tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
+	if sc.hasName && sc.name[0] == '"' {
+		tf.Name = parseString(sc.name)
+	}
 	if sc.hasDesc && sc.desc[0] == '"' {
 		tf.DescriptionChars, tf.DescriptionBytes = stringLens(sc.desc)
 	}
@@ -243,12 +246,11 @@ func Measure(c *Capture) (*Figures, error) {
 	for i := range f.PerTool {
 		tf, sc := &f.PerTool[i], &scans[i]
 		tf.Index, tf.HasName = i, sc.hasName
-		at := fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i)
+		at := func() string { return fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i) }
 		switch {
 		case sc.hasName && sc.name[0] == '"':
-			tf.Name = parseString(sc.name)
 			if j, dup := seen[tf.Name]; dup {
-				warn("share a name with an earlier tool", fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at, tf.Name, c.toolsAt(), j))
+				warn("share a name with an earlier tool", fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at(), tf.Name, c.toolsAt(), j))
 			} else {
 				seen[tf.Name] = i
 			}
@@ -259,10 +261,10 @@ func Measure(c *Capture) (*Figures, error) {
 			}
 			tf.Name = fmt.Sprintf("tools[%d]", i)
 			tf.NameJSON = string(jsonjs.Stringify(v))
-			warn("have a name that is not a string", fmt.Sprintf("%s: name is %s, not a string", at, article(v.Kind())))
+			warn("have a name that is not a string", fmt.Sprintf("%s: name is %s, not a string", at(), article(v.Kind())))
 		default:
 			tf.Name = fmt.Sprintf("tools[%d]", i)
-			warn("have no name", fmt.Sprintf("%s: has no name", at))
+			warn("have no name", fmt.Sprintf("%s: has no name", at()))
 		}
 		if sc.hasDesc {
 			if sc.desc[0] == '"' {
@@ -270,7 +272,7 @@ func Measure(c *Capture) (*Figures, error) {
 					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
 			} else {
-				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at, article(rawKind(sc.desc))))
+				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at(), article(rawKind(sc.desc))))
 			}
 		}
 		f.ModelReadBytes += tf.ModelReadBytes
