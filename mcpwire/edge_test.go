@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -275,5 +276,35 @@ func TestCustomTools(t *testing.T) {
 	}
 	if got := gjson.GetBytes(r.Message, "result.content.0.text").String(); got != `{"q":"x"}` {
 		t.Errorf("lookup answered %q", got)
+	}
+}
+
+// TestSSEBadStart: an event stream that cannot be opened says why at once,
+// without waiting for the timeout.
+func TestSSEBadStart(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nothing := "http://" + ln.Addr().String() + "/sse"
+	ln.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/500" {
+			http.Error(w, "down", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html>sign in</html>")
+	}))
+	defer srv.Close()
+	for _, tc := range []struct{ url, want string }{
+		{nothing, nothing + ": connection refused (nothing listening there)"},
+		{srv.URL + "/html", srv.URL + `/html: answered text/html, not an event stream: "<html>sign in</html>"`},
+		{srv.URL + "/500", srv.URL + `/500: HTTP 500 Internal Server Error: "down"`},
+	} {
+		_, err := mcpwire.NewSSE(tc.url, mcpwire.HTTPOptions{Timeout: time.Minute})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("err = %v\nwant %s", err, tc.want)
+		}
 	}
 }

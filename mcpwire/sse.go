@@ -86,8 +86,9 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	defer timer.Stop()
 	resp, err := t.hc.Do(req)
 	if err != nil {
+		timedOut := ctx.Err() != nil // the timer cancelled it, not we below
 		cancel()
-		if ctx.Err() != nil {
+		if timedOut {
 			return nil, fail(timeoutError{timeout})
 		}
 		return nil, fail(netError(err))

@@ -238,6 +238,7 @@ func TestCaptureBadPeers(t *testing.T) {
 		want string // in the line
 	}{
 		{"nothing", []string{urls["nothing"]}, urls["nothing"] + ": initialize: connection refused"},
+		{"sse-nothing", []string{"--sse", urls["nothing"]}, urls["nothing"] + ": connection refused"},
 		{"html", []string{urls["html"]}, urls["html"] + ": initialize: answered text/html, not JSON or an event stream"},
 		{"500", []string{urls["500"]}, urls["500"] + ": initialize: HTTP 500 Internal Server Error: \"upstream failed\""},
 		{"ends", []string{urls["ends"]}, urls["ends"] + ": initialize: the event stream ended before the answer (1 event read)"},
