@@ -40,7 +40,42 @@ type File struct {
 	data    []byte
 	entries []entry
 	index   map[string]int
-	skipped []string // TypeScript blocks that are not budget blocks
+	skipped []skippedBlock // TypeScript blocks that are not budget blocks
+}
+
+// skippedBlock is an `export const` block that holds no budgets: its name,
+// the line of its name, why, and its members when it was plain data.
+type skippedBlock struct {
+	name    string
+	line    int
+	why     string
+	members []member
+	ls      lines
+}
+
+// find returns the leaf member at the dotted key, if the block has one.
+func (sb skippedBlock) find(key string) (member, bool) {
+	ms := sb.members
+	parts := strings.Split(key, ".")
+	for i, k := range parts {
+		var next *member
+		for j := range ms {
+			if ms[j].key == k {
+				next = &ms[j]
+			}
+		}
+		if next == nil {
+			return member{}, false
+		}
+		if i == len(parts)-1 {
+			return *next, !next.isObj
+		}
+		if !next.isObj {
+			return member{}, false
+		}
+		ms = next.obj
+	}
+	return member{}, false
 }
 
 // entry is a budget and the place of its digits in the file.
@@ -134,11 +169,19 @@ func (f *File) Lookup(name string) (Budget, error) {
 	if b, ok := f.Get(name); ok {
 		return b, nil
 	}
-	block, _, _ := strings.Cut(name, ".")
+	block, key, _ := strings.Cut(name, ".")
 	for _, s := range f.skipped {
-		if s == block {
-			return Budget{}, fmt.Errorf("%s: no budget %s: block %s is not a budget block (its values are not all plain integers)", f.Path, name, block)
+		if s.name != block {
+			continue
 		}
+		if m, ok := s.find(key); ok && m.kind != leafInt {
+			lit := string(f.data[m.s:m.e])
+			if m.kind == leafNumeric {
+				return Budget{}, fmt.Errorf("%s:%d: no budget %s: %s is not a plain integer literal, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, lit, block)
+			}
+			return Budget{}, fmt.Errorf("%s:%d: no budget %s: %s is not a number, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, clipLit(lit), block)
+		}
+		return Budget{}, fmt.Errorf("%s:%d: no budget %s: block %s is not a budget block (%s); a budget block holds plain integer literals (23_324) and nothing else", f.Path, s.line, name, block, s.why)
 	}
 	var keys []string
 	for _, e := range f.entries {
@@ -439,12 +482,16 @@ func (p *tsParser) file() error {
 		}
 		members, end, ok := p.object(j + 1)
 		if !ok {
-			p.f.skipped = append(p.f.skipped, name)
+			why := "it is not plain data: a method, a spread, a computed or shorthand key"
+			if p.skipBraces(j+1) >= len(p.toks) {
+				why = "its { is not closed"
+			}
+			p.f.skipped = append(p.f.skipped, skippedBlock{name: name, line: p.ls.at(p.toks[i+2].s), why: why, ls: p.ls})
 			// Resume after the block's braces; the depth count resumes at 0.
 			i = p.skipBraces(j+1) - 1
 			continue
 		}
-		if err := p.block(name, members); err != nil {
+		if err := p.block(name, p.ls.at(p.toks[i+2].s), members); err != nil {
 			return err
 		}
 		i = end - 1
@@ -591,10 +638,14 @@ func count(ms []member) (ints, foreign int) {
 // block is a budget block when it holds at least one plain integer and
 // nothing but numbers; other blocks are skipped. In a budget block, a
 // number that is not a plain literal is an error.
-func (p *tsParser) block(name string, ms []member) error {
+func (p *tsParser) block(name string, line int, ms []member) error {
 	ints, foreign := count(ms)
 	if ints == 0 || foreign > 0 {
-		p.f.skipped = append(p.f.skipped, name)
+		why := "none of its values is a plain integer literal"
+		if foreign > 0 {
+			why = "it holds values that are not numbers"
+		}
+		p.f.skipped = append(p.f.skipped, skippedBlock{name: name, line: line, why: why, members: ms, ls: p.ls})
 		return nil
 	}
 	// Separator style: a literal keeps its own; one below 1,000 follows the
@@ -702,4 +753,13 @@ func (f *File) sortedEntries() []int {
 	}
 	sort.Slice(idx, func(a, b int) bool { return f.entries[idx[a]].s < f.entries[idx[b]].s })
 	return idx
+}
+
+// clipLit shortens a value's text for a message.
+func clipLit(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "..."
+	}
+	return s
 }

@@ -200,7 +200,8 @@ func TestLookup(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
 		{"FIRST_TASK_TOKENS.plugin", ""},
 		{"FIRST_TASK_TOKENS.nope", "testdata/first-task.ts: no budget FIRST_TASK_TOKENS.nope: block FIRST_TASK_TOKENS holds plugin, connector, http, start_tasks, start_research, start_coordinate, toolset_tasks, toolset_research, toolset_coordinate"},
-		{"WAYS.plugin", "testdata/first-task.ts: no budget WAYS.plugin: block WAYS is not a budget block (its values are not all plain integers)"},
+		{"WAYS.plugin", `testdata/first-task.ts:29: no budget WAYS.plugin: "with the plugin" is not a number, so block WAYS is not a budget block; write the budget as digits (23_324)`},
+		{"WAYS.nope", "testdata/first-task.ts:28: no budget WAYS.nope: block WAYS is not a budget block (it holds values that are not numbers); a budget block holds plain integer literals (23_324) and nothing else"},
 		{"NOPE.x", "testdata/first-task.ts: no budget NOPE.x: the file declares FIRST_TASK_TOKENS, TOOL_LIST_TOKENS, PROPOSAL_ROUTINE, SURVEY_BUDGET"},
 	} {
 		_, err := f.Lookup(tc.name)
@@ -227,4 +228,34 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// A block a walk names that is not a budget block: the error names the line
+// of the value that is not a plain literal (or of the block) and what to do.
+func TestLookupNotABudgetBlock(t *testing.T) {
+	for _, tc := range []struct{ src, name, want string }{
+		{"export const B = {\n  ok: 1e3,\n} as const;\n", "B.ok",
+			"b.ts:2: no budget B.ok: 1e3 is not a plain integer literal, so block B is not a budget block; write the budget as digits (23_324)"},
+		{"export const B = {\n  ok: X,\n} as const;\n", "B.ok",
+			"b.ts:2: no budget B.ok: X is not a plain integer literal, so block B is not a budget block; write the budget as digits (23_324)"},
+		{"export const B = {\n  n: { ok: 2 * 1_000 },\n} as const;\n", "B.n.ok",
+			"b.ts:2: no budget B.n.ok: 2 * 1_000 is not a plain integer literal, so block B is not a budget block; write the budget as digits (23_324)"},
+		{"export const B = {\n  ok: 'many',\n} as const;\n", "B.ok",
+			"b.ts:2: no budget B.ok: 'many' is not a number, so block B is not a budget block; write the budget as digits (23_324)"},
+		{"// x\nexport const B = {\n  ok: -1,\n  other: 'x',\n} as const;\n", "B.gone",
+			"b.ts:2: no budget B.gone: block B is not a budget block (it holds values that are not numbers); a budget block holds plain integer literals (23_324) and nothing else"},
+		{"export const B = {\n  ...A,\n  ok: 5,\n} as const;\n", "B.ok",
+			"b.ts:1: no budget B.ok: block B is not a budget block (it is not plain data: a method, a spread, a computed or shorthand key); a budget block holds plain integer literals (23_324) and nothing else"},
+		{"\nexport const B = {\n  ok: 1_000,\n", "B.ok",
+			"b.ts:2: no budget B.ok: block B is not a budget block (its { is not closed); a budget block holds plain integer literals (23_324) and nothing else"},
+	} {
+		f, err := Parse("b.ts", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tc.src, err)
+		}
+		_, err = f.Lookup(tc.name)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Lookup(%s) in %q = %v, want %q", tc.name, tc.src, err, tc.want)
+		}
+	}
 }

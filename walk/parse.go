@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,7 +84,9 @@ func readYAML(path string) (*yaml.Node, error) {
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
+	if err := dec.Decode(&doc); err == io.EOF {
+		return nil, SpecErrors{{File: path, Msg: "empty file; a spec has walk and steps keys (see docs/specs.md)"}}
+	} else if err != nil {
 		line := 0
 		msg := err.Error()
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
@@ -299,11 +302,11 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 			}
 		}
 		if !found {
-			want := "a counted step"
+			want := "counted step"
 			if m.Kind == "tool_list" {
-				want = "a counted mcp list step"
+				want = "counted mcp list step"
 			}
-			p.errs = append(p.errs, &SpecError{File: m.File, Line: m.Line, Msg: fmt.Sprintf("budgets: %s: no %s has part %q", m.Key, want, m.Part)})
+			p.errs = append(p.errs, &SpecError{File: m.File, Line: m.Line, Msg: fmt.Sprintf("budgets: %s: no %s has part %q; name the part as a step under steps names it", m.Key, want, m.Part)})
 		}
 	}
 	return s

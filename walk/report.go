@@ -96,6 +96,12 @@ func ReadReport(path string) (*Report, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a walks report: %v", path, err)
 	}
+	var probe struct {
+		Walks json.RawMessage `json:"walks"`
+	}
+	if json.Unmarshal(data, &probe); len(probe.Walks) == 0 || probe.Walks[0] != '[' {
+		return nil, fmt.Errorf("%s: not a walks report: no \"walks\" list; give a report written by walks run --json or --report", path)
+	}
 	for _, w := range r.Walks {
 		var sum int64
 		for _, p := range w.Parts {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -96,6 +97,11 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	}
 	if f.asJSON && f.markdown {
 		return cli.Usage("run: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
+	}
+	if f.url != "" {
+		if u, err := url.Parse(f.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return cli.Usage("run: --url %q: want http://host[:port][/path] or https://...", f.url)
+		}
 	}
 	vars, err := parseVars(f.vars)
 	if err != nil {
