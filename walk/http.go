@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -106,7 +107,7 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 	req.Header = headers
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return nil, r.fail(st, 0, "no answer: "+transportError(err), ex)
+		return nil, r.fail(st, 0, "no answer: "+r.transportError(err), ex)
 	}
 	defer resp.Body.Close()
 	ex.status, ex.header = resp.StatusCode, resp.Header
@@ -122,7 +123,7 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 	}
 	ex.body, err = io.ReadAll(io.LimitReader(rd2, maxBody+1))
 	if err != nil {
-		return nil, r.fail(st, 0, "the answer was cut: "+transportError(err), ex)
+		return nil, r.fail(st, 0, "the answer was cut: "+r.transportError(err), ex)
 	}
 	if len(ex.body) > maxBody {
 		return nil, r.fail(st, 0, fmt.Sprintf("the answer is larger than %d bytes", maxBody), ex)
@@ -131,7 +132,10 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 	return ex, nil
 }
 
-func transportError(err error) string {
+func (r *runner) transportError(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("the time limit of a step (%s) ran out", r.opts.Timeout)
+	}
 	var ue *url.Error
 	if e, ok := err.(*url.Error); ok {
 		ue = e

@@ -186,7 +186,7 @@ func (r *runner) mcp(ctx context.Context, st *Step) (*exchange, error) {
 			if resp != nil {
 				fill(ex, resp)
 			}
-			return nil, r.fail(st, 0, "no answer: "+err.Error(), ex)
+			return nil, r.fail(st, 0, "no answer: "+r.transportError(err), ex)
 		}
 	}
 	if resp == nil {

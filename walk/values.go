@@ -57,12 +57,17 @@ func (sc *scope) secret(s string) {
 
 // secretName reports whether a kept value's name or path says it is a
 // credential, never to be printed.
-var secretName = regexp.MustCompile(`(?i)(^|[._-])(access_token|refresh_token|id_token|token|secret|password|code_verifier|verifier|seed)$`)
+var secretName = regexp.MustCompile(`(?i)(^|[._-])(access_token|refresh_token|id_token|token|secret|password|code_verifier|verifier|seed|api_?key|private_?key)$`)
+
+// credential is a field name that holds a credential: one that is, or ends
+// in, token, secret, password, api key, private key, verifier, seed or
+// authorization ("token", "access_token", "client_secret", "apiKey").
+const credential = `(?:[A-Za-z0-9_-]*)(?:token|secret|password|passwd|api[_-]?key|private[_-]?key|verifier|seed|authorization)`
 
 // secretField finds credentials in answer and request text, JSON and form.
 var (
-	secretJSON = regexp.MustCompile(`("(?:access_token|refresh_token|id_token|token|client_secret|password|code_verifier)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
-	secretForm = regexp.MustCompile(`((?:^|[&?])(?:access_token|refresh_token|token|client_secret|password|code_verifier)=)([^&\s]*)`)
+	secretJSON = regexp.MustCompile(`(?i)("` + credential + `"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
+	secretForm = regexp.MustCompile(`(?i)((?:^|[&?])` + credential + `=)([^&\s]*)`)
 )
 
 // redact replaces every secret and every credential field in s.

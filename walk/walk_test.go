@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
@@ -455,5 +458,35 @@ steps:
 	}
 	if log := srv.Log(); len(log) != 2 || bytes.Equal(log[1].Body, []byte(walktest.Skill)) {
 		t.Errorf("the server did not answer gzip")
+	}
+}
+
+// A server that hangs, before its headers or in the middle of its body:
+// the step fails with the time limit named, and the walk does not wait on.
+func TestHangingServerFailsAtTheStepTimeLimit(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/stall" {
+			w.Write([]byte(`{"a":`))
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, want string }{
+		{"/hang", `step "hang": no answer: the time limit of a step (50ms) ran out`},
+		{"/stall", `step "hang": the answer was cut: the time limit of a step (50ms) ran out`},
+	} {
+		p := write(t, dir, "w.yaml", "walk: w\nsteps:\n  - part: hang\n    http: GET "+tc.path+"\n")
+		_, err := walk.Run(context.Background(), load(t, p), walk.Options{BaseURL: srv.URL, Timeout: 50 * time.Millisecond})
+		var f *walk.Failure
+		if !errors.As(err, &f) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("GET %s: got %v, want a *Failure with %q", tc.path, err, tc.want)
+		}
 	}
 }

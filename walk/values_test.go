@@ -1,0 +1,39 @@
+package walk
+
+import "testing"
+
+func TestRedact(t *testing.T) {
+	sc := &scope{}
+	sc.secret("kept-SECRET-value")
+	sc.secret("abc") // too short to redact
+	for _, tc := range []struct{ in, want string }{
+		{`{"token":"t1"}`, `{"token":"[redacted]"}`},
+		{`{"access_token": "t2", "refresh_token":"t3"}`, `{"access_token": "[redacted]", "refresh_token":"[redacted]"}`},
+		{`{"client_secret":"s","secret":"s2","password":"p"}`, `{"client_secret":"[redacted]","secret":"[redacted]","password":"[redacted]"}`},
+		{`{"api_key":"k","apiKey":"k2","X-Api-Key":"k3","private_key":"pk"}`, `{"api_key":"[redacted]","apiKey":"[redacted]","X-Api-Key":"[redacted]","private_key":"[redacted]"}`},
+		{`{"my_access_token":"m","x-refresh-token":"r"}`, `{"my_access_token":"[redacted]","x-refresh-token":"[redacted]"}`},
+		{`{"seed":"00ff","code_verifier":"v","authorization":"Bearer x"}`, `{"seed":"[redacted]","code_verifier":"[redacted]","authorization":"[redacted]"}`},
+		{`{"Token":"a \" quote"}`, `{"Token":"[redacted]"}`},
+		{`{"public_key":"pub","challenge":"c","peer_id":"p"}`, `{"public_key":"pub","challenge":"c","peer_id":"p"}`},
+		{`{"tokens":12}`, `{"tokens":12}`},
+		{`POST /x?token=q1&a=b&api_key=q2`, `POST /x?token=[redacted]&a=b&api_key=[redacted]`},
+		{`grant_type=code&code_verifier=v&client_secret=s`, `grant_type=code&code_verifier=[redacted]&client_secret=[redacted]`},
+		{`echo: kept-SECRET-value, abc`, `echo: [redacted], abc`},
+	} {
+		if got := sc.redact(tc.in); got != tc.want {
+			t.Errorf("redact(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSecretName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"token": true, "agent.token": true, "owner.key.seed": true, "app.verifier": true,
+		"api_key": true, "apikey": true, "private_key": true, "client_secret": true,
+		"public_key": false, "challenge": false, "number": false, "tokens": false,
+	} {
+		if got := secretName.MatchString(name); got != want {
+			t.Errorf("secretName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
