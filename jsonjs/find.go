@@ -14,10 +14,21 @@ type Found struct {
 // the last one; a key's escapes undone). found[k] is what paths[k] names;
 // it is empty when a step is missing or not an object. At most 64 paths.
 func ValidateFind(text []byte, paths ...[]string) (found []Found, err error) {
+	return ValidateFindEach(text, nil, paths...)
+}
+
+// ValidateFindEach is ValidateFind that also hands each element of an
+// array at one of the paths to each as soon as the element is validated,
+// while the rest of the text is still being read: k is the path's index,
+// i the element's place in its array. An array that a repeated key
+// replaces later has had its elements handed over too; the replacing
+// array's elements come again from place 0. The text may still turn out
+// invalid after elements were handed over. each may be nil.
+func ValidateFindEach(text []byte, each func(k, i int, elem []byte), paths ...[]string) (found []Found, err error) {
 	if len(paths) > 64 {
 		panic("jsonjs: ValidateFind takes at most 64 paths")
 	}
-	f := finder{parser: parser{text: text}, paths: paths, found: make([]Found, len(paths))}
+	f := finder{parser: parser{text: text}, paths: paths, found: make([]Found, len(paths)), each: each}
 	var active uint64
 	for k := range paths {
 		active |= 1 << k
@@ -37,6 +48,7 @@ type finder struct {
 	parser
 	paths [][]string
 	found []Found
+	each  func(k, i int, elem []byte)
 }
 
 // value checks one value at p.pos, as skip does, for the paths in active,
@@ -98,6 +110,13 @@ func (f *finder) array(here uint64) error {
 			return err
 		}
 		elems = append(elems, f.text[start:f.pos])
+		if f.each != nil {
+			for k := range f.paths {
+				if here&(1<<k) != 0 {
+					f.each(k, len(elems)-1, elems[len(elems)-1])
+				}
+			}
+		}
 		f.ws()
 		if f.pos >= len(f.text) {
 			return f.unexpected()

@@ -137,6 +137,13 @@ func unwrapPathErr(err error) error {
 // readAnswer locates the message in a file's bytes. what names the answer
 // in messages ("tools/list answer", "initialize answer").
 func readAnswer(path string, data []byte, what string) (*answer, error) {
+	return readAnswerEach(path, data, what, nil)
+}
+
+// readAnswerEach is readAnswer that hands each element of an array found
+// at findPaths to each as the validating pass reads it (see
+// jsonjs.ValidateFindEach).
+func readAnswerEach(path string, data []byte, what string, each func(k, i int, elem []byte)) (*answer, error) {
 	a := &answer{path: path, raw: int64(len(data))}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if len(data) == 0 {
@@ -158,7 +165,7 @@ func readAnswer(path string, data []byte, what string) (*answer, error) {
 			a.newline = true
 		}
 		if findWhileValidating {
-			found, err := jsonjs.ValidateFind(a.text, findPaths...)
+			found, err := jsonjs.ValidateFindEach(a.text, each, findPaths...)
 			if err != nil {
 				return nil, inputErr(path, "%v", err)
 			}

@@ -25,6 +25,7 @@ type Capture struct {
 
 	ans   *answer
 	unmap func() error
+	pre   []*prescanned // tools measured while the capture was validated
 }
 
 // mapAbove is the size from which Read maps a capture instead of reading
@@ -39,7 +40,7 @@ func (c *Capture) Close() error {
 		return nil
 	}
 	err := c.unmap()
-	c.unmap, c.Tools, c.ans = nil, nil, nil
+	c.unmap, c.Tools, c.ans, c.pre = nil, nil, nil, nil
 	return err
 }
 
@@ -86,7 +87,9 @@ func readMapped(path string, size int64) (*Capture, error) {
 // Parse reads a capture from its bytes; path names it in errors. The
 // capture keeps data (or its decoded copy) and slices of it.
 func Parse(path string, data []byte) (*Capture, error) {
-	a, err := readAnswer(path, data, "tools/list answer")
+	var pre prescan
+	a, err := readAnswerEach(path, data, "tools/list answer", pre.each)
+	pre.finish()
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +134,13 @@ func Parse(path string, data []byte) (*Capture, error) {
 		}
 	}
 	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a}
+	if a.found != nil {
+		k := findTools
+		if a.form != Result {
+			k = findResultTools
+		}
+		c.pre = pre.result(k, tools)
+	}
 	return c, nil
 }
 

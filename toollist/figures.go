@@ -192,6 +192,111 @@ func stringLens(s []byte) (units int, n int64) {
 	return units, int64(len(s))
 }
 
+// prescanBatch is how many tools the validating pass hands over at once
+// to be measured on another goroutine.
+const prescanBatch = 128
+
+// prescanned is one batch of tools measured while the capture was being
+// validated: the tools' texts, from the start-th, and their figures.
+type prescanned struct {
+	start int
+	tools [][]byte
+	figs  []ToolFigures
+	scans []scanned
+}
+
+// prescan measures the tools on other goroutines as the validating pass
+// hands them over, so that measuring overlaps validating. Only full
+// batches are handed over; whatever is left, or anything unexpected (a
+// second array, a repeated key that replaces the array), is left to
+// Measure.
+type prescan struct {
+	k       int // the path whose array is being measured, +1; 0 before any
+	next    int // the place of the next element expected
+	aborted bool
+	batch   [][]byte
+	ch      chan *prescanned
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	done    []*prescanned
+}
+
+// each is the validating pass's hook (jsonjs.ValidateFindEach).
+func (p *prescan) each(k, i int, elem []byte) {
+	if p.aborted {
+		return
+	}
+	if p.k == 0 {
+		p.k = k + 1
+	}
+	if p.k != k+1 || i != p.next {
+		p.aborted = true
+		return
+	}
+	p.next++
+	if p.batch == nil {
+		p.batch = make([][]byte, 0, prescanBatch)
+	}
+	p.batch = append(p.batch, elem)
+	if len(p.batch) < prescanBatch {
+		return
+	}
+	if p.ch == nil {
+		p.ch = make(chan *prescanned, 256)
+		for range max(1, min(runtime.GOMAXPROCS(0)-1, 7)) {
+			p.wg.Go(func() { p.work() })
+		}
+	}
+	p.ch <- &prescanned{start: i + 1 - len(p.batch), tools: p.batch}
+	p.batch = nil
+}
+
+// work measures batches until the channel closes.
+func (p *prescan) work() {
+	var mine []*prescanned
+	for b := range p.ch {
+		b.figs = make([]ToolFigures, len(b.tools))
+		b.scans = make([]scanned, len(b.tools))
+		for j, t := range b.tools {
+			scanTool(t, &b.figs[j], &b.scans[j])
+		}
+		mine = append(mine, b)
+	}
+	p.mu.Lock()
+	p.done = append(p.done, mine...)
+	p.mu.Unlock()
+}
+
+// finish waits for the batches handed over, measuring some itself.
+func (p *prescan) finish() {
+	if p.ch == nil {
+		return
+	}
+	close(p.ch)
+	p.work()
+	p.wg.Wait()
+}
+
+// result returns the batches measured of the array found at path k whose
+// elements are tools, or nil when they are not all its elements' own.
+func (p *prescan) result(k int, tools [][]byte) []*prescanned {
+	if p.aborted || p.k != k+1 {
+		return nil
+	}
+	for _, b := range p.done {
+		if b.start+len(b.tools) > len(tools) {
+			return nil
+		}
+		for j, t := range b.tools {
+			u := tools[b.start+j]
+			if len(t) != len(u) || &t[0] != &u[0] {
+				return nil
+			}
+		}
+	}
+	return p.done
+}
+
 // parallelAbove is the number of tools from which Measure scans tools on
 // several goroutines.
 const parallelAbove = 512
@@ -211,14 +316,23 @@ func Measure(c *Capture) (*Figures, error) {
 			c.Path, c.Replaced, plural(c.Replaced, "sequence", "sequences")))
 	}
 	scans := make([]scanned, len(c.Tools))
+	// Tools measured while the capture was validated are copied; the rest
+	// are measured now.
+	done := 0
+	for _, b := range c.pre {
+		copy(f.PerTool[b.start:], b.figs)
+		copy(scans[b.start:], b.scans)
+		done = max(done, b.start+len(b.tools))
+	}
+	rest := len(c.Tools) - done
 	workers := 1
-	if len(c.Tools) >= parallelAbove {
+	if rest >= parallelAbove {
 		workers = min(runtime.GOMAXPROCS(0), 8)
 	}
 	var wg sync.WaitGroup
-	chunk := (len(c.Tools) + workers - 1) / workers
+	chunk := (rest + workers - 1) / workers
 	for w := range workers {
-		lo, hi := w*chunk, min((w+1)*chunk, len(c.Tools))
+		lo, hi := done+w*chunk, done+min((w+1)*chunk, rest)
 		if lo >= hi {
 			break
 		}

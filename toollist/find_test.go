@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"readmeter/jsonjs"
 )
 
 // parseBothWays parses data with the one validating pass that finds the
@@ -83,4 +86,53 @@ func FuzzParseFinds(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFindsAsBefore(t, "fuzz", data)
 	})
+}
+
+// TestPrescan checks the tools measured while a capture is validated
+// against the reference, for long lists and for the cases where the
+// measuring must start again or be left to Measure: a repeated result or
+// tools key, a tools array at two paths.
+func TestPrescan(t *testing.T) {
+	list := func(from, n int) string {
+		g := string(genCapture(from + n))
+		i := strings.Index(g, `[{"name":"tool_`)
+		j := strings.LastIndex(g, `]}}`)
+		items, _ := jsonjsElems(g[i : j+1])
+		return "[" + strings.Join(items[from:], ",") + "]"
+	}
+	big := string(genCapture(300))
+	for name, c := range map[string]string{
+		"json-rpc":          big,
+		"result":            `{"tools":` + list(0, 300) + `}`,
+		"repeated result":   `{"jsonrpc":"2.0","id":1,"result":{"tools":` + list(0, 300) + `},"result":{"tools":` + list(5, 260) + `}}`,
+		"repeated tools":    `{"result":{"tools":` + list(0, 200) + `,"tools":` + list(7, 300) + `}}`,
+		"result then other": `{"result":{"tools":` + list(0, 300) + `},"result":{"tools":[]}}`,
+		"two paths":         `{"tools":` + list(0, 300) + `,"result":{"tools":` + list(3, 290) + `}}`,
+		"invalid after":     big[:len(big)-3] + "x",
+	} {
+		t.Run(name, func(t *testing.T) {
+			checkAgainstReference(t, []byte(c))
+			checkFindsAsBefore(t, name, []byte(c))
+		})
+	}
+	c, err := Parse("big", []byte(big))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range c.pre {
+		n += len(b.tools)
+	}
+	if n != 256 {
+		t.Errorf("%d of 300 tools measured while validating, want 256 (two batches)", n)
+	}
+}
+
+func jsonjsElems(s string) ([]string, error) {
+	es, err := jsonjs.RawElems([]byte(s))
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e)
+	}
+	return out, err
 }
