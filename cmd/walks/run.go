@@ -92,11 +92,19 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	if f.jobs < 1 || f.repeat < 1 {
 		return cli.Usage("run: --jobs and --repeat are at least 1")
 	}
+	if fs.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
+		return cli.Usage("run: --check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
+	}
 	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
 		return cli.Usage("run: --strict, --update and --check-slack need --budgets FILE")
 	}
 	if f.asJSON && f.markdown {
 		return cli.Usage("run: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
+	}
+	if f.report != "" {
+		if st, err := os.Stat(filepath.Dir(f.report)); err != nil || !st.IsDir() {
+			return cli.Usage("run: --report %s: the directory %s does not exist; create it first", f.report, filepath.Dir(f.report))
+		}
 	}
 	if f.url != "" {
 		if u, err := url.Parse(f.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
