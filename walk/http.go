@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -255,7 +256,11 @@ func (r *runner) expect(st *Step, ex *exchange) error {
 
 func clip(s string) string {
 	if len(s) > 200 {
-		return s[:200] + "..."
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return s[:cut] + "..."
 	}
 	return s
 }

@@ -263,7 +263,7 @@ func (r *runner) fail(st *Step, line int, what string, ex *exchange) *Failure {
 	if line == 0 {
 		line = st.Line
 	}
-	f := &Failure{Walk: r.spec.Name, File: st.File, Line: line, Step: fmt.Sprintf("step %q", st.Title()), What: r.sc.redact(what)}
+	f := &Failure{Walk: r.spec.Name, File: st.File, Line: line, Step: fmt.Sprintf("step %q", st.Title()), What: oneLine(r.sc.redact(what))}
 	if st.Part == "" {
 		f.Step = st.Title()
 	}
@@ -278,6 +278,12 @@ func (r *runner) fail(st *Step, line int, what string, ex *exchange) *Failure {
 		}
 	}
 	return f
+}
+
+// oneLine writes the line breaks of a message as \n, so what did not hold
+// stays on the failure's first line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\r`).Replace(s)
 }
 
 // exchange is one step's request and answer, for asserts and messages.

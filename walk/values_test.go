@@ -1,6 +1,9 @@
 package walk
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRedact(t *testing.T) {
 	sc := &scope{}
@@ -35,5 +38,20 @@ func TestSecretName(t *testing.T) {
 		if got := secretName.MatchString(name); got != want {
 			t.Errorf("secretName(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// What did not hold stays on the failure's first line; a long value is cut
+// on a character boundary.
+func TestFailureWhatIsOneLine(t *testing.T) {
+	r := &runner{spec: &Spec{Name: "w"}, sc: &scope{}}
+	st := &Step{File: "w.yaml", Line: 3, Part: "p"}
+	f := r.fail(st, 0, "the tool result is an error (isError true): a\nb\r\nc", nil)
+	if want := `walk w: w.yaml:3: step "p": the tool result is an error (isError true): a\nb\nc`; f.Error() != want {
+		t.Errorf("got %q, want %q", f.Error(), want)
+	}
+	long := strings.Repeat("a", 199) + "é and more"
+	if got := clip(long); got != strings.Repeat("a", 199)+"..." {
+		t.Errorf("clip cut inside a character: %q", got)
 	}
 }
