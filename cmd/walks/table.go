@@ -109,14 +109,14 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 	}
 	if len(rep.Over) > 0 {
 		fmt.Fprintln(w)
+		if markdown { // a code block keeps the part lines as printed
+			fmt.Fprintln(w, "```")
+		}
 		for _, o := range rep.Over {
-			for _, line := range strings.Split(o, "\n") {
-				if markdown {
-					fmt.Fprintf(w, "> %s\n", line)
-				} else {
-					fmt.Fprintln(w, line)
-				}
-			}
+			fmt.Fprintln(w, o)
+		}
+		if markdown {
+			fmt.Fprintln(w, "```")
 		}
 	}
 	if len(rep.Warnings) > 0 {
