@@ -89,7 +89,7 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 				budget, slack = cli.Group(*b.Budget), cli.Signed(*b.Slack)
 			}
 			measure := b.Unit
-			if b.Measure != "total" && b.Measure != "calls" {
+			if b.Measure != "total" && b.Measure != b.Unit {
 				measure = b.Measure + " (" + b.Unit + ")"
 			}
 			bt.add(wr.Walk, b.Key, measure, cli.Group(b.Read), budget, slack, b.Status)
