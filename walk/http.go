@@ -127,7 +127,7 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 		return nil, r.fail(st, 0, "the answer was cut: "+r.transportError(err), ex)
 	}
 	if len(ex.body) > maxBody {
-		return nil, r.fail(st, 0, fmt.Sprintf("the answer is larger than %d bytes", maxBody), ex)
+		return nil, r.fail(st, 0, fmt.Sprintf("the answer is larger than %d MiB, the most a step reads", maxBody>>20), ex)
 	}
 	ex.json = ex.body
 	return ex, nil
