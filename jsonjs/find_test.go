@@ -144,6 +144,13 @@ func checkMeasureValid(t *testing.T, name string, data []byte) {
 				t.Fatalf("%s: MeasureValid(%.80q, %q) key bytes %d, want %d", name, raw, key, kb, wantKB)
 			}
 		}
+		if raw[0] == '"' {
+			v, _ := jsonjs.Parse(raw)
+			u, n := jsonjs.StringLensValid(raw)
+			if u != jsonjs.Len16(v.Str()) || n != jsonjs.ByteLen(v.Str()) {
+				t.Fatalf("%s: StringLensValid(%.80q) = %d, %d; want %d, %d", name, raw, u, n, jsonjs.Len16(v.Str()), jsonjs.ByteLen(v.Str()))
+			}
+		}
 		if depth >= 3 {
 			return
 		}
@@ -184,6 +191,7 @@ var findCases = []string{
 	``,
 	`{"description":"a","description":{"description":"b\\\""},"p":[{"description":"\ud800"}],"q":{"description":"\ud83d\ude00\u0000\/","description":"é"}}`,
 	`{"n\u0061me":"a","name":"b","descr\u0069ption":"yy","x":[1.0,-0,1e400,123456789012345678,0.1e-7,{}]}`,
+	`["caf\u00e9 naïve 😀 \ud83d\ude00 \ude00\ud83d x\ud800\ud800\udc00 \u0000\n\"\/ «fait» 𝄞𝄞𝄞𝄞 abcdefghijklmnop"]`,
 }
 
 func TestValidateFind(t *testing.T) {

@@ -261,3 +261,90 @@ func validString(b []byte, i int) (end, n, bytes int) {
 	}
 	return len(b), n, bytes
 }
+
+// StringLensValid returns the length in UTF-16 code units (as JavaScript's
+// length counts) and in UTF-8 bytes (WTF-8, as Buffer.byteLength counts)
+// of the string token s, quotes included, from text Validate accepted,
+// once parsed.
+func StringLensValid(s []byte) (units, bytes int) {
+	i := 1
+	pendingHigh := false
+	for i < len(s) {
+		c := s[i]
+		if c == '"' {
+			return units, bytes
+		}
+		if c != '\\' {
+			e := plainRun(s, i+1)
+			units += units16(s[i:e])
+			bytes += e - i
+			i = e
+			pendingHigh = false
+			continue
+		}
+		if i+1 >= len(s) {
+			break
+		}
+		esc := s[i+1]
+		i += 2
+		units++
+		if esc != 'u' {
+			bytes++
+			pendingHigh = false
+			continue
+		}
+		if i+4 > len(s) {
+			break
+		}
+		u := hexVal(s[i])<<12 | hexVal(s[i+1])<<8 | hexVal(s[i+2])<<4 | hexVal(s[i+3])
+		i += 4
+		switch {
+		case u >= 0xDC00 && u <= 0xDFFF && pendingHigh:
+			bytes += 4 - 3 // the pair is four bytes, not two lone surrogates
+			pendingHigh = false
+			continue
+		case u >= 0xD800 && u <= 0xDFFF:
+			bytes += 3
+			pendingHigh = u <= 0xDBFF
+			continue
+		}
+		bytes += utf8.RuneLen(u)
+		pendingHigh = false
+	}
+	return units, bytes
+}
+
+// units16 returns the UTF-16 code units of the valid UTF-8 text b: every
+// byte but a continuation byte starts a character, and a four-byte
+// character is two units. It reads eight bytes at a time.
+func units16(b []byte) int {
+	n := 0
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
+			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		if w&msb == 0 {
+			n += 8
+			continue
+		}
+		for _, c := range b[i : i+8] {
+			n += unitsOf(c)
+		}
+	}
+	for _, c := range b[i:] {
+		n += unitsOf(c)
+	}
+	return n
+}
+
+func unitsOf(c byte) int {
+	switch {
+	case c < 0x80:
+		return 1
+	case c < 0xC0:
+		return 0
+	case c < 0xF0:
+		return 1
+	}
+	return 2
+}

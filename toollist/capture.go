@@ -30,7 +30,7 @@ type Capture struct {
 
 // mapAbove is the size from which Read maps a capture instead of reading
 // it into memory.
-var mapAbove int64 = 32 << 20
+var mapAbove int64 = 1 << 20
 
 // Close releases the memory a large capture's file was mapped into. The
 // capture and its Tools must not be used after Close. Closing a capture
@@ -45,7 +45,7 @@ func (c *Capture) Close() error {
 }
 
 // Read reads the capture at path. Its errors are *Error, naming the file
-// and what is wrong. A capture larger than 32 MiB is mapped into memory
+// and what is wrong. A capture of 1 MiB or more is mapped into memory
 // rather than read; Close releases it.
 func Read(path string) (*Capture, error) {
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() >= mapAbove {

@@ -1,7 +1,6 @@
 package toollist
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"sync"
@@ -174,22 +173,8 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 // stringLens returns the length in UTF-16 code units and the UTF-8 bytes
 // (WTF-8) of the validated string token s, once parsed.
 func stringLens(s []byte) (units int, n int64) {
-	if bytes.IndexByte(s, '\\') >= 0 {
-		d := parseString(s)
-		return jsonjs.Len16(d), int64(jsonjs.ByteLen(d))
-	}
-	s = s[1 : len(s)-1]
-	for _, c := range s {
-		// every byte but a continuation byte starts a character; four-byte
-		// characters are two code units
-		if c < 0x80 || c >= 0xC0 {
-			units++
-		}
-		if c >= 0xF0 {
-			units++
-		}
-	}
-	return units, int64(len(s))
+	u, b := jsonjs.StringLensValid(s)
+	return u, int64(b)
 }
 
 // prescanBatch is how many tools the validating pass hands over at once
