@@ -47,7 +47,8 @@ delimited JSON; the process is always stopped at the end).
 
 The token (--token, or the MEASURE_TOKEN environment variable) is sent as
 "Authorization: Bearer TOKEN" only to the host named in URL, never after a
-redirect to another host, and never printed.
+redirect to another host, never to a --stdio COMMAND (whose
+MEASURE_TOKEN is empty), and never printed.
 
 Flags:
 `
@@ -149,7 +150,12 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	var c *mcpwire.Client
 	var err error
 	if o.stdio {
-		c, err = mcpwire.NewStdio(ctx, rest, mcpwire.StdioOptions{Timeout: o.timeout, MaxBody: o.maxBody})
+		// The token is for an HTTP server: the command does not inherit it.
+		var env []string
+		if _, ok := os.LookupEnv("MEASURE_TOKEN"); ok {
+			env = []string{"MEASURE_TOKEN="}
+		}
+		c, err = mcpwire.NewStdio(ctx, rest, mcpwire.StdioOptions{Env: env, Timeout: o.timeout, MaxBody: o.maxBody})
 	} else {
 		ho, herr := httpOptions(o, rest[0])
 		if herr != nil {

@@ -235,6 +235,7 @@ func TestCaptureBadPeers(t *testing.T) {
 	// The silent server writes its pid here, not to stderr: how soon it
 	// does is up to the scheduler, and the error line must not depend on it.
 	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Setenv("MEASURE_TOKEN", token) // a --stdio command must not get it
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -254,6 +255,7 @@ func TestCaptureBadPeers(t *testing.T) {
 		{"stdio-exits", []string{"--stdio", "--", "sh", "-c", "echo no config >&2; exit 3"}, `sh -c 'echo no config >&2; exit 3': initialize: the server exited (exit status 3) before answering; stderr: "no config"`},
 		{"stdio-garbage", []string{"--stdio", "--", "sh", "-c", "echo hello there; sleep 30"}, `sh -c 'echo hello there; sleep 30': initialize: wrote a line that is not JSON: "hello there"`},
 		{"stdio-silent", []string{"--timeout", "300ms", "--stdio", "--", "sh", "-c", `echo $$ >"$0"; exec sleep 30`, pidFile}, `sh -c 'echo $$ >"$0"; exec sleep 30' ` + pidFile + `: initialize: no answer within 300ms`},
+		{"stdio-env", []string{"--stdio", "--", "sh", "-c", `echo "token=$MEASURE_TOKEN." >&2; exit 1`}, `stderr: "token=."`},
 		{"stdio-missing", []string{"--stdio", "--", "no-such-mcp-server-here"}, `no-such-mcp-server-here: cannot start: executable file not found in $PATH`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
