@@ -99,7 +99,35 @@ func readYAML(path string) (*yaml.Node, error) {
 	if len(doc.Content) == 0 {
 		return nil, SpecErrors{{File: path, Msg: "empty file"}}
 	}
+	budget := maxNodes
+	if at := oversize(&doc, &budget); at != nil {
+		return nil, SpecErrors{{File: path, Line: at.Line, Msg: fmt.Sprintf("with its aliases expanded the file holds more than %d values; write the values out, or use fewer aliases", maxNodes)}}
+	}
 	return resolveAlias(doc.Content[0]), nil
+}
+
+// maxNodes bounds a spec's values with its aliases expanded, so a few
+// lines of nested aliases cannot make a spec that never finishes loading.
+const maxNodes = 100_000
+
+// oversize counts n's nodes with aliases expanded against *budget and
+// returns the node at which the budget ran out, or nil.
+func oversize(n *yaml.Node, budget *int) *yaml.Node {
+	if *budget--; *budget < 0 {
+		return n
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		if at := oversize(n.Alias, budget); at != nil {
+			return n
+		}
+		return nil
+	}
+	for _, c := range n.Content {
+		if at := oversize(c, budget); at != nil {
+			return at
+		}
+	}
+	return nil
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+):\s*(.*)`)

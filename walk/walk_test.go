@@ -230,6 +230,7 @@ func TestSpecErrorsNameFileAndLine(t *testing.T) {
 		{"normaliser", "walk: w\nnormalize: [ wide-times ]\nsteps:\n  - part: a\n    http: GET /\n", "w.yaml:2: normalize[0]: unknown normaliser \"wide-times\""},
 		{"yaml", "walk: w\nsteps: [\n", "w.yaml:2: not valid YAML"},
 		{"empty", "", "w.yaml: empty file; a spec has walk and steps keys"},
+		{"alias bomb", "walk: w\nsteps:\n  - part: a\n    http: POST /\n    json:\n      a: &a [x,x,x,x,x,x,x,x,x,x]\n      b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n      c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n      d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n      e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n      f: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n", "w.yaml:10: with its aliases expanded the file holds more than 100000 values; write the values out, or use fewer aliases"},
 		{"comments only", "# nothing yet\n", "w.yaml: empty file; a spec has walk and steps keys"},
 		{"no walk", "steps:\n  - part: a\n    http: GET /\n", "w.yaml:1: walk spec: no walk key"},
 		{"include missing", "walk: w\nsteps:\n  - use: nope.yaml\n", "w.yaml:3: steps[0].use: "},
