@@ -55,7 +55,7 @@ type finder struct {
 // whose first level keys all led here.
 func (f *finder) value(level int, active uint64) error {
 	if active == 0 {
-		return f.skip()
+		return f.skipValue()
 	}
 	start := f.pos
 	var here, deeper uint64 // paths that end here, paths that go on
@@ -76,7 +76,7 @@ func (f *finder) value(level int, active uint64) error {
 	case f.pos < len(f.text) && f.text[f.pos] == '{' && deeper != 0:
 		err = f.object(level, deeper)
 	default:
-		err = f.skip()
+		err = f.skipValue()
 	}
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (f *finder) array(here uint64) error {
 	for {
 		f.ws()
 		start := f.pos
-		if err := f.skip(); err != nil {
+		if err := f.skipValue(); err != nil {
 			return err
 		}
 		elems = append(elems, f.text[start:f.pos])
@@ -198,4 +198,183 @@ func (f *finder) object(level int, deeper uint64) error {
 			return f.unexpected()
 		}
 	}
+}
+
+// skipFast checks the value at f.pos as skip does, on the common path
+// only, without building errors: when the value holds anything it does not
+// take (an error, or nesting near MaxDepth) it leaves f.pos and f.depth as
+// they were and returns false, and skip reads the value again to report
+// exactly.
+func (f *finder) skipFast() bool {
+	pos, depth := f.pos, f.depth
+	if f.fast() {
+		return true
+	}
+	f.pos, f.depth = pos, depth
+	return false
+}
+
+// skipValue checks one value as skip does, trying the fast path first.
+func (f *finder) skipValue() error {
+	if f.skipFast() {
+		return nil
+	}
+	return f.skip()
+}
+
+func (f *finder) fast() bool {
+	t := f.text
+	if f.pos >= len(t) {
+		return false
+	}
+	switch c := t[f.pos]; {
+	case c == '"':
+		return f.fastString()
+	case c == '{' || c == '[':
+		f.depth++
+		if f.depth > MaxDepth {
+			return false
+		}
+		closer := byte(']')
+		if c == '{' {
+			closer = '}'
+		}
+		f.pos++
+		f.skipWS()
+		if f.pos < len(t) && t[f.pos] == closer {
+			f.pos++
+			f.depth--
+			return true
+		}
+		for {
+			f.skipWS()
+			if c == '{' {
+				if f.pos >= len(t) || t[f.pos] != '"' || !f.fastString() {
+					return false
+				}
+				f.skipWS()
+				if f.pos >= len(t) || t[f.pos] != ':' {
+					return false
+				}
+				f.pos++
+				f.skipWS()
+			}
+			if !f.fast() {
+				return false
+			}
+			f.skipWS()
+			if f.pos >= len(t) {
+				return false
+			}
+			switch t[f.pos] {
+			case ',':
+				f.pos++
+			case closer:
+				f.pos++
+				f.depth--
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '-' || (c >= '0' && c <= '9'):
+		return f.fastNumber()
+	case c == 't' || c == 'n':
+		return f.fastWord("true", "null")
+	case c == 'f':
+		return f.fastWord("false", "false")
+	}
+	return false
+}
+
+func (f *finder) fastWord(a, b string) bool {
+	t := f.text[f.pos:]
+	for _, w := range [...]string{a, b} {
+		if len(t) >= len(w) && string(t[:len(w)]) == w {
+			f.pos += len(w)
+			return true
+		}
+	}
+	return false
+}
+
+// fastNumber takes a number as number does.
+func (f *finder) fastNumber() bool {
+	t := f.text
+	i := f.pos
+	if t[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(t) && t[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(t) && t[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	f.pos = i
+	return true
+}
+
+// fastString takes a string as strBytes does.
+func (f *finder) fastString() bool {
+	t := f.text
+	i := f.pos + 1
+	for {
+		i = plainRun(t, i)
+		if i >= len(t) {
+			return false
+		}
+		switch t[i] {
+		case '"':
+			f.pos = i + 1
+			return true
+		case '\\':
+			if i+1 >= len(t) {
+				return false
+			}
+			switch t[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(t) || hexVal(t[i+2]) < 0 || hexVal(t[i+3]) < 0 || hexVal(t[i+4]) < 0 || hexVal(t[i+5]) < 0 {
+					return false
+				}
+				i += 6
+			default:
+				return false
+			}
+		default:
+			return false // a control character
+		}
+	}
+}
+
+// skipWS moves past white space, looking at one byte when there is none.
+func (f *finder) skipWS() {
+	if f.pos < len(f.text) && f.text[f.pos] > ' ' {
+		return
+	}
+	f.ws()
 }
