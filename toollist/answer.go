@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"readmeter/jsonjs"
 )
@@ -151,7 +154,11 @@ func readAnswerEach(path string, data []byte, what string, each func(k, i int, e
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
-	a.text, a.replaced = jsonjs.Decode(data)
+	if validUTF8(data) {
+		a.text = data
+	} else {
+		a.text, a.replaced = jsonjs.Decode(data)
+	}
 	if looksLikeEventStream(a.text) {
 		a.form = EventStream
 		a.wire = a.raw
@@ -176,6 +183,25 @@ func readAnswerEach(path string, data []byte, what string, each func(k, i int, e
 		a.msg = a.text
 	}
 	return a, a.locateResult(what)
+}
+
+// validUTF8 reports whether data is valid UTF-8, checking a large text in
+// two halves at once, split where a character starts.
+func validUTF8(data []byte) bool {
+	const above = 1 << 20
+	if len(data) < above || runtime.GOMAXPROCS(0) < 2 {
+		return utf8.Valid(data)
+	}
+	mid := len(data) / 2
+	for mid < len(data) && data[mid]&0xC0 == 0x80 {
+		mid++ // a continuation byte: no character starts here
+	}
+	var second bool
+	var wg sync.WaitGroup
+	wg.Go(func() { second = utf8.Valid(data[mid:]) })
+	first := utf8.Valid(data[:mid])
+	wg.Wait()
+	return first && second
 }
 
 // looksLikeEventStream reports whether text begins as an event stream does:

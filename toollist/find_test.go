@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"readmeter/jsonjs"
 )
@@ -135,4 +136,25 @@ func jsonjsElems(s string) ([]string, error) {
 		out[i] = string(e)
 	}
 	return out, err
+}
+
+// TestValidUTF8 checks the two-halves check against utf8.Valid with a
+// character, or a broken one, at and around the split.
+func TestValidUTF8(t *testing.T) {
+	base := []byte(strings.Repeat("a", 1<<20+17))
+	mid := len(base) / 2
+	for _, ins := range []string{"é", "😀", "\xf0\x9f\x98", "\x98\x80", "\xc3", "\xed\xa0\x80", "€€", "\x80"} {
+		for d := -5; d <= 5; d++ {
+			data := append([]byte(nil), base[:mid+d]...)
+			data = append(data, ins...)
+			data = append(data, base[mid+d:]...)
+			if got, want := validUTF8(data), utf8.Valid(data); got != want {
+				t.Errorf("%q at the middle%+d: %v, want %v", ins, d, got, want)
+			}
+		}
+	}
+	tail := append(append([]byte(nil), base...), "\xe2\x82"...)
+	if validUTF8(tail) {
+		t.Error("a broken character at the end is valid")
+	}
 }
