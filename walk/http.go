@@ -320,13 +320,17 @@ func (r *runner) keep(st *Step, ex *exchange) error {
 			from = "header " + k.Header
 			h := ex.header.Get(k.Header)
 			if h == "" {
-				return r.fail(st, k.Line, fmt.Sprintf("keep %s: the answer has no %s header", k.Name, k.Header), ex)
+				f := r.fail(st, k.Line, fmt.Sprintf("keep %s: the answer has no %s header", k.Name, k.Header), ex)
+				f.Spec = true
+				return f
 			}
 			v = value{text: h}
 		} else {
 			got := ex.path(k.Path)
 			if !got.Exists() {
-				return r.fail(st, k.Line, fmt.Sprintf("keep %s: %s matches nothing in the answer", k.Name, k.Path), ex)
+				f := r.fail(st, k.Line, fmt.Sprintf("keep %s: %s matches nothing in the answer", k.Name, k.Path), ex)
+				f.Spec = true
+				return f
 			}
 			v = keptValue(got)
 		}

@@ -124,6 +124,9 @@ type Failure struct {
 	Status int
 	// Answer is an excerpt of the answer.
 	Answer string
+	// Spec is true when the spec is at fault rather than the server: a
+	// keep path or header that finds nothing in the answer.
+	Spec bool
 }
 
 // Error returns the failure, hurl style: the place and what did not hold,

@@ -32,7 +32,8 @@ Run "walks run --help" for the flags.
 Exit codes:
   0  every walk within its budgets
   1  a budget exceeded, or repeated runs counted differently
-  2  a spec or usage error (the spec file and line are named)
+  2  a spec or usage error, or a keep path that finds nothing in an
+     answer (the spec file and line are named)
   3  a walk failed against the server (status, assert, transport)
 `
 

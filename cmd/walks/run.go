@@ -36,7 +36,8 @@ and stopped after it.
 Exit codes:
   0  every walk within its budgets
   1  a budget exceeded, or repeated runs counted differently
-  2  a spec or usage error (the spec file and line are named)
+  2  a spec or usage error, or a keep path that finds nothing in an
+     answer (the spec file and line are named)
   3  a walk failed against the server (status, assert, transport)
 
 Flags:
@@ -168,7 +169,8 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	var specErr bool
 	for _, oc := range outcomes {
 		var se *walk.SpecError
-		if errors.As(oc.Err, &se) {
+		var fl *walk.Failure
+		if errors.As(oc.Err, &se) || (errors.As(oc.Err, &fl) && fl.Spec) {
 			specErr = true
 		}
 	}

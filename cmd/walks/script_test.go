@@ -8,6 +8,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"readmeter/internal/cli"
+	"readmeter/internal/scripttest"
 	"readmeter/walk/walktest"
 )
 
@@ -20,7 +21,7 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the golden scripts; each gets a fresh local server's
-// address in $URL.
+// address in $URL, and the exits command to check exit codes.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
@@ -30,6 +31,9 @@ func TestScripts(t *testing.T) {
 			e.Defer(srv.Close)
 			e.Setenv("URL", srv.URL)
 			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": scripttest.Exits,
 		},
 	})
 }
