@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"readmeter/internal/cli"
+	"readmeter/internal/scripttest"
 )
 
 var update = flag.Bool("u", false, "rewrite the golden output in testdata/script/*.txtar")
@@ -24,9 +25,14 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// TestScripts runs the golden scripts: help and bad input.
+// TestScripts runs the golden scripts: help and bad input, with the exits
+// command to check exit codes.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", UpdateScripts: *update})
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
+		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": scripttest.Exits},
+	})
 }
 
 // TestServes runs twin in-process: it prints its URL, serves the API and
