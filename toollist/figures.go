@@ -104,6 +104,9 @@ func ModelReadBytes(tool jsonjs.Value) int64 {
 type scanned struct {
 	name, desc       []byte
 	hasName, hasDesc bool
+	// nameStr and descStr: the name and description are strings (kept so
+	// that the naming phase need not read the text again)
+	nameStr, descStr bool
 }
 
 // scanTool counts one tool from its validated text, in one pass:
@@ -161,10 +164,12 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 	}
 	tf.ModelReadBytes = int64(n)
 	tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
-	if sc.hasName && sc.name[0] == '"' {
+	sc.nameStr = sc.hasName && sc.name[0] == '"'
+	sc.descStr = sc.hasDesc && sc.desc[0] == '"'
+	if sc.nameStr {
 		tf.Name = parseString(sc.name)
 	}
-	if sc.hasDesc && sc.desc[0] == '"' {
+	if sc.descStr {
 		tf.DescriptionChars, tf.DescriptionBytes = stringLens(sc.desc)
 	}
 	tf.FieldDescriptionBytes = fields
@@ -347,7 +352,7 @@ func Measure(c *Capture) (*Figures, error) {
 		tf.Index, tf.HasName = i, sc.hasName
 		at := func() string { return fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i) }
 		switch {
-		case sc.hasName && sc.name[0] == '"':
+		case sc.nameStr:
 			if j, dup := seen[tf.Name]; dup {
 				warn("share a name with an earlier tool", fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at(), tf.Name, c.toolsAt(), j))
 			} else {
@@ -366,7 +371,7 @@ func Measure(c *Capture) (*Figures, error) {
 			warn("have no name", fmt.Sprintf("%s: has no name", at()))
 		}
 		if sc.hasDesc {
-			if sc.desc[0] == '"' {
+			if sc.descStr {
 				if tf.DescriptionChars > f.Longest.Chars || f.Longest.Index < 0 {
 					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
