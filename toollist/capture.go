@@ -128,19 +128,21 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if tools == nil {
 		tools = [][]byte{}
 	}
-	for i, t := range tools {
-		if k := rawKind(t); k != jsonjs.Object {
-			return nil, inputErr(path, "%s[%d] is %s, not an object", at, i, article(k))
-		}
-	}
-	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a}
+	var pres []*prescanned
+	checked := 0 // tools known to be objects
 	if a.found != nil {
 		k := findTools
 		if a.form != Result {
 			k = findResultTools
 		}
-		c.pre = pre.result(k, tools)
+		pres, checked = pre.result(k, tools)
 	}
+	for i, t := range tools[checked:] {
+		if k := rawKind(t); k != jsonjs.Object {
+			return nil, inputErr(path, "%s[%d] is %s, not an object", at, checked+i, article(k))
+		}
+	}
+	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pre: pres}
 	return c, nil
 }
 

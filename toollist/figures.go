@@ -219,7 +219,8 @@ func (p *prescan) each(k, i int, elem []byte) {
 	if p.k == 0 {
 		p.k = k + 1
 	}
-	if p.k != k+1 || i != p.next {
+	if p.k != k+1 || i != p.next || elem[0] != '{' {
+		// a tool that is not an object is Parse's to report
 		p.aborted = true
 		return
 	}
@@ -268,23 +269,25 @@ func (p *prescan) finish() {
 }
 
 // result returns the batches measured of the array found at path k whose
-// elements are tools, or nil when they are not all its elements' own.
-func (p *prescan) result(k int, tools [][]byte) []*prescanned {
-	if p.aborted || p.k != k+1 {
-		return nil
+// elements are tools, or nil when they are not all its elements' own; and
+// how many tools from the first are known to be objects (all of them, when
+// the batches are its own).
+func (p *prescan) result(k int, tools [][]byte) ([]*prescanned, int) {
+	if p.aborted || p.k != k+1 || p.next != len(tools) {
+		return nil, 0
 	}
 	for _, b := range p.done {
 		if b.start+len(b.tools) > len(tools) {
-			return nil
+			return nil, 0
 		}
 		for j, t := range b.tools {
 			u := tools[b.start+j]
 			if len(t) != len(u) || &t[0] != &u[0] {
-				return nil
+				return nil, 0
 			}
 		}
 	}
-	return p.done
+	return p.done, p.next
 }
 
 // parallelAbove is the number of tools from which Measure scans tools on

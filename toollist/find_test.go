@@ -64,6 +64,9 @@ func TestParseFindsAsBefore(t *testing.T) {
 		`{"result":{"protocolVersion":"2025-06-18"}}`,
 		`{"result":{"tools":[{"name":"a"}, ]}}`,
 		`[{"tools":[]}]`,
+		`{"tools":[{}],"tools":[1]}`,
+		`{"tools":[1,2],"tools":[]}`,
+		`{"tools":[{},{},null]}`,
 	} {
 		checkFindsAsBefore(t, c, []byte(c))
 		n++
@@ -110,6 +113,10 @@ func TestPrescan(t *testing.T) {
 		"result then other": `{"result":{"tools":` + list(0, 300) + `},"result":{"tools":[]}}`,
 		"two paths":         `{"tools":` + list(0, 300) + `,"result":{"tools":` + list(3, 290) + `}}`,
 		"invalid after":     big[:len(big)-3] + "x",
+		"not an object 200": `{"tools":` + strings.Replace(list(0, 300), `{"name":"tool_00200"`, `7,{"name":"tool_00200"`, 1) + `}`,
+		"not an object 5":   `{"result":{"tools":` + strings.Replace(list(0, 300), `{"name":"tool_00005"`, `"x",{"name":"tool_00005"`, 1) + `}}`,
+		"objects then not":  `{"tools":` + list(0, 200) + `,"tools":[1]}`,
+		"not then objects":  `{"tools":[1],"tools":` + list(0, 200) + `}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			checkAgainstReference(t, []byte(c))
