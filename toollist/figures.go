@@ -184,7 +184,7 @@ func stringLens(s []byte) (units int, n int64) {
 
 // prescanBatch is how many tools the validating pass hands over at once
 // to be measured on another goroutine.
-const prescanBatch = 128
+var prescanBatch = 128
 
 // prescanned is one batch of tools measured while the capture was being
 // validated: the tools' texts, from the start-th, and their figures.

@@ -89,7 +89,32 @@ func FuzzParseFinds(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFindsAsBefore(t, "fuzz", data)
+		defer func(n int) { prescanBatch = n }(prescanBatch)
+		prescanBatch = 2 // so that short lists are measured while validated
+		checkAgainstReference(t, data)
+		checkFindsAsBefore(t, "fuzz", data)
 	})
+}
+
+// TestPrescanSmallBatches measures every test capture and the corpus with
+// batches of one and three tools, so that the measuring done while
+// validating meets every case the short captures hold.
+func TestPrescanSmallBatches(t *testing.T) {
+	defer func(n int) { prescanBatch = n }(prescanBatch)
+	for _, n := range []int{1, 3} {
+		prescanBatch = n
+		for _, pat := range []string{"testdata/*", "testdata/adversarial/*", "../jsonjs/testdata/corpus/*", "../internal/nodeoracle/testdata/*"} {
+			files, _ := filepath.Glob(pat)
+			for _, p := range files {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					continue
+				}
+				checkAgainstReference(t, data)
+				checkFindsAsBefore(t, p, data)
+			}
+		}
+	}
 }
 
 // TestPrescan checks the tools measured while a capture is validated
@@ -116,6 +141,9 @@ func TestPrescan(t *testing.T) {
 		"not an object 200": `{"tools":` + strings.Replace(list(0, 300), `{"name":"tool_00200"`, `7,{"name":"tool_00200"`, 1) + `}`,
 		"not an object 5":   `{"result":{"tools":` + strings.Replace(list(0, 300), `{"name":"tool_00005"`, `"x",{"name":"tool_00005"`, 1) + `}}`,
 		"objects then not":  `{"tools":` + list(0, 200) + `,"tools":[1]}`,
+		"result an array":   `{"jsonrpc":"2.0","result":` + list(0, 300) + `}`,
+		"error an array":    `{"jsonrpc":"2.0","error":` + strings.Replace(list(0, 300), `{"name":"tool_00150"`, `[],{"name":"tool_00150"`, 1) + `}`,
+		"jsonrpc an array":  `{"jsonrpc":` + list(0, 300) + `,"tools":` + list(0, 300) + `}`,
 		"not then objects":  `{"tools":[1],"tools":` + list(0, 200) + `}`,
 	} {
 		t.Run(name, func(t *testing.T) {
