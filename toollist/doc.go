@@ -29,14 +29,14 @@
 //     Invalid UTF-8 is decoded as Node decodes it (each maximal invalid
 //     subpart becomes U+FFFD) and reported as a warning; wire bytes still
 //     count the bytes received.
-//  3. The text is validated whole, once, by jsonjs (errors carry line and
-//     column). The validated text is then walked by a fast scanner that
-//     builds nothing: the outer objects (duplicate keys: the last wins, as
-//     JSON.parse), each tool's members, the schemas' descriptions; the
-//     model-read bytes of each member come from jsonjs.StringifyLenText.
-//     Only the figures are kept, so a capture of hundreds of megabytes is
-//     measured in little more memory than the file, which Read maps
-//     rather than reads when it is large.
+//  3. One validating pass (jsonjs.ValidateFindEach; errors carry line and
+//     column) finds result.tools (duplicate keys: the last wins, as
+//     JSON.parse) and hands each validated tool, in batches, to goroutines
+//     that measure it in one pass over its text (jsonjs.MeasureValid):
+//     model-read bytes and field-description bytes together, building
+//     nothing. Only the figures are kept, so a capture of hundreds of
+//     megabytes is measured in little more memory than the file, which
+//     Read maps rather than reads from 1 MiB on.
 //  4. Measure counts: model-read bytes and tokens per tool and in total;
 //     description bytes (the UTF-8 bytes of every tool description that is
 //     a string; a description that is not a string counts nothing here and

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"io"
 
 	"readmeter/jsonjs"
@@ -116,56 +115,51 @@ func printJSON(w io.Writer, v jsonjs.Value) error {
 
 // printCompact writes compact JSON text indented, and a newline.
 func printCompact(w io.Writer, text []byte) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	indent(bw, text)
-	bw.WriteByte('\n')
-	return bw.Flush()
+	out := appendIndent(make([]byte, 0, len(text)+len(text)/2), text)
+	_, err := w.Write(append(out, '\n'))
+	return err
 }
 
-// indent writes compact JSON text as JSON.stringify(value, null, 2) would
-// write it.
-func indent(out *bufio.Writer, src []byte) {
+// appendIndent appends compact JSON text as JSON.stringify(value, null, 2)
+// would write it.
+func appendIndent(out, src []byte) []byte {
 	depth := 0
 	newline := func() {
-		out.WriteByte('\n')
+		out = append(out, '\n')
 		for range depth {
-			out.WriteString("  ")
+			out = append(out, ' ', ' ')
 		}
 	}
-	for i := 0; i < len(src); i++ {
+	for i := 0; i < len(src); {
 		c := src[i]
 		switch c {
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			out.Write(src[i : j+1])
+			j := jsonjs.StringEnd(src, i)
+			out = append(out, src[i:j]...)
 			i = j
+			continue
 		case '{', '[':
 			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				out.WriteByte(c)
-				out.WriteByte(src[i+1])
-				i++
+				out = append(out, c, src[i+1])
+				i += 2
 				continue
 			}
-			out.WriteByte(c)
+			out = append(out, c)
 			depth++
 			newline()
 		case '}', ']':
 			depth--
 			newline()
-			out.WriteByte(c)
+			out = append(out, c)
 		case ',':
-			out.WriteByte(c)
+			out = append(out, c)
 			newline()
 		case ':':
-			out.WriteString(": ")
+			out = append(out, ':', ' ')
 		default:
-			out.WriteByte(c)
+			out = append(out, c)
 		}
+		i++
 	}
+	return out
 }
