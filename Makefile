@@ -2,6 +2,7 @@
 # Every target documents itself: `make help` lists them.
 
 GO ?= go
+FUZZTIME ?= 30s
 export GOTOOLCHAIN := local
 
 .PHONY: help demo test fmt vet tidy-check npm-deps bench fuzz
@@ -27,5 +28,8 @@ bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, then meas
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash bench/compare.sh
 
-fuzz: ## Fuzz the Node-exact JSON writer against Node for 60 seconds.
-	$(GO) test -run '^$$' -fuzz FuzzStringify -fuzztime 60s ./jsonjs
+fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
+	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
+	$(GO) test -run '^$$' -fuzz '^FuzzValidateFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
+	$(GO) test -run '^$$' -fuzz '^FuzzMeasure$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFinds$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
