@@ -89,7 +89,11 @@ type entry struct {
 func Load(path string) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("budgets: %w", err)
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %w", path, pe.Err) // one place, named once
+		}
+		return nil, err
 	}
 	return Parse(path, data)
 }

@@ -1,6 +1,8 @@
 package budgets
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -216,8 +218,9 @@ func TestLookup(t *testing.T) {
 }
 
 func TestLoadMissing(t *testing.T) {
-	if _, err := Load("testdata/none.ts"); err == nil || !strings.Contains(err.Error(), "testdata/none.ts") {
-		t.Errorf("Load of a missing file = %v", err)
+	_, err := Load("testdata/none.ts")
+	if err == nil || err.Error() != "testdata/none.ts: no such file or directory" || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Load of a missing file = %v, want the path named once and fs.ErrNotExist", err)
 	}
 }
 
