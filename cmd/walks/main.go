@@ -2,7 +2,7 @@
 // counts every byte it answers in a ledger, holds each walk to its budget,
 // and rewrites budgets at what the walks read when asked.
 //
-//	walks run SPEC...|DIR --url BASE [flags]
+//	walks run SPEC...|DIR [--url BASE] [flags]
 //	walks check SPEC...|DIR [--var k=v]
 //	walks budgets render --budgets FILE --template FILE
 //
@@ -22,10 +22,10 @@ import (
 func main() { os.Exit(cli.Main("walks", run)) }
 
 const usage = `usage:
-  walks run SPEC...|DIR --url BASE [flags]   replay walks, count, gate budgets
-  walks check SPEC...|DIR [--var k=v]        parse and check specs, send nothing
+  walks run SPEC...|DIR [--url BASE] [flags]   replay walks, count, gate budgets
+  walks check SPEC...|DIR [--var k=v]          parse and check specs, send nothing
   walks budgets render --budgets FILE --template FILE
-                                             render text from budgets
+                                               render text from budgets
 
 Run "walks run --help" for the flags.
 

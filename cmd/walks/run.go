@@ -65,10 +65,11 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	var f runFlags
 	fs := pflag.NewFlagSet("walks run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.url, "url", "", "the server's base URL; paths in specs are relative to it (default: the embedded twin)")
-	fs.StringSliceVar(&f.walks, "walk", nil, "run only the walks named (repeat, or comma-separate)")
-	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, k=v (repeatable); wins over a spec's vars")
-	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "walks run at a time")
+	fs.StringVar(&f.url, "url", "", "the server's `BASE` URL; paths in specs are relative to it (default: the embedded twin)")
+	fs.StringSliceVar(&f.walks, "walk", nil, "run only the walk `NAME` (repeat, or comma-separate)")
+	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
+	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "run `N` walks at a time (default: the CPU count)")
+	fs.Lookup("jobs").DefValue = "0" // the help names the default; the number differs by machine
 	fs.BoolVar(&f.asJSON, "json", false, "write the report as JSON on stdout instead of the table")
 	fs.StringVar(&f.report, "report", "", "also write the JSON report to `FILE`")
 	fs.BoolVar(&f.markdown, "markdown", false, "write the tables as markdown (for a pull request or a CI step summary)")
@@ -76,9 +77,10 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	fs.StringVar(&f.budgetFile, "budgets", "", "hold the walks to the budgets in `FILE` (JSON, or TypeScript export const blocks)")
 	fs.BoolVar(&f.strict, "strict", false, "with --budgets: a walk whose budget the file lacks is an error")
 	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change)")
-	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read")
+	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
+	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
 	fs.IntVar(&f.repeat, "repeat", 1, "run each walk `N` times concurrently; every run must count the same")
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -552,16 +554,16 @@ func writeJSONFile(path string, v any) error {
 func checkSpecs(stdout, stderr io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("walks check", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	vs := fs.StringArray("var", nil, "set a variable, k=v (repeatable)")
+	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintln(stdout, "usage: walks check SPEC...|DIR [--var k=v]\n\nParses and checks specs; sends nothing. Exit 2 names each mistake's file and line.\n\nFlags:\n"+fs.FlagUsages())
+			fmt.Fprintln(stdout, "usage: walks check SPEC...|DIR [--var k=v]\n\nParses and checks specs; sends nothing. Exit 2 names each mistake's file and line.\n\nExit codes:\n  0  every spec holds together\n  2  a spec or usage error (file and line named)\n\nFlags:\n"+fs.FlagUsages())
 			return nil
 		}
 		return cli.Usage("check: %v", err)
 	}
 	if fs.NArg() == 0 {
-		return cli.Usage("check: name spec files or a directory of them")
+		return cli.Usage("check: name spec files or a directory of them (see walks check --help)")
 	}
 	vars, err := parseVars(*vs)
 	if err != nil {
