@@ -16,7 +16,7 @@ import (
 )
 
 const usageHead = `usage: measure [flags] CAPTURE...
-       measure diff [--json] OLD NEW
+       measure diff [--json | --markdown] OLD NEW
        measure capture -o FILE [flags] URL
 
 measure reads saved tools/list answers and reports what a language model
@@ -198,8 +198,10 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return cli.Usage("--budget-key names the one capture given; %d given", len(paths))
 	case o.json && o.markdown:
 		return cli.Usage("--json and --markdown exclude each other")
-	case o.maxDescriptionChars < 0 || o.maxInstructionsChars < 0:
-		return cli.Usage("a ceiling is a number of characters, 0 or more")
+	case o.maxDescriptionChars < 0:
+		return cli.Usage("--max-description-chars %d: a ceiling is a number of characters, 0 or more", o.maxDescriptionChars)
+	case o.maxInstructionsChars < 0:
+		return cli.Usage("--max-instructions-chars %d: a ceiling is a number of characters, 0 or more", o.maxInstructionsChars)
 	}
 	given, err := parseBudgetFlags(o.budget)
 	if err != nil {
