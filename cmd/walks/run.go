@@ -138,6 +138,19 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 		}
+		if len(f.walks) > 0 { // compare the walks picked, not the ones left out as removed
+			picked := map[string]bool{}
+			for _, s := range specs {
+				picked[s.Name] = true
+			}
+			kept := base.Walks[:0:0]
+			for _, wr := range base.Walks {
+				if picked[wr.Walk] {
+					kept = append(kept, wr)
+				}
+			}
+			base.Walks = kept
+		}
 	}
 
 	if f.url == "" {
