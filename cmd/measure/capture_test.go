@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -24,6 +23,7 @@ import (
 
 	"readmeter/internal/cli"
 	"readmeter/internal/mcptest"
+	"readmeter/internal/scripttest"
 	"readmeter/toollist"
 )
 
@@ -183,31 +183,14 @@ func namedMeasure(env map[string]string) func(*testscript.TestScript, bool, []st
 	}
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		// TestMain registers the program as measure-program (the script
-		// command is this function).
-		path, err := exec.LookPath("measure-program")
-		if err != nil {
-			ts.Fatalf("measure: %v", err)
-		}
-		cmd := exec.Command(path, args...)
-		cmd.Dir = ts.MkAbs(".")
-		// The script's own settings of these reach the program.
-		cmd.Env = os.Environ()
+		// command is this function). The script's own settings of these reach the program.
+		var env []string
 		for _, k := range []string{"MEASURE_TOKEN", "MEMORY_FILE_PATH", "HOME", "TMPDIR"} {
-			cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+			env = append(env, k+"="+ts.Getenv(k))
 		}
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err = cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			code = ee.ExitCode()
-		case err != nil:
-			ts.Fatalf("measure: %v", err)
-		}
-		ts.Stdout().Write(name(stdout.Bytes()))
-		ts.Stderr().Write(name(stderr.Bytes()))
+		stdout, stderr, code := scripttest.Run(ts, "measure-program", env, args...)
+		ts.Stdout().Write(name(stdout))
+		ts.Stderr().Write(name(stderr))
 		ts.Setenv("MEASURE_EXIT", strconv.Itoa(code))
 		if (code != 0) != neg {
 			ts.Fatalf("measure exited %d", code)

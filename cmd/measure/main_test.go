@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -13,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"readmeter/internal/cli"
+	"readmeter/internal/scripttest"
 )
 
 var update = flag.Bool("u", false, "rewrite the golden output in testdata/script/*.txtar")
@@ -64,25 +62,9 @@ func TestScripts(t *testing.T) {
 // measureCmd runs the measure program testscript set up, in the script's
 // current directory, and keeps its exit code for exitcode.
 func measureCmd(ts *testscript.TestScript, neg bool, args []string) {
-	path, err := exec.LookPath("measure-program")
-	if err != nil {
-		ts.Fatalf("measure: %v", err)
-	}
-	cmd := exec.Command(path, args...)
-	cmd.Dir = ts.MkAbs(".")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		ts.Fatalf("measure: %v", err)
-	}
-	ts.Stdout().Write(stdout.Bytes())
-	ts.Stderr().Write(stderr.Bytes())
+	stdout, stderr, code := scripttest.Run(ts, "measure-program", nil, args...)
+	ts.Stdout().Write(stdout)
+	ts.Stderr().Write(stderr)
 	ts.Setenv("MEASURE_EXIT", strconv.Itoa(code))
 	if (code != 0) != neg {
 		ts.Fatalf("measure exited %d", code)

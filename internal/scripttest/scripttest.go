@@ -14,6 +14,7 @@ package scripttest
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"strconv"
 
@@ -29,26 +30,37 @@ func Exits(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("exits: %q is not an exit code", args[0])
 	}
-	path, err := exec.LookPath(args[1])
-	if err != nil {
-		ts.Fatalf("exits: %v", err)
-	}
-	cmd := exec.Command(path, args[2:]...)
-	cmd.Dir = ts.MkAbs(".")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	got := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		got = ee.ExitCode()
-	case err != nil:
-		ts.Fatalf("exits: %v", err)
-	}
-	ts.Stdout().Write(stdout.Bytes())
-	ts.Stderr().Write(stderr.Bytes())
+	stdout, stderr, got := Run(ts, args[1], nil, args[2:]...)
+	ts.Stdout().Write(stdout)
+	ts.Stderr().Write(stderr)
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+// Run runs program (a command the test registered with testscript.Main,
+// or any on PATH) in the script's current directory, with env added to the
+// process's environment, and returns its output and exit code. It fails
+// the script when the program cannot be run at all.
+func Run(ts *testscript.TestScript, program string, env []string, args ...string) (stdout, stderr []byte, code int) {
+	path, err := exec.LookPath(program)
+	if err != nil {
+		ts.Fatalf("%s: %v", program, err)
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = ts.MkAbs(".")
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", program, err)
+	}
+	return out.Bytes(), errb.Bytes(), code
 }
