@@ -162,19 +162,10 @@ func (p *parser) lenArray() (int, error) {
 			return 0, err
 		}
 		n += m
-		p.ws()
-		if p.pos >= len(p.text) {
-			return 0, p.unexpected()
-		}
-		switch p.text[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
+		if done, err := p.afterValue(']'); err != nil {
+			return 0, err
+		} else if done {
 			return n, nil
-		default:
-			return 0, p.unexpected()
 		}
 	}
 }
@@ -225,29 +216,23 @@ func (p *parser) lenObject() (int, error) {
 			return 0, err
 		}
 		n += m
-		p.ws()
-		if p.pos >= len(p.text) {
-			return 0, p.unexpected()
+		done, err := p.afterValue('}')
+		if err != nil {
+			return 0, err
 		}
-		switch p.text[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			p.depth--
-			if escaped || hasDuplicate(keys) {
-				// Rare: parse the object to drop what JavaScript drops.
-				q := parser{text: p.text, pos: start, depth: p.depth}
-				v, err := q.object()
-				if err != nil {
-					return 0, err
-				}
-				return StringifyLen(v), nil
+		if !done {
+			continue
+		}
+		if escaped || hasDuplicate(keys) {
+			// Rare: parse the object to drop what JavaScript drops.
+			q := parser{text: p.text, pos: start, depth: p.depth}
+			v, err := q.object()
+			if err != nil {
+				return 0, err
 			}
-			return n, nil
-		default:
-			return 0, p.unexpected()
+			return StringifyLen(v), nil
 		}
+		return n, nil
 	}
 }
 

@@ -360,23 +360,16 @@ func (p *parser) array() (Value, error) {
 			return Value{}, err
 		}
 		p.es = append(p.es, v)
-		p.ws()
-		if p.pos >= len(p.text) {
-			return Value{}, p.unexpected()
+		done, err := p.afterValue(']')
+		if err != nil {
+			return Value{}, err
 		}
-		switch p.text[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
+		if done {
 			elems := make([]Value, len(p.es)-base)
 			copy(elems, p.es[base:])
 			clear(p.es[base:])
 			p.es = p.es[:base]
 			return Value{kind: Array, elems: elems}, nil
-		default:
-			return Value{}, p.unexpected()
 		}
 	}
 }
@@ -423,23 +416,16 @@ func (p *parser) object() (Value, error) {
 			return Value{}, err
 		}
 		p.ms = append(p.ms, Member{Key: k, Value: v})
-		p.ws()
-		if p.pos >= len(p.text) {
-			return Value{}, p.unexpected()
+		done, err := p.afterValue('}')
+		if err != nil {
+			return Value{}, err
 		}
-		switch p.text[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			p.depth--
+		if done {
 			members := make([]Member, len(p.ms)-base)
 			copy(members, p.ms[base:])
 			clear(p.ms[base:])
 			p.ms = p.ms[:base]
 			return Value{kind: Object, members: orderMembers(members)}, nil
-		default:
-			return Value{}, p.unexpected()
 		}
 	}
 }
@@ -489,19 +475,8 @@ func (p *parser) skip() error {
 			if err := p.skip(); err != nil {
 				return err
 			}
-			p.ws()
-			if p.pos >= len(p.text) {
-				return p.unexpected()
-			}
-			switch p.text[p.pos] {
-			case ',':
-				p.pos++
-			case closer:
-				p.pos++
-				p.depth--
-				return nil
-			default:
-				return p.unexpected()
+			if done, err := p.afterValue(closer); done || err != nil {
+				return err
 			}
 		}
 	default:
@@ -547,18 +522,10 @@ func RawMembers(raw []byte) ([]RawMember, error) {
 			return nil, err
 		}
 		out = append(out, RawMember{Key: k, Value: raw[start:p.pos], Offset: start})
-		p.ws()
-		if p.pos >= len(raw) {
-			return nil, p.unexpected()
-		}
-		switch raw[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
+		if done, err := p.afterValue('}'); err != nil {
+			return nil, err
+		} else if done {
 			return out, p.end()
-		default:
-			return nil, p.unexpected()
 		}
 	}
 }
@@ -586,20 +553,32 @@ func RawElems(raw []byte) ([][]byte, error) {
 			return nil, err
 		}
 		out = append(out, raw[start:p.pos])
-		p.ws()
-		if p.pos >= len(raw) {
-			return nil, p.unexpected()
-		}
-		switch raw[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
+		if done, err := p.afterValue(']'); err != nil {
+			return nil, err
+		} else if done {
 			return out, p.end()
-		default:
-			return nil, p.unexpected()
 		}
 	}
+}
+
+// afterValue reads what follows a value inside an array or an object: a
+// comma (more to come) or the closer, which it consumes, leaving the
+// nesting level (done).
+func (p *parser) afterValue(closer byte) (done bool, err error) {
+	p.ws()
+	if p.pos >= len(p.text) {
+		return false, p.unexpected()
+	}
+	switch p.text[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closer:
+		p.pos++
+		p.depth--
+		return true, nil
+	}
+	return false, p.unexpected()
 }
 
 func (p *parser) end() error {
