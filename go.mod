@@ -1,4 +1,4 @@
-module readmeter
+module github.com/readmeter/readmeter
 
 go 1.26.0
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"readmeter/budgets"
+	"github.com/readmeter/readmeter/budgets"
 )
 
 func ExampleFile_Update() {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/cli"
 )
 
 // Render writes template with each placeholder replaced by a budget from f,

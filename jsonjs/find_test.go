@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // findPaths are the paths the differential tests look for: the ones a

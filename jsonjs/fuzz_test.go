@@ -3,7 +3,7 @@ package jsonjs_test
 import (
 	"testing"
 
-	"readmeter/internal/nodeoracle"
+	"github.com/readmeter/readmeter/internal/nodeoracle"
 )
 
 // FuzzStringify feeds jsonjs and Node the same bytes and requires the same

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"readmeter/internal/nodeoracle"
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/internal/nodeoracle"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // TestNodeCorpus runs Node and jsonjs on every file of testdata/corpus and

@@ -3,8 +3,8 @@ package ledger_test
 import (
 	"fmt"
 
-	"readmeter/budgets"
-	"readmeter/ledger"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/ledger"
 )
 
 func Example() {

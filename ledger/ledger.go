@@ -20,9 +20,9 @@ import (
 	"fmt"
 	"strings"
 
-	"readmeter/budgets"
-	"readmeter/internal/cli"
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Part is one counted part of a walk: an answer or a document.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"readmeter/budgets"
+	"github.com/readmeter/readmeter/budgets"
 )
 
 func TestLedgerCounts(t *testing.T) {

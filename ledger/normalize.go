@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Normalizer rewrites an answer's text before it is counted, so that every

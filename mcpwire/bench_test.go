@@ -12,8 +12,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"readmeter/internal/mcptest"
-	"readmeter/mcpwire"
+	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/mcpwire"
 )
 
 // benchCases are the servers benchmarked: the Go SDK's stateless server

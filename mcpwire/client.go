@@ -14,7 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Protocol versions the client speaks.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"readmeter/internal/mcptest"
-	"readmeter/mcpwire"
+	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/mcpwire"
 )
 
 // streamServer answers every POST with body as an event stream (ID is

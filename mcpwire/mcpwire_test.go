@@ -18,8 +18,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"readmeter/internal/mcptest"
-	"readmeter/mcpwire"
+	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/mcpwire"
 )
 
 // TestMain lets the test binary serve as a Go SDK stdio server when

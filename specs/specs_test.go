@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
-	"readmeter/budgets"
-	"readmeter/twin"
-	"readmeter/walk"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/twin"
+	"github.com/readmeter/readmeter/walk"
 )
 
 const (

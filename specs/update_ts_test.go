@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"readmeter/budgets"
+	"github.com/readmeter/readmeter/budgets"
 )
 
 // sampleTS is our own budget file shaped like the service's

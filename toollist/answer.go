@@ -12,7 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Form is how a capture holds its answer.

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Capture is a tools/list answer read from a file and located, ready to be

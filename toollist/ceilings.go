@@ -1,7 +1,7 @@
 package toollist
 
 import (
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // DefaultMaxChars is the default ceiling for a tool description and for

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"sync"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Figures are what a model reads of one tool list, in exact integers.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // parseBothWays parses data with the one validating pass that finds the

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // referenceFigures measures tools the slow, obvious way: each tool parsed

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"readmeter/internal/nodeoracle"
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/internal/nodeoracle"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // nodeCorpus lists the captures checked against Node: this package's

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // FiguresMembers returns the figures as the members of a --json report, in

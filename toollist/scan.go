@@ -3,7 +3,7 @@ package toollist
 import (
 	"bytes"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // The scanner below walks JSON text that jsonjs has already validated: it

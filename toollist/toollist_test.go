@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 func mustParse(t *testing.T, data string) *Capture {

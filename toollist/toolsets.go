@@ -1,7 +1,7 @@
 package toollist
 
 import (
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Toolset is a named set of tools, as a server offers a part of its list

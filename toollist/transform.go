@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"readmeter/jsonjs"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Transform is a what-if: a rewrite of each tool of a list, as a server

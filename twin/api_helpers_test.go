@@ -18,7 +18,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"readmeter/twin"
+	"github.com/readmeter/readmeter/twin"
 )
 
 // apiClock is a clock tests move by hand.

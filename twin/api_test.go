@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"readmeter/twin"
+	"github.com/readmeter/readmeter/twin"
 )
 
 var dbTimeRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?\+00:00$`)

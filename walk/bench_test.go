@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"readmeter/walk"
-	"readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/walk"
+	"github.com/readmeter/readmeter/walk/walktest"
 )
 
 // benchBody is a 2 KiB JSON answer with database times in it, so the

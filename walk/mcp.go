@@ -10,8 +10,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"readmeter/mcpwire"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/mcpwire"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 // mcpClient is what a walk asks of an MCP connection (*mcpwire.Client).

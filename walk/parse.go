@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"readmeter/ledger"
+	"github.com/readmeter/readmeter/ledger"
 )
 
 // SpecError is a mistake in a spec file: the file, the line, and what is

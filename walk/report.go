@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"readmeter/ledger"
+	"github.com/readmeter/readmeter/ledger"
 )
 
 // Report is the JSON form of a run of walks, with exact integers: what

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"readmeter/budgets"
-	"readmeter/internal/cli"
-	"readmeter/ledger"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/ledger"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 // Options are what a run needs beside its spec.

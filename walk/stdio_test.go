@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"readmeter/walk"
-	"readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/walk"
+	"github.com/readmeter/readmeter/walk/walktest"
 )
 
 // TestMain lets the test binary be a stdio MCP server (the Go SDK's) when

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"readmeter/twin"
-	"readmeter/walk"
+	"github.com/readmeter/readmeter/twin"
+	"github.com/readmeter/readmeter/walk"
 )
 
 // TestTwinEndToEnd replays walks on the twin: every assert holds, and two

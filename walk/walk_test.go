@@ -19,10 +19,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 
-	"readmeter/budgets"
-	"readmeter/ledger"
-	"readmeter/walk"
-	"readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/ledger"
+	"github.com/readmeter/readmeter/walk"
+	"github.com/readmeter/readmeter/walk/walktest"
 )
 
 // padTimes is the full-width rule written again for the tests, apart from

@@ -21,7 +21,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/cli"
 )
 
 func main() { os.Exit(cli.Main("gencapture", run)) }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"readmeter/internal/nodeoracle"
+	"github.com/readmeter/readmeter/internal/nodeoracle"
 )
 
 func TestRun(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"readmeter/budgets"
-	"readmeter/internal/cli"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
 )
 
 // budgetBlock is the block of a budgets file that holds tool-list budgets.

@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
-	"readmeter/internal/cli"
-	"readmeter/mcpwire"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/mcpwire"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 const captureUsageHead = `usage: measure capture -o FILE [flags] URL

@@ -21,10 +21,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/gjson"
 
-	"readmeter/internal/cli"
-	"readmeter/internal/mcptest"
-	"readmeter/internal/scripttest"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/internal/scripttest"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 // badPeers starts the misbehaving HTTP servers the capture tests talk to,

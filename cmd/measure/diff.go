@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"readmeter/internal/cli"
-	"readmeter/jsonjs"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 const diffUsage = `usage: measure diff [--json | --markdown] OLD NEW

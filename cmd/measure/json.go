@@ -3,8 +3,8 @@ package main
 import (
 	"io"
 
-	"readmeter/jsonjs"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 // appendReport appends the compact --json object of one capture:

@@ -9,8 +9,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"readmeter/internal/cli"
-	"readmeter/internal/scripttest"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/scripttest"
 )
 
 var update = flag.Bool("u", false, "rewrite the golden output in testdata/script/*.txtar")

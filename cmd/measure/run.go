@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"readmeter/budgets"
-	"readmeter/internal/cli"
-	"readmeter/jsonjs"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 const usageHead = `usage: measure [flags] CAPTURE...

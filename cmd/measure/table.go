@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"readmeter/internal/cli"
-	"readmeter/toollist"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 // table is a plain text table: the first column left-aligned, the others

@@ -9,7 +9,7 @@ package main
 import (
 	"os"
 
-	"readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/cli"
 )
 
 func main() { os.Exit(cli.Main("twin", run)) }

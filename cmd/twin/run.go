@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"readmeter/internal/cli"
-	"readmeter/twin"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/twin"
 )
 
 const usage = `usage: twin [flags]

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"readmeter/budgets"
-	"readmeter/internal/cli"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
 )
 
 func budgetsCmd(stdout, stderr io.Writer, args []string) error {

@@ -16,7 +16,7 @@ import (
 	"io"
 	"os"
 
-	"readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/cli"
 )
 
 func main() { os.Exit(cli.Main("walks", run)) }

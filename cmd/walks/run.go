@@ -16,11 +16,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"readmeter/budgets"
-	"readmeter/internal/cli"
-	"readmeter/ledger"
-	"readmeter/twin"
-	"readmeter/walk"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/ledger"
+	"github.com/readmeter/readmeter/twin"
+	"github.com/readmeter/readmeter/walk"
 )
 
 const runHelp = `usage: walks run SPEC...|DIR [--url BASE] [flags]

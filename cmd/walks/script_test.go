@@ -7,9 +7,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"readmeter/internal/cli"
-	"readmeter/internal/scripttest"
-	"readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/scripttest"
+	"github.com/readmeter/readmeter/walk/walktest"
 )
 
 var updateGoldens = flag.Bool("u", false, "update the golden files of testdata/script")

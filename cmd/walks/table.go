@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"readmeter/internal/cli"
-	"readmeter/walk"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/walk"
 )
 
 // table is rows of cells; right marks the columns aligned right.

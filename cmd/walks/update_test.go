@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"readmeter/budgets"
-	"readmeter/walk"
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/walk"
 )
 
 func TestUpdateRefusesAFileChangedDuringTheRun(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"readmeter/internal/nodeoracle"
+	"github.com/readmeter/readmeter/internal/nodeoracle"
 )
 
 func TestEval(t *testing.T) {
