@@ -311,19 +311,19 @@ func (a *answer) findEvent() error {
 // isResponse reports whether the valid JSON text msg is an object with a
 // "result" or an "error" member.
 func isResponse(msg []byte) bool {
-	if rawKind(msg) != jsonjs.Object {
+	if jsonjs.KindValid(msg) != jsonjs.Object {
 		return false
 	}
-	ms := members(nil, msg)
-	_, r := lastMember(ms, "result")
-	_, e := lastMember(ms, "error")
+	ms := jsonjs.MembersValid(nil, msg)
+	_, r := jsonjs.LastMember(ms, "result")
+	_, e := jsonjs.LastMember(ms, "error")
 	return r || e
 }
 
 // locateResult finds the result object in the message, and the form of a
 // JSON capture.
 func (a *answer) locateResult(what string) error {
-	if k := rawKind(a.msg); k != jsonjs.Object {
+	if k := jsonjs.KindValid(a.msg); k != jsonjs.Object {
 		return inputErr(a.path, "the answer is %s, not a JSON object: a capture holds a %s", article(k), what)
 	}
 	var res, rpcErr []byte
@@ -332,16 +332,16 @@ func (a *answer) locateResult(what string) error {
 		res, rpcErr = a.found[findResult].Value, a.found[findError].Value
 		hasRes, hasErr, rpc = res != nil, rpcErr != nil, a.found[findJSONRPC].Value != nil
 	} else {
-		ms := members(nil, a.msg)
-		_, rpc = lastMember(ms, "jsonrpc")
-		res, hasRes = lastMember(ms, "result")
-		rpcErr, hasErr = lastMember(ms, "error")
+		ms := jsonjs.MembersValid(nil, a.msg)
+		_, rpc = jsonjs.LastMember(ms, "jsonrpc")
+		res, hasRes = jsonjs.LastMember(ms, "result")
+		rpcErr, hasErr = jsonjs.LastMember(ms, "error")
 	}
 	if hasRes {
 		if a.form == 0 {
 			a.form = JSONRPC
 		}
-		if k := rawKind(res); k != jsonjs.Object {
+		if k := jsonjs.KindValid(res); k != jsonjs.Object {
 			return inputErr(a.path, "result is %s, not an object", article(k))
 		}
 		a.result = res
@@ -382,27 +382,6 @@ func describeRPCError(raw []byte) string {
 		return string(raw)
 	}
 	return strings.Join(parts, ": ")
-}
-
-// rawKind returns the kind of the valid JSON text raw from its first byte.
-func rawKind(raw []byte) jsonjs.Kind {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
-		return jsonjs.Null
-	}
-	switch raw[0] {
-	case '{':
-		return jsonjs.Object
-	case '[':
-		return jsonjs.Array
-	case '"':
-		return jsonjs.String
-	case 't', 'f':
-		return jsonjs.Bool
-	case 'n':
-		return jsonjs.Null
-	}
-	return jsonjs.Number
 }
 
 // article names a kind with its article: "an array", "a string", "null".

@@ -107,13 +107,13 @@ func Parse(path string, data []byte) (*Capture, error) {
 		}
 		raw, ok, tools = fd.Value, fd.Value != nil, fd.Elems
 	} else {
-		raw, ok = lastMember(members(nil, a.result), "tools")
-		if ok && rawKind(raw) == jsonjs.Array {
-			tools = elems(make([][]byte, 0, 64), raw)
+		raw, ok = jsonjs.LastMember(jsonjs.MembersValid(nil, a.result), "tools")
+		if ok && jsonjs.KindValid(raw) == jsonjs.Array {
+			tools = jsonjs.ElemsValid(make([][]byte, 0, 64), raw)
 		}
 	}
 	if !ok {
-		if _, init := lastMember(members(nil, a.result), "protocolVersion"); init {
+		if _, init := jsonjs.LastMember(jsonjs.MembersValid(nil, a.result), "protocolVersion"); init {
 			return nil, inputErr(path, "an initialize answer, not a tools/list answer: give it with --init, or beside its capture as %s", filepath.Base(InitPath("CAPTURE.json")))
 		}
 		return nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
@@ -122,7 +122,7 @@ func Parse(path string, data []byte) (*Capture, error) {
 	if a.form != Result {
 		at = "result.tools"
 	}
-	if k := rawKind(raw); k != jsonjs.Array {
+	if k := jsonjs.KindValid(raw); k != jsonjs.Array {
 		return nil, inputErr(path, "%s is %s, not an array", at, article(k))
 	}
 	if tools == nil {
@@ -138,7 +138,7 @@ func Parse(path string, data []byte) (*Capture, error) {
 		pres, checked = pre.result(k, tools)
 	}
 	for i, t := range tools[checked:] {
-		if k := rawKind(t); k != jsonjs.Object {
+		if k := jsonjs.KindValid(t); k != jsonjs.Object {
 			return nil, inputErr(path, "%s[%d] is %s, not an object", at, checked+i, article(k))
 		}
 	}

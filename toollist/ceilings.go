@@ -46,7 +46,7 @@ func ParseInit(path string, data []byte) (*Init, error) {
 		return nil, err
 	}
 	in := &Init{Path: path, Form: a.form, Replaced: a.replaced}
-	raw, ok := lastMember(members(nil, a.result), "instructions")
+	raw, ok := jsonjs.LastMember(jsonjs.MembersValid(nil, a.result), "instructions")
 	if !ok {
 		return in, nil
 	}

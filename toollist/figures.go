@@ -116,9 +116,9 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 	var nameLen, descLen, schemaLen int
 	var hasSchema bool
 	var fields int64
-	i := skipWS(raw, 0) + 1
+	i := jsonjs.SkipSpace(raw, 0) + 1
 	for {
-		i = skipWS(raw, i)
+		i = jsonjs.SkipSpace(raw, i)
 		if i >= len(raw) || raw[i] == '}' {
 			break
 		}
@@ -126,19 +126,19 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 			i++
 			continue
 		}
-		ke := skipString(raw, i)
+		ke := jsonjs.StringEnd(raw, i)
 		key := raw[i+1 : ke-1]
-		i = skipWS(raw, skipWS(raw, ke)+1) // past ':'
+		i = jsonjs.SkipSpace(raw, jsonjs.SkipSpace(raw, ke)+1) // past ':'
 		switch {
-		case keyIs(key, "name"):
+		case jsonjs.KeyIs(key, "name"):
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
 			sc.name, sc.hasName, nameLen = raw[i:e], true, n
 			i = e
-		case keyIs(key, "description"):
+		case jsonjs.KeyIs(key, "description"):
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
 			sc.desc, sc.hasDesc, descLen = raw[i:e], true, n
 			i = e
-		case keyIs(key, "inputSchema"):
+		case jsonjs.KeyIs(key, "inputSchema"):
 			e, n, fd := jsonjs.MeasureValid(raw, i, "description")
 			hasSchema, schemaLen, fields = true, n, fd
 			i = e
@@ -167,7 +167,7 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 	sc.nameStr = sc.hasName && sc.name[0] == '"'
 	sc.descStr = sc.hasDesc && sc.desc[0] == '"'
 	if sc.nameStr {
-		tf.Name = parseString(sc.name)
+		tf.Name = jsonjs.StringValid(sc.name)
 	}
 	if sc.descStr {
 		tf.DescriptionChars, tf.DescriptionBytes = stringLens(sc.desc)
@@ -379,7 +379,7 @@ func Measure(c *Capture) (*Figures, error) {
 					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
 			} else {
-				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at(), article(rawKind(sc.desc))))
+				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at(), article(jsonjs.KindValid(sc.desc))))
 			}
 		}
 		f.ModelReadBytes += tf.ModelReadBytes

@@ -89,10 +89,10 @@ func ReadFigures(path string) (*Figures, error) {
 // parseReport reads a --json report; ok is false when data is not one.
 func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 	text, _ := jsonjs.Decode(data)
-	if rawKind(text) != jsonjs.Object || jsonjs.Validate(text) != nil {
+	if jsonjs.KindValid(text) != jsonjs.Object || jsonjs.Validate(text) != nil {
 		return nil, false, nil
 	}
-	if _, has := lastMember(members(nil, text), "per_tool"); !has {
+	if _, has := jsonjs.LastMember(jsonjs.MembersValid(nil, text), "per_tool"); !has {
 		return nil, false, nil
 	}
 	v, err := jsonjs.Parse(text)
