@@ -180,6 +180,9 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// newPostID returns a new post id.
+func newPostID() string { return "p_" + randHex(8) }
+
 // peerID derives a KEY's peer id: the first 16 bytes of SHA-256 of the
 // public key, as 32 hex digits.
 func peerID(pub []byte) string {
