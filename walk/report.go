@@ -21,6 +21,21 @@ type Report struct {
 	Warnings []string `json:"warnings"`
 	// Moves are the budgets --update rewrote.
 	Moves []MoveReport `json:"moves,omitempty"`
+	// Shard, in the report of a share of a run (walks run --shard), says
+	// which share it is and names every walk of the whole run; a merged
+	// report has none.
+	Shard *ShardReport `json:"shard,omitempty"`
+}
+
+// ShardReport is which share of a run a report holds.
+type ShardReport struct {
+	// Index is the share, 1 to Count.
+	Index int `json:"index"`
+	// Count is how many shares the run was split into.
+	Count int `json:"count"`
+	// Walks names every walk of the whole run, in the order an unsharded
+	// run would report them.
+	Walks []string `json:"walks"`
 }
 
 // WalkReport is one walk in a Report.

@@ -3,6 +3,7 @@
 // and rewrites budgets at what the walks read when asked.
 //
 //	walks run SPEC...|DIR [--url BASE] [flags]
+//	walks merge REPORT... [--budgets FILE] [flags]
 //	walks check SPEC...|DIR [--var k=v]
 //	walks budgets render --budgets FILE --template FILE
 //
@@ -23,11 +24,12 @@ func main() { os.Exit(cli.Main("walks", run)) }
 
 const usage = `usage:
   walks run SPEC...|DIR [--url BASE] [flags]   replay walks, count, gate budgets
+  walks merge REPORT... [--budgets FILE]       merge the reports of shards, gate budgets
   walks check SPEC...|DIR [--var k=v]          parse and check specs, send nothing
   walks budgets render --budgets FILE --template FILE
                                                render text from budgets
 
-Run "walks run --help" for the flags.
+Run "walks run --help" or "walks merge --help" for the flags.
 
 Exit codes:
   0  every walk within its budgets
@@ -45,6 +47,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return runWalks(stdout, stderr, args[1:])
+	case "merge":
+		return mergeCmd(stdout, stderr, args[1:])
 	case "check":
 		return checkSpecs(stdout, stderr, args[1:])
 	case "budgets":
@@ -53,5 +57,5 @@ func run(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return cli.Usage("unknown command %q (run, check, budgets)", args[0])
+	return cli.Usage("unknown command %q (run, merge, check, budgets)", args[0])
 }

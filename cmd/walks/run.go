@@ -59,6 +59,41 @@ type runFlags struct {
 	repeat     int
 	timeout    time.Duration
 	progress   bool
+	shard      string
+}
+
+// addGateFlags defines the flags of gating and output that walks run and
+// walks merge share.
+func addGateFlags(fs *pflag.FlagSet, f *runFlags) {
+	fs.BoolVar(&f.asJSON, "json", false, "write the report as JSON on stdout instead of the table")
+	fs.StringVar(&f.report, "report", "", "also write the JSON report to `FILE`")
+	fs.BoolVar(&f.markdown, "markdown", false, "write the tables as markdown (for a pull request or a CI step summary)")
+	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
+	fs.StringVar(&f.budgetFile, "budgets", "", "hold the walks to the budgets in `FILE` (JSON, or TypeScript export const blocks)")
+	fs.BoolVar(&f.strict, "strict", false, "with --budgets: a walk whose budget the file lacks is an error")
+	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change)")
+	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
+	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
+}
+
+// checkGateFlags refuses the gating and output flags that do not go
+// together; cmd names the subcommand in the message.
+func checkGateFlags(cmd string, fs *pflag.FlagSet, f runFlags) error {
+	if fs.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
+		return cli.Usage(cmd+": --check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
+	}
+	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
+		return cli.Usage("%s: --strict, --update and --check-slack need --budgets FILE", cmd)
+	}
+	if f.asJSON && f.markdown {
+		return cli.Usage("%s: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)", cmd)
+	}
+	if f.report != "" {
+		if st, err := os.Stat(filepath.Dir(f.report)); err != nil || !st.IsDir() {
+			return cli.Usage(cmd+": --report %s: the directory %s does not exist; create it first", f.report, filepath.Dir(f.report))
+		}
+	}
+	return nil
 }
 
 func runWalks(stdout, stderr io.Writer, args []string) error {
@@ -70,17 +105,10 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "run `N` walks at a time (default: the CPU count)")
 	fs.Lookup("jobs").DefValue = "0" // the help names the default; the number differs by machine
-	fs.BoolVar(&f.asJSON, "json", false, "write the report as JSON on stdout instead of the table")
-	fs.StringVar(&f.report, "report", "", "also write the JSON report to `FILE`")
-	fs.BoolVar(&f.markdown, "markdown", false, "write the tables as markdown (for a pull request or a CI step summary)")
-	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
-	fs.StringVar(&f.budgetFile, "budgets", "", "hold the walks to the budgets in `FILE` (JSON, or TypeScript export const blocks)")
-	fs.BoolVar(&f.strict, "strict", false, "with --budgets: a walk whose budget the file lacks is an error")
-	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change)")
-	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
-	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
+	addGateFlags(fs, &f)
 	fs.IntVar(&f.repeat, "repeat", 1, "run each walk `N` times concurrently; every run must count the same")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
+	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -95,19 +123,11 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	if f.jobs < 1 || f.repeat < 1 {
 		return cli.Usage("run: --jobs and --repeat are at least 1")
 	}
-	if fs.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
-		return cli.Usage("run: --check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
+	if err := checkGateFlags("run", fs, f); err != nil {
+		return err
 	}
-	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
-		return cli.Usage("run: --strict, --update and --check-slack need --budgets FILE")
-	}
-	if f.asJSON && f.markdown {
-		return cli.Usage("run: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
-	}
-	if f.report != "" {
-		if st, err := os.Stat(filepath.Dir(f.report)); err != nil || !st.IsDir() {
-			return cli.Usage("run: --report %s: the directory %s does not exist; create it first", f.report, filepath.Dir(f.report))
-		}
+	if f.shard != "" && f.update {
+		return cli.Usage("run: --update with --shard would rewrite budgets from a share of the walks; run the shards with --report, then walks merge --update")
 	}
 	if f.url != "" {
 		if u, err := url.Parse(f.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -121,6 +141,17 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	specs, err := loadSpecs(stderr, fs.Args(), vars, f.walks)
 	if err != nil {
 		return err
+	}
+	var shard *walk.ShardReport
+	if f.shard != "" {
+		k, n, err := parseShard(f.shard)
+		if err != nil {
+			return err
+		}
+		specs, shard = pickShard(specs, k, n)
+		if len(specs) == 0 {
+			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(shard.Walks))
+		}
 	}
 	var bf *budgets.File
 	if f.budgetFile != "" {
@@ -138,7 +169,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 		}
-		if len(f.walks) > 0 { // compare the walks picked, not the ones left out as removed
+		if len(f.walks) > 0 || shard != nil { // compare the walks picked, not the ones left out as removed
 			picked := map[string]bool{}
 			for _, s := range specs {
 				picked[s.Name] = true
@@ -173,6 +204,13 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	}
 	outcomes := walk.RunAll(context.Background(), specs, opts, f.jobs, f.repeat)
 	stopBar()
+	return finish(stdout, stderr, outcomes, bf, base, f, shard)
+}
+
+// finish gates the outcomes of a run (or of merged shard reports) against
+// the budget file, rewrites budgets with --update, writes the report and
+// the tables, and returns the run's exit.
+func finish(stdout, stderr io.Writer, outcomes []walk.Outcome, bf *budgets.File, base *walk.Report, f runFlags, shard *walk.ShardReport) error {
 
 	rep, overTexts, failed, differ := evaluate(outcomes, bf, f)
 	over := len(overTexts)
@@ -219,6 +257,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	}
 
 	rep.Over = append(rep.Over, overTexts...)
+	rep.Shard = shard
 	if f.report != "" {
 		if err := writeJSONFile(f.report, rep); err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: err}

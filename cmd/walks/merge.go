@@ -1,0 +1,193 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/ledger"
+	"github.com/readmeter/readmeter/walk"
+)
+
+const mergeHelp = `usage: walks merge REPORT... [--budgets FILE] [flags]
+
+Merges the JSON reports of the shares of a run (walks run --shard K/N
+--report FILE, one per job of a CI matrix) into one, and gates it, writes
+its tables and rewrites its budgets once, exactly as one unsharded run
+with the same flags would: the same report, table and budget file, byte
+for byte. Every share must be there, each once, from the same run.
+
+The budgets are held as the shards read them: give merge the --budgets,
+--strict and --check-slack an unsharded run would get (the shards need
+none).
+
+Exit codes:
+  0  every walk within its budgets
+  1  a budget exceeded, or repeated runs counted differently
+  2  a usage error, a report that is not a shard's, a share missing or
+     given twice, a bad budget file
+  3  a walk failed against the server in one of the shares
+
+Flags:
+`
+
+func mergeCmd(stdout, stderr io.Writer, args []string) error {
+	var f runFlags
+	fs := pflag.NewFlagSet("walks merge", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addGateFlags(fs, &f)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, mergeHelp+fs.FlagUsages())
+			return nil
+		}
+		return cli.Usage("merge: %v (see walks merge --help)", err)
+	}
+	if fs.NArg() == 0 {
+		return cli.Usage("merge: name the shards' reports (walks run --shard K/N --report FILE)")
+	}
+	if err := checkGateFlags("merge", fs, f); err != nil {
+		return err
+	}
+	outcomes, err := mergeReports(fs.Args())
+	if err != nil {
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("merge: %v", err)}
+	}
+	specs := make([]*walk.Spec, len(outcomes))
+	for i, oc := range outcomes {
+		specs[i] = oc.Spec
+	}
+	var bf *budgets.File
+	if f.budgetFile != "" {
+		bf, err = budgets.Load(f.budgetFile)
+		if err != nil {
+			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		}
+		if err := checkBudgetKeys(bf, specs); err != nil {
+			return err
+		}
+	}
+	var base *walk.Report
+	if f.base != "" {
+		base, err = walk.ReadReport(f.base)
+		if err != nil {
+			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		}
+	}
+	return finish(stdout, stderr, outcomes, bf, base, f, nil)
+}
+
+// mergeReports reads the shards' reports and returns the walks as one
+// unsharded run would have them, in its order, each walk's outcome rebuilt
+// from what its shard read.
+func mergeReports(paths []string) ([]walk.Outcome, error) {
+	var first *walk.ShardReport
+	var firstPath string
+	seen := map[int]string{}
+	byName := map[string]walk.WalkReport{}
+	from := map[string]string{}
+	for _, p := range paths {
+		rep, err := walk.ReadReport(p)
+		if err != nil {
+			return nil, err
+		}
+		sh := rep.Shard
+		if sh == nil {
+			return nil, fmt.Errorf("%s: not a shard's report: write one with walks run --shard K/N --report FILE", p)
+		}
+		if first == nil {
+			first, firstPath = sh, p
+		} else if sh.Count != first.Count || strings.Join(sh.Walks, "\x00") != strings.Join(first.Walks, "\x00") {
+			return nil, fmt.Errorf("%s: shard %d/%d of another run than %s (shard %d/%d): its walks or its count differ", p, sh.Index, sh.Count, firstPath, first.Index, first.Count)
+		}
+		if prev, dup := seen[sh.Index]; dup {
+			return nil, fmt.Errorf("%s: shard %d/%d is also %s: give each shard's report once", p, sh.Index, sh.Count, prev)
+		}
+		seen[sh.Index] = p
+		for _, wr := range rep.Walks {
+			if prev, dup := from[wr.Walk]; dup {
+				return nil, fmt.Errorf("%s: walk %s is also in %s", p, wr.Walk, prev)
+			}
+			from[wr.Walk] = p
+			byName[wr.Walk] = wr
+		}
+	}
+	var missing []string
+	for i := 1; i <= first.Count; i++ {
+		if _, ok := seen[i]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, first.Count))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s %s missing: give every shard's report (a job that failed may have left none; its walks are lost)", plural(len(missing), "shard", "shards"), strings.Join(missing, ", "))
+	}
+	out := make([]walk.Outcome, 0, len(first.Walks))
+	for _, name := range first.Walks {
+		wr, ok := byName[name]
+		if !ok {
+			return nil, fmt.Errorf("walk %s is in no report, though shard %s should hold it", name, shardOf(first, name))
+		}
+		delete(byName, name)
+		oc, err := outcomeOf(wr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", from[name], err)
+		}
+		out = append(out, oc)
+	}
+	for name := range byName {
+		return nil, fmt.Errorf("%s: walk %s is not one of the run's walks", from[name], name)
+	}
+	return out, nil
+}
+
+// shardOf names the share a walk belongs to, as pickShard deals them.
+func shardOf(sh *walk.ShardReport, name string) string {
+	for k := 1; k <= sh.Count; k++ {
+		specs := make([]*walk.Spec, len(sh.Walks))
+		for i, w := range sh.Walks {
+			specs[i] = &walk.Spec{Name: w}
+		}
+		picked, _ := pickShard(specs, k, sh.Count)
+		for _, s := range picked {
+			if s.Name == name {
+				return fmt.Sprintf("%d/%d", k, sh.Count)
+			}
+		}
+	}
+	return "?"
+}
+
+// outcomeOf rebuilds a walk's outcome from its report: the spec as far as
+// the gate reads it (name, file, measures, tool-list parts) and the result
+// (the ledger's parts, the calls, the tool lists).
+func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
+	s := &walk.Spec{Name: wr.Walk, File: wr.Spec}
+	res := &walk.Result{
+		Spec:      s,
+		Ledger:    ledger.FromReport(ledger.Report{Walk: wr.Walk, Parts: wr.Parts}),
+		Calls:     wr.Calls,
+		ToolLists: map[string]int64{},
+	}
+	for _, tl := range wr.ToolLists {
+		s.Steps = append(s.Steps, &walk.Step{Part: tl.Part})
+		res.ToolLists[tl.Part] = tl.Bytes
+	}
+	for _, b := range wr.Budgets {
+		kind, part, _ := strings.Cut(b.Measure, ":")
+		m := walk.Measure{Key: b.Key, Kind: kind, Part: part, File: wr.Spec}
+		if m.String() != b.Measure || m.Unit() != b.Unit {
+			return walk.Outcome{}, fmt.Errorf("walk %s: budget %s: measure %q in %s is not one walks run writes", wr.Walk, b.Key, b.Measure, b.Unit)
+		}
+		s.Measures = append(s.Measures, m)
+	}
+	oc := walk.Outcome{Spec: s, Result: res, Runs: wr.Runs, Differ: wr.Differ}
+	if wr.Error != "" {
+		oc.Err = errors.New(wr.Error)
+	}
+	return oc, nil
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/walk"
+)
+
+// runOut is what one in-process run of the command gave.
+type runOut struct {
+	stdout, stderr string
+	code           int
+	files          map[string]string // the files the run wrote, by role
+}
+
+func runWith(t *testing.T, files map[string]string, args ...string) runOut {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(&stdout, &stderr, args)
+	cli.Report(&stderr, "walks", err)
+	out := runOut{stdout: stdout.String(), stderr: stderr.String(), code: cli.Code(err), files: map[string]string{}}
+	for role, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("walks %s: %v", strings.Join(args, " "), err)
+		}
+		out.files[role] = string(data)
+	}
+	return out
+}
+
+// twinStderr drops the line that names the embedded twin's port, which
+// differs from run to run.
+func twinStderr(s string) string {
+	var keep []string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if !strings.HasPrefix(l, "walks: no --url: running against the embedded twin at ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "")
+}
+
+// TestMergeIsTheUnshardedRun runs every walk of specs/schellingaf on the
+// embedded twin once whole and once in shares, and holds the merge of the
+// shares to the whole run byte for byte: the table, the markdown with a
+// base, the JSON report, the exit code and the budget file --update
+// writes. The budgets are moved first so that one is exceeded and one is
+// stale.
+func TestMergeIsTheUnshardedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every walk on the twin five times")
+	}
+	const specs = "../../specs/schellingaf"
+	dir := t.TempDir()
+	orig, err := os.ReadFile("../../specs/twin/budgets.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.Replace(string(orig), `"start_tasks": 1191`, `"start_tasks": 1000`, 1)
+	moved = strings.Replace(moved, `"http": 1971`, `"http": 2500`, 1)
+	if moved == string(orig) {
+		t.Fatal("specs/twin/budgets.json no longer holds the values this test moves")
+	}
+	budgetFile := filepath.Join(dir, "budgets.json")
+	reset := func() {
+		if err := os.WriteFile(budgetFile, []byte(moved), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reset()
+
+	const shards = 3
+	var reports []string
+	for k := 1; k <= shards; k++ {
+		p := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
+		out := runWith(t, nil, "run", specs, "--shard", fmt.Sprintf("%d/%d", k, shards), "--report", p, "--jobs", "2")
+		if out.code != 0 {
+			t.Fatalf("shard %d/%d: exit %d\n%s", k, shards, out.code, out.stderr)
+		}
+		reports = append(reports, p)
+	}
+	// Every walk is in exactly one share.
+	count := map[string]int{}
+	for _, p := range reports {
+		rep, err := walk.ReadReport(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range rep.Walks {
+			count[w.Walk]++
+		}
+	}
+	if len(count) < shards {
+		t.Fatalf("the shares hold %d walks: %v", len(count), count)
+	}
+	for w, n := range count {
+		if n != 1 {
+			t.Errorf("walk %s is in %d shares", w, n)
+		}
+	}
+
+	whole := filepath.Join(dir, "whole.json")
+	merged := filepath.Join(dir, "merged.json")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		code  int
+	}{
+		{"table", []string{"--budgets", budgetFile, "--check-slack", "5"}, 1},
+		{"markdown with a base", []string{"--budgets", budgetFile, "--markdown", "--base", reports[0]}, 1},
+		{"json", []string{"--json"}, 0},
+		{"update", []string{"--budgets", budgetFile, "--update"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"budgets": budgetFile}
+			reset()
+			one := runWith(t, files, append([]string{"run", specs, "--jobs", "2", "--report", whole}, tc.flags...)...)
+			one.files["report"] = mustRead(t, whole)
+			reset()
+			two := runWith(t, files, append(append([]string{"merge"}, reports...), append(tc.flags, "--report", merged)...)...)
+			two.files["report"] = mustRead(t, merged)
+			one.stderr = twinStderr(one.stderr)
+			if one.code != tc.code {
+				t.Fatalf("the whole run: exit %d, want %d\n%s", one.code, tc.code, one.stderr)
+			}
+			if diff := cmp.Diff(one, two, cmp.AllowUnexported(runOut{})); diff != "" {
+				t.Errorf("merged differs from the whole run (-whole +merged):\n%s", diff)
+			}
+			if tc.name == "update" && one.files["budgets"] == moved {
+				t.Error("--update left the budget file as it was")
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
