@@ -145,6 +145,10 @@ func (r *runner) mcp(ctx context.Context, st *Step) (*exchange, error) {
 			v = mcpwire.Version20250618
 		}
 		p, _ := json.Marshal(map[string]any{"protocolVersion": v, "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "readmeter", "version": "0"}})
+		if params != nil {
+			// The params as written, in their order: a client's own clientInfo.
+			p = params
+		}
 		ex.reqBody = p
 		resp, err = c.Request(ctx, "initialize", json.RawMessage(p))
 		if err == nil {
@@ -155,7 +159,11 @@ func (r *runner) mcp(ctx context.Context, st *Step) (*exchange, error) {
 	case "discover":
 		resp, err = c.Discover(ctx)
 	case "list":
-		pages, err = c.ListTools(ctx)
+		if params != nil {
+			pages, err = listPages(ctx, c, params)
+		} else {
+			pages, err = c.ListTools(ctx)
+		}
 		if len(pages) > 0 {
 			resp = pages[len(pages)-1]
 		}
@@ -247,4 +255,71 @@ func fill(ex *exchange, resp *mcpwire.Response) {
 	if len(ex.json) == 0 {
 		ex.json = resp.Raw
 	}
+}
+
+// listPages sends tools/list with the params as written (a client that
+// sends `"params":{}`), then follows nextCursor as ListTools does, the
+// cursor added to those params.
+func listPages(ctx context.Context, c mcpClient, params json.RawMessage) ([]*mcpwire.Response, error) {
+	var pages []*mcpwire.Response
+	seen := map[string]bool{}
+	p := params
+	for {
+		resp, err := c.Request(ctx, "tools/list", p)
+		if err != nil {
+			return pages, err
+		}
+		pages = append(pages, resp)
+		next := gjson.GetBytes(resp.Message, "result.nextCursor")
+		if next.Type != gjson.String || next.String() == "" {
+			return pages, nil
+		}
+		if seen[next.String()] || len(pages) >= mcpwire.MaxPages {
+			return pages, fmt.Errorf("tools/list: nextCursor %q repeats or passes %d pages", next.String(), mcpwire.MaxPages)
+		}
+		seen[next.String()] = true
+		q, _ := json.Marshal(next.String())
+		p, err = withMember(params, "cursor", q)
+		if err != nil {
+			return pages, err
+		}
+	}
+}
+
+// withMember returns the JSON object obj with key set to raw (replaced in
+// place when present, else added last).
+func withMember(obj json.RawMessage, key string, raw []byte) (json.RawMessage, error) {
+	o := gjson.ParseBytes(obj)
+	if !o.IsObject() {
+		return nil, fmt.Errorf("params are not a JSON object")
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n, found := 0, false
+	o.ForEach(func(k, v gjson.Result) bool {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		if k.String() == key {
+			b.Write(raw)
+			found = true
+		} else {
+			b.WriteString(v.Raw)
+		}
+		return true
+	})
+	if !found {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		kq, _ := json.Marshal(key)
+		b.Write(kq)
+		b.WriteByte(':')
+		b.Write(raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

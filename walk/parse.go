@@ -151,6 +151,9 @@ type parser struct {
 	file  string
 	errs  SpecErrors
 	stack []string // include files being read, to refuse a cycle
+	// uncounted is true inside a `use` with `count: false`: its steps run
+	// among the counted ones, none of them counted.
+	uncounted bool
 }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) {
@@ -523,9 +526,17 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		}
 	}
 	if st.Kind == "use" {
-		if len(pairs) > 1 {
-			p.errf(n, "%s: a use step takes no other key", what)
+		for _, kv := range pairs {
+			if k := kv[0].Value; k != "use" && k != "count" {
+				p.errf(kv[0], "%s: a use step takes only count, not %s", what, k)
+			}
 		}
+		if !counted && !count {
+			p.errf(n, "%s: count: false is for steps; set-up steps are never counted", what)
+		}
+		was := p.uncounted
+		p.uncounted = p.uncounted || !count
+		defer func() { p.uncounted = was }()
 		return p.use(s, kindNode, what, counted)
 	}
 	switch st.Kind {
@@ -551,7 +562,7 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		}
 	}
 	countable := st.Kind == "http" || st.Kind == "mcp" || st.Kind == "doc"
-	st.Counted = counted && count && countable
+	st.Counted = counted && count && countable && !p.uncounted
 	if st.Counted && st.Part == "" {
 		p.errf(n, "%s: a counted step needs a part (or count: false)", what)
 	}
@@ -626,7 +637,7 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		}
 		return nil
 	}
-	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file)}
+	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file), uncounted: p.uncounted}
 	var steps []*Step
 	if root.Kind != yaml.MappingNode {
 		sub.errf(root, "an include is a mapping with steps, got %s", kindName(root))
@@ -788,8 +799,8 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 			p.errf(n, "%s.mcp.list: only tools are listed, got %q", what, r.Name)
 		}
 	}
-	if r.Args != nil && r.Op != "call" && r.Op != "notify" && r.Op != "method" {
-		p.errf(r.Args, "%s.mcp: args are for call, notify and method", what)
+	if r.Args != nil && (r.Op == "discover" || r.Op == "raw") {
+		p.errf(r.Args, "%s.mcp: params are for initialize, list, call, prompt, notify and method", what)
 	}
 	return r
 }

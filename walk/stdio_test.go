@@ -74,7 +74,7 @@ steps:
 		t.Fatalf("the server wrote %d lines, want 3:\n%s", len(lines), out)
 	}
 	want := map[string]int64{
-		"init": int64(len(lines[0])), "list": int64(len(lines[1])), "call": int64(len(lines[2])),
+		"init": int64(len(lines[0])), "initialized": 0, "list": int64(len(lines[1])), "call": int64(len(lines[2])),
 		"the document": int64(len("# A document\nWith a time 2026-10-02T07:57:40.250000+00:00.\n")),
 		"hook lines":   int64(len("line one\nline two\n")), "echo": 2,
 	}
