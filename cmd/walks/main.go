@@ -4,6 +4,7 @@
 //
 //	walks run SPEC...|DIR [--url BASE] [flags]
 //	walks merge REPORT... [--budgets FILE] [flags]
+//	walks history --budgets FILE [--since REV] [--markdown] [--svg FILE]
 //	walks check SPEC...|DIR [--var k=v]
 //	walks budgets render --budgets FILE --template FILE
 //
@@ -25,11 +26,12 @@ func main() { os.Exit(cli.Main("walks", run)) }
 const usage = `usage:
   walks run SPEC...|DIR [--url BASE] [flags]   replay walks, count, gate budgets
   walks merge REPORT... [--budgets FILE]       merge the reports of shards, gate budgets
+  walks history --budgets FILE [--since REV]   each budget's value at each commit that moved it
   walks check SPEC...|DIR [--var k=v]          parse and check specs, send nothing
   walks budgets render --budgets FILE --template FILE
                                                render text from budgets
 
-Run "walks run --help" or "walks merge --help" for the flags.
+Run "walks COMMAND --help" for a command's flags.
 
 Exit codes:
   0  every walk within its budgets
@@ -49,6 +51,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return runWalks(stdout, stderr, args[1:])
 	case "merge":
 		return mergeCmd(stdout, stderr, args[1:])
+	case "history":
+		return historyCmd(stdout, stderr, args[1:])
 	case "check":
 		return checkSpecs(stdout, stderr, args[1:])
 	case "budgets":
@@ -57,5 +61,5 @@ func run(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return cli.Usage("unknown command %q (run, merge, check, budgets)", args[0])
+	return cli.Usage("unknown command %q (run, merge, history, check, budgets)", args[0])
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/xml"
+	"errors"
 	"flag"
+	"io"
 	"os"
 	"testing"
 
@@ -33,7 +36,46 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": scripttest.Exits,
+			"exits":      scripttest.Exits,
+			"wellformed": wellformed,
 		},
 	})
+}
+
+// wellformed FILE... fails unless each file is well-formed XML (an SVG
+// chart, a JUnit report) with one root element.
+func wellformed(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: wellformed FILE...")
+	}
+	for _, a := range args {
+		f, err := os.Open(ts.MkAbs(a))
+		ts.Check(err)
+		d := xml.NewDecoder(f)
+		roots := 0
+		depth := 0
+		for {
+			tok, err := d.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				f.Close()
+				ts.Fatalf("%s: %v", a, err)
+			}
+			switch tok.(type) {
+			case xml.StartElement:
+				if depth == 0 {
+					roots++
+				}
+				depth++
+			case xml.EndElement:
+				depth--
+			}
+		}
+		f.Close()
+		if roots != 1 {
+			ts.Fatalf("%s: %d root elements, want 1", a, roots)
+		}
+	}
 }
