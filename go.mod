@@ -3,6 +3,7 @@ module github.com/readmeter/readmeter
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.2.0
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0

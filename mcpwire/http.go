@@ -2,7 +2,6 @@ package mcpwire
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/readmeter/readmeter/internal/fetch"
 )
 
 // HTTPOptions configure the HTTP transports.
@@ -175,6 +176,7 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		return nil, err
 	}
 	t.headers(req.Header, m)
+	fetch.Prepare(req)
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		return nil, netError(err)
@@ -185,7 +187,7 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		t.sessID = sid
 		t.mu.Unlock()
 	}
-	body, err := decoded(resp)
+	body, err := fetch.Body(resp)
 	if err != nil {
 		return nil, err
 	}
@@ -208,8 +210,8 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 	switch ct {
 	case "application/json":
 		size := resp.ContentLength
-		if !resp.Uncompressed && body != io.Reader(resp.Body) {
-			size = -1 // gzip: the length is not the body's
+		if fetch.Decoded(resp) {
+			size = -1 // the length is not the decoded body's
 		}
 		r.Raw, err = readLimitedSize(body, t.max, size)
 		if err != nil {
@@ -320,19 +322,6 @@ func mediaType(ct string) string {
 		return strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
 	}
 	return mt
-}
-
-// decoded returns the body with any gzip the HTTP client left undone
-// removed.
-func decoded(resp *http.Response) (io.Reader, error) {
-	if !resp.Uncompressed && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, fmt.Errorf("the gzip body is broken: %v", err)
-		}
-		return zr, nil
-	}
-	return resp.Body, nil
 }
 
 func readLimited(r io.Reader, max int64) ([]byte, error) {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/readmeter/readmeter/internal/fetch"
 )
 
 // sseTransport is the older HTTP+SSE transport: one GET stream for the
@@ -75,6 +77,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	if o.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+o.Token)
 	}
+	fetch.Prepare(req)
 	connected := make(chan error, 1)
 	timer := time.AfterFunc(timeout, func() {
 		select {
@@ -105,7 +108,13 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 		cancel()
 		return nil, fail(fmt.Errorf("answered %s, not an event stream: %s", ct, excerpt(b, secrets...)))
 	}
-	t.body = resp.Body
+	body, err := fetch.Body(resp)
+	if err != nil {
+		resp.Body.Close()
+		cancel()
+		return nil, fail(err)
+	}
+	t.body = body
 	go t.read(connected)
 	if err := <-connected; err != nil {
 		t.close()
@@ -220,11 +229,17 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 		req.Header.Set("Mcp-Protocol-Version", t.ver)
 	}
 	t.mu.Unlock()
+	fetch.Prepare(req)
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		return nil, netError(err)
 	}
-	body, err := readLimited(resp.Body, t.max)
+	rb, err := fetch.Body(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	body, err := readLimited(rb, t.max)
 	resp.Body.Close()
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package walk
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/readmeter/readmeter/internal/fetch"
 	"github.com/tidwall/gjson"
 )
 
@@ -106,21 +106,17 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 		return nil, r.fail(st, 0, "cannot build the request: "+err.Error(), ex)
 	}
 	req.Header = headers
+	fetch.Prepare(req)
 	resp, err := r.client.Do(req)
 	if err != nil {
 		return nil, r.fail(st, 0, "no answer: "+r.transportError(err), ex)
 	}
 	defer resp.Body.Close()
 	ex.status, ex.header = resp.StatusCode, resp.Header
-	var rd2 io.Reader = resp.Body
-	if !resp.Uncompressed && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
-		// The spec asked for gzip itself: count the text, not the gzip bytes.
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, r.fail(st, 0, "the gzip answer cannot be read: "+err.Error(), ex)
-		}
-		defer zr.Close()
-		rd2 = zr
+	// The body as fetch reads it: content codings undone, a BOM dropped.
+	rd2, err := fetch.Body(resp)
+	if err != nil {
+		return nil, r.fail(st, 0, err.Error(), ex)
 	}
 	ex.body, err = io.ReadAll(io.LimitReader(rd2, maxBody+1))
 	if err != nil {
