@@ -59,6 +59,10 @@ type Response struct {
 	// Events are the other server messages seen with the answer: requests
 	// and notifications on the event stream or stdout, in order.
 	Events []Event
+	// Open reports that an event stream was still open StreamGrace after
+	// the answering event: Raw then ends with that event, and what came
+	// after it is not counted (see HTTPOptions.StreamGrace).
+	Open bool
 	// Stderr is what a stdio server wrote to stderr so far (its last 64 KiB).
 	Stderr []byte
 

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
 )
 
@@ -41,7 +42,10 @@ type HTTPOptions struct {
 	ProtocolVersion string
 	// StreamGrace bounds how long an event stream is read after the event
 	// that carries the answer, waiting for the server to end it (1s when
-	// 0). Bytes that arrive in that time are part of Raw.
+	// 0). A stream that ends in that time is counted to its end, every
+	// byte (as fetch's text() counts it); one that does not is counted
+	// through the answering event only, and the Response is marked Open.
+	// Either way the count does not depend on when bytes arrive.
 	StreamGrace time.Duration
 }
 
@@ -238,57 +242,70 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 }
 
 // readStream reads an event-stream answer to the event that carries the
-// response to m, then on to the end of the stream (at most the grace time).
+// response to m, then on to the end of the stream. The count is
+// deterministic: when the stream ends within the grace time after the
+// answer, Raw is every byte to its end (what fetch's text() counts); when
+// it does not, Raw ends with the answering event, whatever arrived after
+// it, and Open is set.
 func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader, m *outgoing) (*Response, error) {
-	er := newEventReader(body, t.max, true)
-	for {
-		ev, err := er.next()
+	s := eventstream.New(body, eventstream.Options{Keep: true, Max: t.max})
+	var answerEnd int64
+	var after []Event
+	found := false
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for ev, err := range s.Events() {
 		if err != nil {
-			return r, streamError(err, er.n)
-		}
-		env, ok := readEnvelope(ev.data)
-		if !ok {
-			return r, fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data, t.secrets...))
-		}
-		if env.answers(m.id) {
-			r.Message, r.env = ev.data, env
-			break
-		}
-		r.Events = append(r.Events, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
-	}
-	end := len(er.raw)
-	timer := time.AfterFunc(t.grace, func() { closer.Close() })
-	defer timer.Stop()
-	for {
-		ev, err := er.next()
-		if err == io.EOF {
-			end = len(er.raw)
-			break
-		}
-		if err != nil {
-			var tl tooLargeError
-			if errors.As(err, &tl) {
-				return r, err
+			var tl *eventstream.TooLargeError
+			if !found || errors.As(err, &tl) {
+				return r, streamError(err)
 			}
-			break // cut after the grace time, or the stream broke: keep what was whole
+			// Cut after the grace time, or broken: count through the answer.
+			r.Raw, r.Open = s.Raw()[:answerEnd], true
+			return r, nil
 		}
-		end = len(er.raw)
-		if validJSON(ev.data) {
-			r.Events = append(r.Events, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
+		if len(ev.Data) == 0 {
+			continue // a priming event: an id, no message
 		}
+		if found {
+			if validJSON(ev.Data) {
+				after = append(after, Event{Type: ev.Type, ID: ev.ID, Data: ev.Data})
+			}
+			continue
+		}
+		env, ok := readEnvelope(ev.Data)
+		if !ok && ev.Unended {
+			return r, errStreamEnded(ev.N-1, true)
+		}
+		if !ok {
+			return r, fmt.Errorf("event %d: data is not JSON: %s", ev.N, excerpt(ev.Data, t.secrets...))
+		}
+		if !env.answers(m.id) {
+			r.Events = append(r.Events, Event{Type: ev.Type, ID: ev.ID, Data: ev.Data})
+			continue
+		}
+		r.Message, r.env = ev.Data, env
+		found, answerEnd = true, ev.End
+		timer = time.AfterFunc(t.grace, func() { closer.Close() })
 	}
-	r.Raw = er.raw[:end]
+	if !found {
+		return r, errStreamEnded(s.Dispatched(), s.Unfinished())
+	}
+	r.Raw = s.Raw()
+	r.Events = append(r.Events, after...)
 	return r, nil
 }
 
-func streamError(err error, n int) error {
-	switch {
-	case err == io.EOF:
-		return errStreamEnded(n, false)
-	case err == io.ErrUnexpectedEOF:
-		return errStreamEnded(n, true)
+func streamError(err error) error {
+	var tl *eventstream.TooLargeError
+	if errors.As(err, &tl) {
+		return tooLargeError{tl.Max}
 	}
-	return err
+	return fmt.Errorf("reading the event stream: %w", err)
 }
 
 // checkAnswer checks that msg is JSON and the response to m.

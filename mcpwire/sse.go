@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
 )
 
@@ -30,7 +31,7 @@ type sseTransport struct {
 	sameHost bool // the endpoint is on the stream's host: credentials go there
 
 	mu      sync.Mutex
-	waiters map[string]chan *streamEvent
+	waiters map[string]chan *eventstream.Event
 	pending []Event
 	ver     string
 	done    chan struct{} // closed when the stream ends
@@ -57,7 +58,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 		timeout = DefaultTimeout
 	}
 	t := &sseTransport{base: base, o: o, secrets: secrets, hc: safeClient(o.HTTPClient), max: o.MaxBody,
-		waiters: map[string]chan *streamEvent{}, done: make(chan struct{})}
+		waiters: map[string]chan *eventstream.Event{}, done: make(chan struct{})}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
 	}
@@ -125,22 +126,22 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 
 // read dispatches the stream's events until it ends.
 func (t *sseTransport) read(connected chan<- error) {
-	er := newEventReader(t.body, t.max, false)
+	s := eventstream.New(t.body, eventstream.Options{Max: t.max})
 	haveEndpoint := false
 	var err error
-	for {
-		var ev *streamEvent
-		ev, err = er.next()
-		if err != nil {
+	for e, rerr := range s.Events() {
+		if rerr != nil {
+			err = rerr
 			break
 		}
-		if ev.typ == "endpoint" {
+		ev := &e
+		if ev.Type == "endpoint" {
 			if haveEndpoint {
 				continue
 			}
-			u, perr := t.base.Parse(strings.TrimSpace(string(ev.data)))
+			u, perr := t.base.Parse(strings.TrimSpace(string(ev.Data)))
 			if perr != nil {
-				err = fmt.Errorf("the endpoint event names a bad URL: %s", excerpt(ev.data, t.secrets...))
+				err = fmt.Errorf("the endpoint event names a bad URL: %s", excerpt(ev.Data, t.secrets...))
 				break
 			}
 			t.endpoint = u.String()
@@ -152,36 +153,43 @@ func (t *sseTransport) read(connected chan<- error) {
 			}
 			continue
 		}
-		if !validJSON(ev.data) {
-			err = fmt.Errorf("event %d: data is not JSON: %s", er.n, excerpt(ev.data, t.secrets...))
+		if len(ev.Data) == 0 {
+			continue // a priming event
+		}
+		if !validJSON(ev.Data) && ev.Unended {
+			err = errEndedInEvent
+			break
+		}
+		if !validJSON(ev.Data) {
+			err = fmt.Errorf("event %d: data is not JSON: %s", ev.N, excerpt(ev.Data, t.secrets...))
 			break
 		}
 		t.mu.Lock()
-		if isResponse(ev.data) {
-			if ch, ok := t.waiters[jsonID(ev.data)]; ok {
-				delete(t.waiters, jsonID(ev.data))
+		if isResponse(ev.Data) {
+			if ch, ok := t.waiters[jsonID(ev.Data)]; ok {
+				delete(t.waiters, jsonID(ev.Data))
 				ch <- ev
 				t.mu.Unlock()
 				continue
 			}
 		}
-		t.pending = append(t.pending, Event{Type: ev.typ, ID: ev.id, Data: ev.data})
+		t.pending = append(t.pending, Event{Type: ev.Type, ID: ev.ID, Data: ev.Data})
 		t.mu.Unlock()
 	}
+	if err == nil {
+		err = errEnded
+		if s.Unfinished() {
+			err = errEndedInEvent
+		}
+	}
 	if !haveEndpoint {
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if err == errEnded || err == errEndedInEvent {
 			err = errors.New("the event stream ended before its endpoint event")
 		}
 		select {
 		case connected <- err:
 		default:
 		}
-	}
-	switch err {
-	case io.EOF:
-		err = errors.New("the event stream ended before the answer")
-	case io.ErrUnexpectedEOF:
-		err = errors.New("the event stream ended in the middle of an event, before the answer")
 	}
 	t.mu.Lock()
 	t.err = err
@@ -196,9 +204,9 @@ func (t *sseTransport) setVersion(v string) {
 }
 
 func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error) {
-	var ch chan *streamEvent
+	var ch chan *eventstream.Event
 	if !m.isNotification() {
-		ch = make(chan *streamEvent, 1)
+		ch = make(chan *eventstream.Event, 1)
 		t.mu.Lock()
 		t.waiters[m.id.Raw] = ch
 		t.mu.Unlock()
@@ -255,7 +263,7 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 	}
 	select {
 	case ev := <-ch:
-		r.Raw, r.Message = ev.raw, ev.data
+		r.Raw, r.Message = ev.Raw, ev.Data
 		t.mu.Lock()
 		r.Events, t.pending = t.pending, nil
 		t.mu.Unlock()
@@ -263,7 +271,7 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 	case <-t.done:
 		select {
 		case ev := <-ch:
-			r.Raw, r.Message = ev.raw, ev.data
+			r.Raw, r.Message = ev.Raw, ev.Data
 			return r, nil
 		default:
 		}

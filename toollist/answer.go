@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -207,6 +208,7 @@ func validUTF8(data []byte) bool {
 // looksLikeEventStream reports whether text begins as an event stream does:
 // with a comment (":") or an event-stream field name and its colon.
 func looksLikeEventStream(text []byte) bool {
+	text = bytes.TrimPrefix(text, []byte("\uFEFF"))
 	for _, p := range []string{":", "event:", "data:", "id:", "retry:"} {
 		if bytes.HasPrefix(text, []byte(p)) {
 			return true
@@ -215,92 +217,36 @@ func looksLikeEventStream(text []byte) bool {
 	return false
 }
 
-// findEvent walks the event stream and keeps the first event whose data is
-// a JSON-RPC response. Every event's data must be JSON.
+// findEvent reads the event stream (with the module's one event-stream
+// reader) and keeps the first event whose data is a JSON-RPC response.
+// Every event's data must be JSON.
 func (a *answer) findEvent() error {
 	t := a.text
-	pos := 0
-	if bytes.HasPrefix(t, []byte("\uFEFF")) {
-		pos = 3
-	}
-	var lines []dataLine
-	lineNo := 0
-	event := 0
-	dispatch := func() (bool, error) {
-		defer func() { lines = lines[:0] }()
-		if len(lines) == 0 {
-			return false, nil
+	for ev, err := range eventstream.NewBytes(t).Events() {
+		if err != nil {
+			return inputErr(a.path, "%v", err)
 		}
-		event++
-		var msg []byte
-		if len(lines) == 1 {
-			l := lines[0]
-			msg = t[l.start+l.prefix : l.end]
-		} else {
-			for i, l := range lines {
-				if i > 0 {
-					msg = append(msg, '\n')
-				}
-				msg = append(msg, t[l.start+l.prefix:l.end]...)
-			}
+		if len(ev.Data) == 0 {
+			continue // a priming event
 		}
-		if len(msg) == 0 {
-			return false, nil // a priming event
+		lines := make([]dataLine, len(ev.Lines))
+		for i, l := range ev.Lines {
+			lines[i] = dataLine{start: int(l.Start), end: int(l.End), prefix: int(l.Value - l.Start), line: l.No}
 		}
+		msg := ev.Data
 		if err := jsonjs.Validate(msg); err != nil {
 			var se *jsonjs.SyntaxError
 			if errors.As(err, &se) && se.Line-1 < len(lines) {
 				l := lines[se.Line-1]
-				return false, inputErr(a.path, "line %d, column %d: event %d's data: %s", l.line, se.Column+l.prefix, event, se.Msg)
+				return inputErr(a.path, "line %d, column %d: event %d's data: %s", l.line, se.Column+l.prefix, ev.N, se.Msg)
 			}
-			return false, inputErr(a.path, "event %d's data: %v", event, err)
+			return inputErr(a.path, "event %d's data: %v", ev.N, err)
 		}
 		if a.msg != nil || !isResponse(msg) {
-			return false, nil
+			continue
 		}
 		a.msg = msg
-		a.data = append([]dataLine(nil), lines...)
-		return true, nil
-	}
-	for pos < len(t) {
-		lineNo++
-		end := pos
-		for end < len(t) && t[end] != '\n' && t[end] != '\r' {
-			end++
-		}
-		next := end
-		if next < len(t) {
-			if t[next] == '\r' && next+1 < len(t) && t[next+1] == '\n' {
-				next += 2
-			} else {
-				next++
-			}
-		}
-		line := t[pos:end]
-		switch {
-		case len(line) == 0:
-			if _, err := dispatch(); err != nil {
-				return err
-			}
-		case line[0] == ':':
-			// a comment
-		default:
-			name, prefix := line, len(line)
-			if i := bytes.IndexByte(line, ':'); i >= 0 {
-				name = line[:i]
-				prefix = i + 1
-				if prefix < len(line) && line[prefix] == ' ' {
-					prefix++
-				}
-			}
-			if string(name) == "data" {
-				lines = append(lines, dataLine{start: pos, end: end, prefix: prefix, line: lineNo})
-			}
-		}
-		pos = next
-	}
-	if _, err := dispatch(); err != nil {
-		return err
+		a.data = lines
 	}
 	if a.msg == nil {
 		return inputErr(a.path, "the event stream holds no JSON-RPC response")

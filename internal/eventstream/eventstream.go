@@ -1,0 +1,325 @@
+// Package eventstream is the module's one reader of event streams
+// (text/event-stream): MCP answers over HTTP, the older SSE transport's
+// stream, and event-stream captures on disk all go through it.
+//
+//	s := eventstream.New(body, eventstream.Options{Keep: true, Max: 64 << 20})
+//	for ev, err := range s.Events() {
+//		if err != nil { ... }
+//		use(ev.Data)
+//	}
+//	counted := s.Raw() // every byte read, to the end of the stream
+//
+// The rules, those of the WHATWG event-stream format with the Go MCP SDK's
+// reading of the end of a stream:
+//   - a line ends in CRLF, LF or a bare CR; a CR that ends the bytes read so
+//     far ends its line at once (an LF after it is skipped when it comes),
+//     so an event ending in CR is never held back waiting for a byte;
+//   - one leading byte-order mark is ignored;
+//   - a line starting with ":" is a comment; "data", "event" and "id" are
+//     fields (the name up to the first colon, the value after it less one
+//     space; a line without a colon is a field with an empty value); other
+//     fields are ignored;
+//   - a blank line dispatches the event when any data line came before it
+//     (its data: the data lines joined with LF); an event with no data line
+//     is not dispatched;
+//   - at the end of the stream an event with data lines but no blank line
+//     after it is dispatched too (as the Go SDK does), and every byte after
+//     the last blank line (a trailing comment, an unfinished line) is still
+//     read and kept: Raw is the stream to its end, as fetch's text() counts
+//     it.
+package eventstream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+)
+
+// Options shape a Scanner.
+type Options struct {
+	// Keep keeps every byte read, for Raw; without it only the current
+	// event's bytes are held (a long-lived stream).
+	Keep bool
+	// Max bounds the bytes held: the whole stream with Keep, else one
+	// event (0: no bound).
+	Max int64
+}
+
+// Event is one dispatched event. With Keep (or New on bytes), Data and Raw
+// stay valid; without it they are copies.
+type Event struct {
+	// Type is the event field's value ("" when there was none).
+	Type string
+	// ID is the id field's value, if any.
+	ID string
+	// Data is the data lines' values joined with LF.
+	Data []byte
+	// Raw is the event's bytes, from its first line through its blank line.
+	Raw []byte
+	// Start and End are Raw's offsets in the stream.
+	Start, End int64
+	// Lines are the data lines, in order.
+	Lines []Line
+	// N is the event's number among those dispatched, from 1.
+	N int
+	// Unended reports that the stream ended before the event's blank line.
+	Unended bool
+}
+
+// Line is one data line: its number in the stream (from 1), and the
+// offsets of its value and of its end (before the line end).
+type Line struct {
+	No         int
+	Start      int64 // the line's first byte
+	Value, End int64
+}
+
+// TooLargeError is the error when the bytes held pass Options.Max.
+type TooLargeError struct{ Max int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("answer larger than the limit of %d bytes", e.Max)
+}
+
+// Scanner reads events from a stream.
+type Scanner struct {
+	r    io.Reader
+	o    Options
+	buf  []byte // bytes read and held; buf[0] is at offset base
+	base int64
+	pos  int // the next byte to scan in buf
+	eof  bool
+	err  error
+
+	skipLF  bool // the last line ended in a CR at the end of the bytes read
+	started bool // the BOM check is done
+	lineNo  int
+	n       int
+	partial bool // lines other than blank ones since the last dispatch
+}
+
+// New returns a Scanner reading r.
+func New(r io.Reader, o Options) *Scanner {
+	return &Scanner{r: r, o: o}
+}
+
+// NewBytes returns a Scanner over b, whole: events and Raw alias b.
+func NewBytes(b []byte) *Scanner {
+	return &Scanner{buf: b, eof: true, o: Options{Keep: true}}
+}
+
+// Raw returns every byte read (with Keep; else the current event's).
+func (s *Scanner) Raw() []byte { return s.buf }
+
+// Offset returns the number of bytes read so far.
+func (s *Scanner) Offset() int64 { return s.base + int64(len(s.buf)) }
+
+// Dispatched returns the number of events dispatched so far.
+func (s *Scanner) Dispatched() int { return s.n }
+
+// Unfinished reports whether the stream ended inside an event: after a
+// field line with no blank line after it.
+func (s *Scanner) Unfinished() bool { return s.partial }
+
+// fill reads more of the stream; keepFrom is the first index of buf still
+// needed without Keep.
+func (s *Scanner) fill(keepFrom int) int {
+	if !s.o.Keep && keepFrom > 0 {
+		n := copy(s.buf, s.buf[keepFrom:])
+		s.buf = s.buf[:n]
+		s.base += int64(keepFrom)
+		s.pos -= keepFrom
+		return keepFrom
+	}
+	if s.r == nil {
+		s.eof = true
+		return 0
+	}
+	if cap(s.buf)-len(s.buf) < 4<<10 {
+		nb := make([]byte, len(s.buf), 2*cap(s.buf)+8<<10)
+		copy(nb, s.buf)
+		s.buf = nb
+	}
+	n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
+	s.buf = s.buf[:len(s.buf)+n]
+	if err == io.EOF {
+		s.eof = true
+	} else if err != nil {
+		s.err = err
+	}
+	return 0
+}
+
+// line reads the next line: its bounds in buf (without the line end), or
+// ok false at the end of the stream. An unfinished last line is a line.
+func (s *Scanner) line(evStart *int) (start, end int, ok bool) {
+	bom := []byte{0xEF, 0xBB, 0xBF}
+	searched := 0
+	for {
+		if s.err != nil {
+			return 0, 0, false
+		}
+		avail := s.buf[s.pos:]
+		switch {
+		case s.skipLF && len(avail) > 0:
+			if avail[0] == '\n' {
+				s.pos++
+			}
+			s.skipLF = false
+			continue
+		case !s.started && (len(avail) >= 3 || s.eof || !bytes.HasPrefix(bom, avail)):
+			s.started = true
+			if bytes.HasPrefix(avail, bom) {
+				s.pos += 3
+			}
+			continue
+		case s.started && !s.skipLF:
+			if i := bytes.IndexAny(avail[searched:], "\r\n"); i >= 0 {
+				start, end = s.pos, s.pos+searched+i
+				s.lineNo++
+				s.pos = end + 1
+				if s.buf[end] == '\r' {
+					if end+1 < len(s.buf) {
+						if s.buf[end+1] == '\n' {
+							s.pos++
+						}
+					} else {
+						s.skipLF = true
+					}
+				}
+				if s.over(s.pos, *evStart) {
+					return 0, 0, false
+				}
+				return start, end, true
+			}
+			searched = len(avail)
+			if s.eof && len(avail) > 0 {
+				start, end = s.pos, len(s.buf)
+				s.pos = end
+				s.lineNo++
+				return start, end, true
+			}
+		}
+		if s.eof {
+			return 0, 0, false
+		}
+		if s.over(len(s.buf), *evStart) { // all of it the current event's
+			return 0, 0, false
+		}
+		*evStart -= s.fill(*evStart)
+	}
+}
+
+// over reports (and records) whether the bytes held through buf[:to]
+// pass Options.Max.
+func (s *Scanner) over(to, evStart int) bool {
+	held := int64(to - evStart)
+	if s.o.Keep {
+		held = s.base + int64(to)
+	}
+	if s.o.Max > 0 && held > s.o.Max {
+		s.err = &TooLargeError{s.o.Max}
+		return true
+	}
+	return false
+}
+
+// Events returns the stream's events in order. A read error or a stream
+// past Options.Max ends it with that error; the end of the stream ends it
+// without one.
+func (s *Scanner) Events() iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for {
+			ev, ok := s.next()
+			if !ok {
+				if s.err != nil {
+					yield(Event{}, s.err)
+				}
+				return
+			}
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+}
+
+func (s *Scanner) next() (Event, bool) {
+	var ev Event
+	var data []byte
+	var multi []byte
+	hasData := false
+	evStart := s.pos
+	dispatch := func(end int) (Event, bool) {
+		if multi != nil {
+			data = multi
+		}
+		s.n++
+		ev.N = s.n
+		ev.Data = data
+		ev.Raw = s.buf[evStart:end]
+		ev.Start, ev.End = s.base+int64(evStart), s.base+int64(end)
+		if !s.o.Keep {
+			ev.Data = bytes.Clone(ev.Data)
+			ev.Raw = bytes.Clone(ev.Raw)
+		}
+		s.partial = false
+		return ev, true
+	}
+	for {
+		start, end, ok := s.line(&evStart)
+		if !ok {
+			if hasData && s.err == nil {
+				ev.Unended = true
+				return dispatch(len(s.buf))
+			}
+			return Event{}, false
+		}
+		line := s.buf[start:end]
+		if len(line) == 0 {
+			if hasData {
+				return dispatch(s.pos)
+			}
+			ev, data, multi, hasData = Event{}, nil, nil, false
+			s.partial = false
+			evStart = s.pos
+			continue
+		}
+		s.partial = true
+		if line[0] == ':' {
+			continue
+		}
+		field, value, vstart := line, []byte(nil), end
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value, vstart = line[:i], line[i+1:], start+i+1
+			if len(value) > 0 && value[0] == ' ' {
+				value, vstart = value[1:], vstart+1
+			}
+		}
+		switch string(field) {
+		case "event":
+			ev.Type = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				ev.ID = string(value)
+			}
+		case "data":
+			ev.Lines = append(ev.Lines, Line{No: s.lineNo, Start: s.base + int64(start), Value: s.base + int64(vstart), End: s.base + int64(end)})
+			switch {
+			case !hasData:
+				data = value
+			case multi == nil:
+				multi = append(append(append([]byte(nil), data...), '\n'), value...)
+			default:
+				multi = append(append(multi, '\n'), value...)
+			}
+			hasData = true
+		}
+	}
+}
+
+// ErrUnfinished is a convenience for callers: the stream ended inside an
+// event.
+var ErrUnfinished = errors.New("the event stream ended in the middle of an event")
