@@ -137,8 +137,9 @@ func (t *stdioTransport) read(stdout io.Reader) {
 	close(t.done)
 }
 
-// readLine reads one line without its "\n"; a last line without one
-// counts.
+// readLine reads one line without its "\n" or "\r\n" (the SDKs strip a
+// CR before the LF: it is not part of the message); a last line without a
+// line end counts.
 func readLine(br *bufio.Reader, max int64) ([]byte, error) {
 	var b []byte
 	for {
@@ -156,7 +157,7 @@ func readLine(br *bufio.Reader, max int64) ([]byte, error) {
 			}
 			return nil, err
 		}
-		return b[:len(b)-1], nil
+		return bytes.TrimSuffix(b[:len(b)-1], []byte("\r")), nil
 	}
 }
 

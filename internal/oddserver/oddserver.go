@@ -15,8 +15,11 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -109,7 +112,7 @@ func Bodies() []Body {
 }
 
 // Handler serves /body/NAME for each of Bodies (HEAD as well: its headers
-// without a body).
+// without a body), and /mcp/NAME for each of Streams.
 func Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, b := range Bodies() {
@@ -123,5 +126,85 @@ func Handler() http.Handler {
 			}
 		})
 	}
+	for _, st := range Streams() {
+		mux.HandleFunc("/mcp/"+st.Name, func(w http.ResponseWriter, r *http.Request) {
+			serveStream(st, w, r)
+		})
+	}
 	return mux
+}
+
+// Stream is one odd event-stream answer to an MCP request: its chunks, in
+// which "ID" stands for the request's id, and the coding of the whole.
+type Stream struct {
+	Name   string
+	Chunks []string
+	Coding string
+}
+
+const answer = `{"jsonrpc":"2.0","id":ID,"result":{"w":"\u00e9\u2713"}}`
+
+// Streams returns the event streams Handler serves under /mcp/NAME.
+func Streams() []Stream {
+	return []Stream{
+		{Name: "lf", Chunks: []string{"event: message\ndata: " + answer + "\n\n"}},
+		{Name: "crlf", Chunks: []string{"event: message\r\ndata: " + answer + "\r\n\r\n"}},
+		{Name: "cr", Chunks: []string{"event: message\rdata: " + answer + "\r\r"}},
+		{Name: "crlf-split", Chunks: []string{"data: " + answer + "\r", "\n\r", "\n: ping\r", "\n"}},
+		{Name: "notice-first", Chunks: []string{"id: 1\ndata:\n\n", `data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n\n", "data: " + answer + "\n\n"}},
+		{Name: "trailing-comment", Chunks: []string{"data: " + answer + "\n\n", ": bye\n"}},
+		{Name: "trailing-bytes", Chunks: []string{"data: " + answer + "\n\n", ": no line end"}},
+		{Name: "heartbeats", Chunks: []string{"data: " + answer + "\n\n", ": ping\n\n", ": ping\n\n", ": ping\n\n"}},
+		{Name: "no-blank-line", Chunks: []string{"data: " + answer + "\n"}},
+		{Name: "no-line-end", Chunks: []string{"data: " + answer}},
+		{Name: "multi-line-data", Chunks: []string{"data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":ID,\"result\":{}}\n\n"}},
+		{Name: "bom", Chunks: []string{"\uFEFFdata: " + answer + "\n\n"}},
+		{Name: "gzip", Chunks: []string{"data: " + answer + "\n\n: tail\n"}, Coding: "gzip"},
+		{Name: "br", Chunks: []string{"data: " + answer + "\r\n\r\n"}, Coding: "br"},
+		{Name: "deflate-raw", Chunks: []string{"data: " + answer + "\n\n"}, Coding: "raw-deflate"},
+		{Name: "gzip-br", Chunks: []string{"data: " + answer + "\n\n"}, Coding: "gzip, br"},
+	}
+}
+
+// serveStream writes st's chunks, flushed one by one, with the request's
+// id in place of ID. The query's delay (a duration) sleeps between chunks
+// and hold=1 keeps the stream open afterwards until the client leaves.
+func serveStream(st Stream, w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req)
+	id := string(req.ID)
+	if id == "" {
+		id = "null"
+	}
+	delay, _ := time.ParseDuration(r.URL.Query().Get("delay"))
+	w.Header().Set("Content-Type", "text/event-stream")
+	var chunks [][]byte
+	for _, c := range st.Chunks {
+		chunks = append(chunks, []byte(strings.ReplaceAll(c, "ID", id)))
+	}
+	if st.Coding != "" {
+		codings := strings.Split(st.Coding, ",")
+		chunks = [][]byte{Encode(bytes.Join(chunks, nil), codings...)}
+		header := st.Coding
+		if header == "raw-deflate" {
+			header = "deflate"
+		}
+		w.Header().Set("Content-Encoding", header)
+	}
+	w.WriteHeader(200)
+	f, _ := w.(http.Flusher)
+	for i, c := range chunks {
+		if i > 0 && delay > 0 {
+			time.Sleep(delay)
+		}
+		w.Write(c)
+		if f != nil {
+			f.Flush()
+		}
+	}
+	if r.URL.Query().Get("hold") == "1" {
+		<-r.Context().Done()
+	}
 }
