@@ -47,12 +47,19 @@ type Budget struct {
 	Value int64 `json:"value"`
 	// File is the path of the file that declares it, as given to Load or Parse.
 	File string `json:"file"`
-	// Line is the 1-based line of the entry's key.
+	// Line is the 1-based line of the entry's key; 0 for a budget given
+	// outside a file.
 	Line int `json:"line"`
 }
 
-// Where returns "file:line", the place the budget is declared.
-func (b Budget) Where() string { return fmt.Sprintf("%s:%d", b.File, b.Line) }
+// Where returns "file:line", the place the budget is declared, or File
+// alone for a budget not read from a file (Line 0: a command-line flag).
+func (b Budget) Where() string {
+	if b.Line == 0 {
+		return b.File
+	}
+	return fmt.Sprintf("%s:%d", b.File, b.Line)
+}
 
 // Block returns the first element of the budget's dotted name, the
 // top-level block or object that holds it ("FIRST_TASK_TOKENS").

@@ -167,11 +167,40 @@ func (f *File) Blocks() []string {
 	return out
 }
 
+// ErrNotBudgetBlock is what a Lookup error wraps when the name's block is
+// declared but is not a budget block (its numbers are not plain integer
+// literals, or it holds other values): a mistake in the file, not a budget
+// that is merely missing.
+var ErrNotBudgetBlock = errors.New("not a budget block")
+
+// lookupError is a Lookup error: its one-line text, and whether it wraps
+// ErrNotBudgetBlock.
+type lookupError struct {
+	msg      string
+	notBlock bool
+}
+
+func (e *lookupError) Error() string { return e.msg }
+
+func (e *lookupError) Unwrap() error {
+	if e.notBlock {
+		return ErrNotBudgetBlock
+	}
+	return nil
+}
+
 // Lookup returns the budget with the dotted name, or an error that says
-// what the file does declare.
+// what the file does declare. The error wraps ErrNotBudgetBlock when the
+// name's block is declared but is not a budget block.
 func (f *File) Lookup(name string) (Budget, error) {
 	if b, ok := f.Get(name); ok {
 		return b, nil
+	}
+	missing := func(format string, args ...any) (Budget, error) {
+		return Budget{}, &lookupError{msg: fmt.Sprintf(format, args...)}
+	}
+	notBlock := func(format string, args ...any) (Budget, error) {
+		return Budget{}, &lookupError{msg: fmt.Sprintf(format, args...), notBlock: true}
 	}
 	block, key, _ := strings.Cut(name, ".")
 	for _, s := range f.skipped {
@@ -181,11 +210,11 @@ func (f *File) Lookup(name string) (Budget, error) {
 		if m, ok := s.find(key); ok && m.kind != leafInt {
 			lit := string(f.data[m.s:m.e])
 			if m.kind == leafNumeric {
-				return Budget{}, fmt.Errorf("%s:%d: no budget %s: %s is not a plain integer literal, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, lit, block)
+				return notBlock("%s:%d: no budget %s: %s is not a plain integer literal, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, lit, block)
 			}
-			return Budget{}, fmt.Errorf("%s:%d: no budget %s: %s is not a number, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, clipLit(lit), block)
+			return notBlock("%s:%d: no budget %s: %s is not a number, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, clipLit(lit), block)
 		}
-		return Budget{}, fmt.Errorf("%s:%d: no budget %s: block %s is not a budget block (%s); a budget block holds plain integer literals (23_324) and nothing else", f.Path, s.line, name, block, s.why)
+		return notBlock("%s:%d: no budget %s: block %s is not a budget block (%s); a budget block holds plain integer literals (23_324) and nothing else", f.Path, s.line, name, block, s.why)
 	}
 	var keys []string
 	for _, e := range f.entries {
@@ -194,13 +223,13 @@ func (f *File) Lookup(name string) (Budget, error) {
 		}
 	}
 	if len(keys) > 0 {
-		return Budget{}, fmt.Errorf("%s: no budget %s: block %s holds %s", f.Path, name, block, strings.Join(keys, ", "))
+		return missing("%s: no budget %s: block %s holds %s", f.Path, name, block, strings.Join(keys, ", "))
 	}
 	blocks := f.Blocks()
 	if len(blocks) == 0 {
-		return Budget{}, fmt.Errorf("%s: no budget %s: the file declares no budgets", f.Path, name)
+		return missing("%s: no budget %s: the file declares no budgets", f.Path, name)
 	}
-	return Budget{}, fmt.Errorf("%s: no budget %s: the file declares %s", f.Path, name, strings.Join(blocks, ", "))
+	return missing("%s: no budget %s: the file declares %s", f.Path, name, strings.Join(blocks, ", "))
 }
 
 func (f *File) add(ls lines, name string, keyOff, s, e int, value int64, sep bool) error {

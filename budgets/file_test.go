@@ -214,6 +214,9 @@ func TestLookup(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Lookup(%s) = %q, want %q", tc.name, got, tc.want)
 		}
+		if notBlock := strings.HasPrefix(tc.name, "WAYS."); errors.Is(err, ErrNotBudgetBlock) != notBlock {
+			t.Errorf("Lookup(%s): errors.Is(err, ErrNotBudgetBlock) = %v, want %v", tc.name, !notBlock, notBlock)
+		}
 	}
 }
 
@@ -257,8 +260,8 @@ func TestLookupNotABudgetBlock(t *testing.T) {
 			t.Fatalf("Parse(%q): %v", tc.src, err)
 		}
 		_, err = f.Lookup(tc.name)
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("Lookup(%s) in %q = %v, want %q", tc.name, tc.src, err, tc.want)
+		if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotBudgetBlock) {
+			t.Errorf("Lookup(%s) in %q = %v, want %q wrapping ErrNotBudgetBlock", tc.name, tc.src, err, tc.want)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 )
 
 // Render writes template with each placeholder replaced by a budget from f,
@@ -56,7 +56,7 @@ func RenderFile(name string, template []byte, f *File) ([]byte, error) {
 			}
 			switch format {
 			case "", "group":
-				out.WriteString(cli.Group(b.Value))
+				out.WriteString(units.Group(b.Value))
 			case "raw":
 				out.WriteString(strconv.FormatInt(b.Value, 10))
 			default:

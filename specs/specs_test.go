@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/twin"
 	"github.com/readmeter/readmeter/walk"
 )
@@ -96,15 +97,6 @@ func aloneRun(t *testing.T, specs []*walk.Spec) []walk.Outcome {
 	return alone.outcomes
 }
 
-// measures are a walk's budgets: its total, then its other measures.
-func measures(s *walk.Spec) []walk.Measure {
-	var ms []walk.Measure
-	if s.Budget != "" {
-		ms = append(ms, walk.Measure{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine})
-	}
-	return append(ms, s.Measures...)
-}
-
 // The walks the service's test runs, and the documents with their own
 // ceilings: the spec folder must hold every one, with its budget key.
 var wantWalks = map[string][]string{
@@ -125,7 +117,7 @@ func TestSpecsNameEveryWalkAndBudget(t *testing.T) {
 	specs := loadSpecs(t, specDir)
 	got := map[string][]string{}
 	for _, s := range specs {
-		for _, m := range measures(s) {
+		for _, m := range s.AllMeasures() {
 			got[s.Name] = append(got[s.Name], m.Key)
 		}
 	}
@@ -190,14 +182,16 @@ func TestWalksOnTwin(t *testing.T) {
 		if !ok {
 			continue
 		}
-		for _, m := range measures(s) {
-			b, ok := bf.Get(m.Key)
-			if !ok {
-				t.Errorf("walk %s: %s is not in %s", s.Name, m.Key, budgetsFile)
-				continue
-			}
-			if err := res.Check(m, b); err != nil {
-				t.Errorf("%v\n(move the budget on purpose: go run ./cmd/walks run specs/schellingaf --budgets %s --update; see docs/budgets.md)", err, filepath.Join("specs", budgetsFile))
+		checks, err := res.Checks(bf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range checks {
+			switch c.Status {
+			case gate.Unbudgeted:
+				t.Errorf("walk %s: %s is not in %s", s.Name, c.Key, budgetsFile)
+			case gate.Over:
+				t.Errorf("%s\n(move the budget on purpose: go run ./cmd/walks run specs/schellingaf --budgets %s --update; see docs/budgets.md)", walk.OverText(c, res.Ledger.Parts()), filepath.Join("specs", budgetsFile))
 			}
 		}
 	}

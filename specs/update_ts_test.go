@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 )
 
 // sampleTS is our own budget file shaped like the service's
@@ -130,15 +131,17 @@ func TestUpdateSampleFromTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	values := map[string]int64{}
+	var checks gate.Checks
 	for _, s := range specs {
-		for _, m := range measures(s) {
-			v, err := results[s.Name].Value(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			values[m.Key] = v
+		cs, err := results[s.Name].Checks(bf)
+		if err != nil {
+			t.Fatal(err)
 		}
+		checks = append(checks, cs...)
+	}
+	values, err := checks.Values()
+	if err != nil {
+		t.Fatal(err)
 	}
 	data, _, err := bf.Update(values)
 	if err != nil {
@@ -153,14 +156,13 @@ func TestUpdateSampleFromTwin(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range specs {
-		for _, m := range measures(s) {
-			b, ok := nf.Get(m.Key)
-			if !ok {
-				t.Errorf("%s: no budget %s", path, m.Key)
-				continue
-			}
-			if err := results[s.Name].Check(m, b); err != nil {
-				t.Errorf("after --update: %v", err)
+		checks, err := results[s.Name].Checks(nf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range checks {
+			if c.Status != gate.OK || c.Slack() != 0 {
+				t.Errorf("after --update: %s: %s, slack %d; want ok at 0", c.Key, c.Status, c.Slack())
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -66,14 +67,6 @@ type ToolFigures struct {
 	// FieldDescriptionBytes is the UTF-8 bytes of the descriptions inside
 	// the tool's inputSchema.
 	FieldDescriptionBytes int64
-}
-
-// Tokens returns floor(bytes/3), the toolkit's token count.
-func Tokens(bytes int64) int64 {
-	if bytes <= 0 {
-		return 0
-	}
-	return bytes / 3
 }
 
 // ModelRead returns the object a model reads of tool:
@@ -163,7 +156,7 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 		count++
 	}
 	tf.ModelReadBytes = int64(n)
-	tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
+	tf.ModelReadTokens = units.Tokens(tf.ModelReadBytes)
 	sc.nameStr = sc.hasName && sc.name[0] == '"'
 	sc.descStr = sc.hasDesc && sc.desc[0] == '"'
 	if sc.nameStr {
@@ -391,7 +384,7 @@ func Measure(c *Capture) (*Figures, error) {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("%s: %d more %s %s", c.Path, n, plural(n, "tool", "tools"), k))
 		}
 	}
-	f.ModelReadTokens = Tokens(f.ModelReadBytes)
+	f.ModelReadTokens = units.Tokens(f.ModelReadBytes)
 	return f, nil
 }
 

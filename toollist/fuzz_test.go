@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -19,7 +20,7 @@ func referenceFigures(t *testing.T, c *Capture) []ToolFigures {
 			t.Fatalf("tools[%d]: %v", i, err)
 		}
 		tf := ToolFigures{Index: i, ModelReadBytes: ModelReadBytes(tool)}
-		tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
+		tf.ModelReadTokens = units.Tokens(tf.ModelReadBytes)
 		if d, ok := tool.Get("description"); ok && d.Kind() == jsonjs.String {
 			tf.DescriptionChars = jsonjs.Len16(d.Str())
 			tf.DescriptionBytes = int64(jsonjs.ByteLen(d.Str()))

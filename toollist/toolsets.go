@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -101,7 +102,7 @@ func MeasureToolsets(f *Figures, path string, sets []Toolset) ([]ToolsetFigures,
 				tf.ModelReadBytes += t.ModelReadBytes
 			}
 		}
-		tf.ModelReadTokens = Tokens(tf.ModelReadBytes)
+		tf.ModelReadTokens = units.Tokens(tf.ModelReadBytes)
 		out = append(out, tf)
 	}
 	return out, nil

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/ledger"
 )
 
@@ -328,13 +329,13 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 		}
 		found := false
 		for _, st := range s.Steps {
-			if st.Counted && st.Part == m.Part && (m.Kind != "tool_list" || (st.MCP != nil && st.MCP.Op == "list")) {
+			if st.Counted && st.Part == m.Part && (m.Kind != gate.ToolList || (st.MCP != nil && st.MCP.Op == "list")) {
 				found = true
 			}
 		}
 		if !found {
 			want := "counted step"
-			if m.Kind == "tool_list" {
+			if m.Kind == gate.ToolList {
 				want = "counted mcp list step"
 			}
 			p.errs = append(p.errs, &SpecError{File: m.File, Line: m.Line, Msg: fmt.Sprintf("budgets: %s: no %s has part %q; name the part as a step under steps names it", m.Key, want, m.Part)})
@@ -360,14 +361,13 @@ func (p *parser) measures(s *Spec, n *yaml.Node) {
 				}
 			case "measure":
 				v := p.str(kv[1], what+".measure")
-				kind, part, _ := strings.Cut(v, ":")
-				switch {
-				case (kind == "total" || kind == "bytes" || kind == "calls") && part == "":
-				case (kind == "step" || kind == "tool_list") && part != "":
-				default:
+				gm, ok := gate.ParseMeasure(v)
+				if !ok {
 					p.errf(kv[1], "%s.measure: %q: want total, bytes, calls, step:<part> or tool_list:<part>", what, v)
+					kind, part, _ := strings.Cut(v, ":")
+					gm = gate.Measure{Kind: gate.Kind(kind), Part: part}
 				}
-				m.Kind, m.Part = kind, part
+				m.Measure = gm
 			}
 		}
 		if m.Key == "" || m.Kind == "" {

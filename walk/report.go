@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 )
 
@@ -80,7 +83,7 @@ type BudgetReport struct {
 	// Measure is what is measured: "total", "calls", "step:<part>"...
 	Measure string `json:"measure"`
 	// Unit is tokens, bytes or calls.
-	Unit string `json:"unit"`
+	Unit gate.Unit `json:"unit"`
 	// Read is what the walk read.
 	Read int64 `json:"read"`
 	// Budget is the budget's value; absent when no budget file holds it.
@@ -89,8 +92,49 @@ type BudgetReport struct {
 	Slack *int64 `json:"slack,omitempty"`
 	// Where is "file:line" of the budget.
 	Where string `json:"where,omitempty"`
-	// Status is "ok", "over", "unbudgeted" or "unchecked" (no budget file).
-	Status string `json:"status"`
+	// Status is ok, over, unbudgeted or unchecked (no budget file).
+	Status gate.Status `json:"status"`
+}
+
+// BudgetOf returns the report of a check.
+func BudgetOf(c gate.Check) BudgetReport {
+	br := BudgetReport{Key: c.Key, Measure: c.Measure.String(), Unit: c.Unit(), Read: c.Read, Status: c.Status}
+	if c.Budgeted() {
+		budget, slack := c.Budget.Value, c.Slack()
+		br.Budget, br.Slack, br.Where = &budget, &slack, c.Budget.Where()
+	}
+	return br
+}
+
+// OverText returns the failure text of a check that is over, then, for a
+// measure of the whole walk or of one part, what the walk read part by
+// part:
+//
+//	walk start_tasks read 2,512 tokens (7,538 bytes), over its budget of 2,450 (FIRST_TASK_TOKENS.start_tasks, specs/budgets.json:4)
+//	  the start: 2070 bytes, 690 tokens
+//	  ...
+func OverText(c gate.Check, parts []ledger.Part) string {
+	var b strings.Builder
+	where := fmt.Sprintf("(%s, %s)", c.Budget.Name, c.Budget.Where())
+	budget := units.Group(c.Budget.Value)
+	switch c.Measure.Kind {
+	case gate.ToolList:
+		fmt.Fprintf(&b, "walk %s: what a model reads of the tool list %q is %s tokens (%s bytes), over its budget of %s %s",
+			c.Subject, c.Measure.Part, units.Group(c.Read), units.Group(c.Bytes), budget, where)
+		return b.String()
+	case gate.Step:
+		fmt.Fprintf(&b, "walk %s: part %q read %s bytes, over its budget of %s %s", c.Subject, c.Measure.Part, units.Group(c.Read), budget, where)
+	case gate.Total:
+		fmt.Fprintf(&b, "walk %s read %s tokens (%s bytes), over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(c.Bytes), budget, where)
+	case gate.TotalBytes:
+		fmt.Fprintf(&b, "walk %s read %s bytes (%s tokens), over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(units.Tokens(c.Read)), budget, where)
+	default:
+		fmt.Fprintf(&b, "walk %s made %s %s, over its budget of %s %s", c.Subject, units.Group(c.Read), c.Unit(), budget, where)
+	}
+	for _, p := range parts {
+		fmt.Fprintf(&b, "\n  %s: %d bytes, %d tokens", p.Name, p.Bytes, p.Tokens)
+	}
+	return b.String()
 }
 
 // MoveReport is one budget moved by --update.

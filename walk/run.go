@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readmeter/readmeter/budgets"
-	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
-	"github.com/readmeter/readmeter/toollist"
 )
 
 // Options are what a run needs beside its spec.
@@ -52,54 +51,47 @@ type Result struct {
 	ToolLists map[string]int64
 }
 
-// Value returns what a measure measures in the result.
-func (r *Result) Value(m Measure) (int64, error) {
+// Read returns what m reads in the result, and the bytes behind it: the
+// walk's bytes for its tokens, the model-read bytes for a tool list's
+// tokens, else the value itself.
+func (r *Result) Read(m gate.Measure) (value, bytes int64, err error) {
 	switch m.Kind {
-	case "total":
-		return r.Ledger.Tokens(), nil
-	case "bytes":
-		return r.Ledger.Bytes(), nil
-	case "calls":
-		return r.Calls, nil
-	case "step":
+	case gate.Total:
+		return r.Ledger.Tokens(), r.Ledger.Bytes(), nil
+	case gate.TotalBytes:
+		return r.Ledger.Bytes(), r.Ledger.Bytes(), nil
+	case gate.CallCount:
+		return r.Calls, r.Calls, nil
+	case gate.Step:
 		p, ok := r.Ledger.Part(m.Part)
 		if !ok {
-			return 0, fmt.Errorf("walk %s has no part %q", r.Spec.Name, m.Part)
+			return 0, 0, fmt.Errorf("walk %s has no part %q", r.Spec.Name, m.Part)
 		}
-		return p.Bytes, nil
-	case "tool_list":
+		return p.Bytes, p.Bytes, nil
+	case gate.ToolList:
 		n, ok := r.ToolLists[m.Part]
 		if !ok {
-			return 0, fmt.Errorf("walk %s has no tool list %q", r.Spec.Name, m.Part)
+			return 0, 0, fmt.Errorf("walk %s has no tool list %q", r.Spec.Name, m.Part)
 		}
-		return toollist.Tokens(n), nil
+		return units.Tokens(n), n, nil
 	}
-	return 0, fmt.Errorf("unknown measure %q", m.Kind)
+	return 0, 0, fmt.Errorf("unknown measure %q", m.Kind)
 }
 
-// Check holds a measure's value to b: nil within, else an error (an
-// *ledger.OverBudget when over).
-func (r *Result) Check(m Measure, b budgets.Budget) error {
-	switch m.Kind {
-	case "total":
-		return r.Ledger.Check(b)
-	case "bytes":
-		return r.Ledger.CheckBytes(b)
-	case "calls":
-		return r.Ledger.CheckCalls(r.Calls, b)
-	case "step":
-		return r.Ledger.CheckPart(m.Part, b)
+// Checks holds each of the walk's measures (Spec.AllMeasures) to its
+// budget in bs; with bs nil, every check is gate.Unchecked. A measure the
+// result cannot read (a part the walk never counted) stops the checks:
+// those held so far are returned with the error.
+func (r *Result) Checks(bs gate.Budgets) (gate.Checks, error) {
+	var cs gate.Checks
+	for _, m := range r.Spec.AllMeasures() {
+		v, n, err := r.Read(m.Measure)
+		if err != nil {
+			return cs, err
+		}
+		cs = append(cs, gate.Hold(r.Spec.Name, m.Key, m.Measure, v, n, bs))
 	}
-	v, err := r.Value(m)
-	if err != nil {
-		return err
-	}
-	if v <= b.Value {
-		return nil
-	}
-	n := r.ToolLists[m.Part]
-	return fmt.Errorf("walk %s: what a model reads of the tool list %q is %s tokens (%s bytes), over its budget of %s (%s, %s)",
-		r.Spec.Name, m.Part, cli.Group(v), cli.Group(n), cli.Group(b.Value), b.Name, b.Where())
+	return cs, nil
 }
 
 // Failure is a walk that failed against the server: a status, an assert, a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/readmeter/readmeter/gate"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -44,44 +45,23 @@ type Spec struct {
 func (s *Spec) AllMeasures() []Measure {
 	var out []Measure
 	if s.Budget != "" {
-		out = append(out, Measure{Key: s.Budget, Kind: "total", File: s.File, Line: s.BudgetLine})
+		out = append(out, Measure{Key: s.Budget, Measure: gate.Measure{Kind: gate.Total}, File: s.File, Line: s.BudgetLine})
 	}
 	return append(out, s.Measures...)
 }
 
-// Measure is a budget entry of a walk beside its total: what is measured
-// and the budget key it is held to.
+// Measure is a budget entry of a walk: what is measured and the budget
+// key it is held to.
 type Measure struct {
 	// Key is the budget key, "TOOL_LIST_TOKENS.tasks".
 	Key string
-	// Kind is "total" (the walk's tokens), "bytes" (the walk's bytes),
-	// "calls" (the number of counted steps), "step" (the bytes of one part)
-	// or "tool_list" (the model-read tokens of a tools/list answer).
-	Kind string
-	// Part is the part named by a step or tool_list measure.
-	Part string
+	// Measure is what is read: the walk's tokens (gate.Total), its bytes,
+	// its calls, one part's bytes (gate.Step) or the model-read tokens of
+	// a tools/list answer (gate.ToolList).
+	gate.Measure
 	// File and Line say where the measure is declared.
 	File string
 	Line int
-}
-
-// Unit returns the unit a measure's value is in: tokens, bytes or calls.
-func (m Measure) Unit() string {
-	switch m.Kind {
-	case "bytes", "step":
-		return "bytes"
-	case "calls":
-		return "calls"
-	}
-	return "tokens"
-}
-
-// String returns the measure as written in a spec: "calls", "step:create".
-func (m Measure) String() string {
-	if m.Part != "" {
-		return m.Kind + ":" + m.Part
-	}
-	return m.Kind
 }
 
 // Normalize is one normaliser a spec asks for: a built-in one by name, or a

@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 
-	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
 	"github.com/readmeter/readmeter/walk/walktest"
@@ -97,26 +97,33 @@ func TestRunHTTPCountsEveryAnswer(t *testing.T) {
 		t.Errorf("the primer counted %d bytes, want %d (its time padded)", got, len(walktest.Primer)+5)
 	}
 	for _, tc := range []struct {
-		m    walk.Measure
-		want int64
+		m           gate.Measure
+		want, bytes int64
 	}{
-		{walk.Measure{Kind: "total"}, total / 3},
-		{walk.Measure{Kind: "bytes"}, total},
-		{walk.Measure{Kind: "calls"}, 6},
-		{walk.Measure{Kind: "step", Part: "post the result"}, want[5].Bytes},
+		{gate.Measure{Kind: gate.Total}, total / 3, total},
+		{gate.Measure{Kind: gate.TotalBytes}, total, total},
+		{gate.Measure{Kind: gate.CallCount}, 6, 6},
+		{gate.Measure{Kind: gate.Step, Part: "post the result"}, want[5].Bytes, want[5].Bytes},
 	} {
-		got, err := res.Value(tc.m)
-		if err != nil || got != tc.want {
-			t.Errorf("Value(%s) = %d, %v; want %d", tc.m, got, err, tc.want)
+		got, n, err := res.Read(tc.m)
+		if err != nil || got != tc.want || n != tc.bytes {
+			t.Errorf("Read(%s) = %d, %d, %v; want %d, %d", tc.m, got, n, err, tc.want, tc.bytes)
 		}
 	}
-	over := res.Check(walk.Measure{Kind: "total"}, budgets.Budget{Name: "FIRST_TASK_TOKENS.start_tasks", Value: total/3 - 1, File: "b.json", Line: 3})
-	var ob *ledger.OverBudget
-	if !errors.As(over, &ob) || !strings.Contains(over.Error(), "  the primer: ") {
-		t.Errorf("Check one under: %v", over)
+	if _, _, err := res.Read(gate.Measure{Kind: gate.Step, Part: "nope"}); err == nil {
+		t.Error("Read of a part the walk lacks: no error")
 	}
-	if err := res.Check(walk.Measure{Kind: "total"}, budgets.Budget{Value: total / 3}); err != nil {
-		t.Errorf("Check at the total: %v", err)
+	// The spec holds its total to FIRST_TASK_TOKENS.start_tasks: one under
+	// is over, the total itself holds.
+	for _, tc := range []struct {
+		budget int64
+		want   gate.Status
+	}{{total/3 - 1, gate.Over}, {total / 3, gate.OK}} {
+		bs := gate.Given{{Name: "FIRST_TASK_TOKENS.start_tasks", Value: tc.budget, File: "b.json", Line: 3}}
+		checks, err := res.Checks(bs)
+		if err != nil || len(checks) == 0 || checks[0].Status != tc.want || checks[0].Read != total/3 || checks[0].Bytes != total {
+			t.Errorf("Checks with a budget of %d = %+v, %v; want the total %s", tc.budget, checks, err, tc.want)
+		}
 	}
 }
 
@@ -170,8 +177,8 @@ func TestRunMCPCountsRawAnswersAndToolList(t *testing.T) {
 	if modelRead == 0 || res.ToolLists["the tool list"] != modelRead {
 		t.Errorf("tool list: %d model-read bytes, want %d", res.ToolLists["the tool list"], modelRead)
 	}
-	got, _ := res.Value(walk.Measure{Kind: "tool_list", Part: "the tool list"})
-	if got != modelRead/3 {
+	got, n, _ := res.Read(gate.Measure{Kind: gate.ToolList, Part: "the tool list"})
+	if got != modelRead/3 || n != modelRead {
 		t.Errorf("tool_list measure %d, want %d", got, modelRead/3)
 	}
 }

@@ -7,32 +7,19 @@ import (
 	"strings"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
 )
 
 // budgetBlock is the block of a budgets file that holds tool-list budgets.
 const budgetBlock = "TOOL_LIST_TOKENS"
 
-// givenBudget is one --budget flag.
+// givenBudget is one --budget flag: its budget, whose File names the flag,
+// and whether a capture or toolset used it.
 type givenBudget struct {
-	name   string // TOOL_LIST_TOKENS.KEY
-	tokens int64
-	flag   string
+	budget budgets.Budget
 	used   bool
 }
-
-// budgetCheck is one budget held against one tool list.
-type budgetCheck struct {
-	Name   string // TOOL_LIST_TOKENS.KEY
-	What   string // the capture, or "toolset SET of CAPTURE"
-	Tokens int64
-	Bytes  int64
-	Budget int64
-	Where  string // file:line, or --budget
-}
-
-// Over reports whether the list reads more tokens than its budget.
-func (b budgetCheck) Over() bool { return b.Tokens > b.Budget }
 
 func parseBudgetFlags(flags []string) ([]*givenBudget, error) {
 	var out []*givenBudget
@@ -45,7 +32,7 @@ func parseBudgetFlags(flags []string) ([]*givenBudget, error) {
 		if !strings.Contains(name, ".") {
 			name = budgetBlock + "." + name
 		}
-		out = append(out, &givenBudget{name: name, tokens: n, flag: "--budget " + f})
+		out = append(out, &givenBudget{budget: budgets.Budget{Name: name, Value: n, File: "--budget " + f}})
 	}
 	return out, nil
 }
@@ -61,30 +48,32 @@ func budgetKey(path string) string {
 	return stem
 }
 
-// checkBudgets holds each capture and toolset against the budgets named
-// for its key, and records the checks in the reports. A --budget whose key
-// matches nothing measured is a usage error.
+// checkBudgets holds what a model reads of each capture and toolset to the
+// budgets named for its key (each --budget, then the file's), and records
+// the checks in the reports. A --budget whose key matches nothing measured
+// is a usage error.
 func checkBudgets(reports []*report, paths []string, key string, given []*givenBudget, file *budgets.File, filePath string) error {
 	if len(given) == 0 && file == nil {
 		return nil
 	}
 	var keys []string
 	var missing []string
+	measure := gate.Measure{Kind: gate.ToolList}
 	check := func(r *report, k, what string, bytes, tokens int64) {
 		name := budgetBlock + "." + k
 		keys = append(keys, k)
 		found := false
 		for _, g := range given {
-			if g.name == name {
+			if g.budget.Name == name {
 				g.used = true
 				found = true
-				r.budgets = append(r.budgets, budgetCheck{Name: name, What: what, Tokens: tokens, Bytes: bytes, Budget: g.tokens, Where: g.flag})
+				r.budgets = append(r.budgets, gate.Hold(what, name, measure, tokens, bytes, gate.Given{g.budget}))
 			}
 		}
 		if file != nil {
-			if b, ok := file.Get(name); ok {
+			if c := gate.Hold(what, name, measure, tokens, bytes, file); c.Budgeted() {
 				found = true
-				r.budgets = append(r.budgets, budgetCheck{Name: name, What: what, Tokens: tokens, Bytes: bytes, Budget: b.Value, Where: b.Where()})
+				r.budgets = append(r.budgets, c)
 			}
 		}
 		if !found {
@@ -104,7 +93,7 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 	for _, g := range given {
 		if !g.used {
 			sort.Strings(keys)
-			return cli.Usage("%s: no capture or toolset has that key (keys: %s)", g.flag, strings.Join(keys, ", "))
+			return cli.Usage("%s: no capture or toolset has that key (keys: %s)", g.budget.File, strings.Join(keys, ", "))
 		}
 	}
 	if file != nil && len(missing) > 0 && len(reports) > 0 {

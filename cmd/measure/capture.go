@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/mcpwire"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -213,8 +214,8 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	}
 	fmt.Fprintf(stdout, "%s: %s from %s: %s wire bytes, %s model-read bytes (%s tokens)\n",
 		o.output, toolCount(figs.Tools), c.Where(),
-		cli.Group(capt.WireBytes), cli.Group(figs.ModelReadBytes), cli.Group(figs.ModelReadTokens))
-	fmt.Fprintf(stdout, "%s: the %s answer, %s bytes\n", initPath, initMethod(o.protocol), cli.Group(int64(len(init.Raw))))
+		units.Group(capt.WireBytes), units.Group(figs.ModelReadBytes), units.Group(figs.ModelReadTokens))
+	fmt.Fprintf(stdout, "%s: the %s answer, %s bytes\n", initPath, initMethod(o.protocol), units.Group(int64(len(init.Raw))))
 	return nil
 }
 

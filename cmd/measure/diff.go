@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -82,7 +83,7 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	var t table
 	t.add("figure", "old", "new", "delta")
 	for _, r := range c.Figures {
-		t.add(figureLabels[r.Name], group(r.Old), group(r.New), cli.Delta(r.Old, r.New))
+		t.add(figureLabels[r.Name], group(r.Old), group(r.New), units.Delta(r.Old, r.New))
 	}
 	t.render(stdout)
 	fmt.Fprintln(stdout)
@@ -97,9 +98,9 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 		case r.Removed:
 			n, note = "-", "removed"
 		}
-		tt.add(r.Name, o, n, cli.Delta(r.Old, r.New), note)
+		tt.add(r.Name, o, n, units.Delta(r.Old, r.New), note)
 	}
-	tt.add("total", group(c.Total.Old), group(c.Total.New), cli.Delta(c.Total.Old, c.Total.New), "")
+	tt.add("total", group(c.Total.Old), group(c.Total.New), units.Delta(c.Total.Old, c.Total.New), "")
 	tt.render(stdout)
 	if len(c.Added) > 0 || len(c.Removed) > 0 {
 		fmt.Fprintln(stdout)
@@ -142,7 +143,7 @@ func rowValue(name string, old, new int64, extra ...jsonjs.Member) jsonjs.Value 
 		member("old", num(old)),
 		member("new", num(new)),
 		member("change", num(new-old)),
-		member("delta", str(cli.Delta(old, new))),
+		member("delta", str(units.Delta(old, new))),
 	}
 	return jsonjs.ObjectValue(append(ms, extra...))
 }

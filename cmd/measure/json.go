@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -74,15 +75,15 @@ func sections(r *report, o *options) []jsonjs.Member {
 	})))
 	if len(o.budget) > 0 || o.budgetsFile != "" {
 		bs := make([]jsonjs.Value, len(r.budgets))
-		for i, b := range r.budgets {
+		for i, c := range r.budgets {
 			bs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-				member("name", str(b.Name)),
-				member("what", str(b.What)),
-				member("tokens", num(b.Tokens)),
-				member("bytes", num(b.Bytes)),
-				member("budget", num(b.Budget)),
-				member("where", str(b.Where)),
-				member("over", jsonjs.BoolValue(b.Over())),
+				member("name", str(c.Key)),
+				member("what", str(c.Subject)),
+				member("tokens", num(c.Read)),
+				member("bytes", num(c.Bytes)),
+				member("budget", num(c.Budget.Value)),
+				member("where", str(c.Budget.Where())),
+				member("over", jsonjs.BoolValue(c.Status == gate.Over)),
 			})
 		}
 		ms = append(ms, member("budgets", jsonjs.ArrayValue(bs)))

@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -172,7 +174,7 @@ type report struct {
 	init     *toollist.Init
 	savings  []toollist.Saving
 	over     []toollist.Over
-	budgets  []budgetCheck
+	budgets  gate.Checks
 	warnings []string
 }
 
@@ -353,18 +355,16 @@ func findings(stderr io.Writer, reports []*report) error {
 			n++
 			if ov.What == "instructions" {
 				fmt.Fprintf(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)\n",
-					r.init.Path, cli.Group(int64(ov.Chars)), cli.Group(int64(ov.Max)))
+					r.init.Path, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
 				continue
 			}
 			fmt.Fprintf(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)\n",
-				r.capture.Path, ov.Tool, cli.Group(int64(ov.Chars)), cli.Group(int64(ov.Max)))
+				r.capture.Path, ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
 		}
-		for _, b := range r.budgets {
-			if b.Over() {
-				n++
-				fmt.Fprintf(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s\n",
-					b.Name, b.What, cli.Group(b.Tokens), cli.Group(b.Bytes), cli.Group(b.Budget), b.Where)
-			}
+		for _, c := range r.budgets.With(gate.Over) {
+			n++
+			fmt.Fprintf(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s\n",
+				c.Key, c.Subject, units.Group(c.Read), units.Group(c.Bytes), units.Group(c.Budget.Value), c.Budget.Where())
 		}
 	}
 	if n > 0 {

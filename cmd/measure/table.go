@@ -8,7 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -87,7 +88,7 @@ func (t *table) renderMarkdown(w io.Writer) {
 	}
 }
 
-func group(n int64) string { return cli.Group(n) }
+func group(n int64) string { return units.Group(n) }
 
 // share formats part of total as a percentage with two decimals.
 func share(part, total int64) string {
@@ -169,12 +170,12 @@ func writeSections(w io.Writer, reports []*report) {
 	bt.add("budget", "tokens", "budget", "bytes", "status", "declared at")
 	bt.left = []bool{false, false, false, false, true, true}
 	for _, r := range reports {
-		for _, b := range r.budgets {
-			status := "ok"
-			if b.Over() {
-				status = "over by " + group(b.Tokens-b.Budget)
+		for _, c := range r.budgets {
+			status := string(c.Status)
+			if c.Status == gate.Over {
+				status = "over by " + group(-c.Slack())
 			}
-			bt.add(b.Name, group(b.Tokens), group(b.Budget), group(b.Bytes), status, b.Where)
+			bt.add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
 		}
 	}
 	if len(bt.rows) > 1 {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
@@ -56,30 +57,26 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	outcomes, err := mergeReports(fs.Args())
 	if err != nil {
-		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("merge: %v", err)}
+		return fmt.Errorf("merge: %v", err)
 	}
-	specs := make([]*walk.Spec, len(outcomes))
+	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes))}
 	for i, oc := range outcomes {
-		specs[i] = oc.Spec
+		r.specs[i] = oc.Spec
 	}
-	var bf *budgets.File
 	if f.budgetFile != "" {
-		bf, err = budgets.Load(f.budgetFile)
-		if err != nil {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		if r.budgets, err = budgets.Load(f.budgetFile); err != nil {
+			return err
 		}
-		if err := checkBudgetKeys(bf, specs); err != nil {
+		if err := checkBudgetKeys(r.budgets, r.specs); err != nil {
 			return err
 		}
 	}
-	var base *walk.Report
 	if f.base != "" {
-		base, err = walk.ReadReport(f.base)
-		if err != nil {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		if r.base, err = walk.ReadReport(f.base); err != nil {
+			return err
 		}
 	}
-	return finish(stdout, stderr, outcomes, bf, base, f, nil)
+	return r.finish(stdout, stderr, outcomes)
 }
 
 // mergeReports reads the shards' reports and returns the walks as one
@@ -178,9 +175,9 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 		res.ToolLists[tl.Part] = tl.Bytes
 	}
 	for _, b := range wr.Budgets {
-		kind, part, _ := strings.Cut(b.Measure, ":")
-		m := walk.Measure{Key: b.Key, Kind: kind, Part: part, File: wr.Spec}
-		if m.String() != b.Measure || m.Unit() != b.Unit {
+		gm, ok := gate.ParseMeasure(b.Measure)
+		m := walk.Measure{Key: b.Key, Measure: gm, File: wr.Spec}
+		if !ok || m.Unit() != b.Unit {
 			return walk.Outcome{}, fmt.Errorf("walk %s: budget %s: measure %q in %s is not one walks run writes", wr.Walk, b.Key, b.Measure, b.Unit)
 		}
 		s.Measures = append(s.Measures, m)

@@ -17,7 +17,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/twin"
 	"github.com/readmeter/readmeter/walk"
@@ -96,7 +98,60 @@ func checkGateFlags(cmd string, fs *pflag.FlagSet, f runFlags) error {
 	return nil
 }
 
+// runWalks runs the walks, holds what they read to their budgets, moves
+// the budgets with --update, and reports: the exit code follows from the
+// checks and the outcomes.
 func runWalks(stdout, stderr io.Writer, args []string) error {
+	r, err := prepare(stdout, stderr, args)
+	if r == nil {
+		return err // an error, or the help printed
+	}
+	outcomes, err := r.run(stderr)
+	if err != nil {
+		return err
+	}
+	return r.finish(stdout, stderr, outcomes)
+}
+
+// finish holds the outcomes of a run (or of merged shard reports) to the
+// budgets, moves the budgets with --update, writes the report and the
+// tables, and returns the run's exit.
+func (r *walksRun) finish(stdout, stderr io.Writer, outcomes []walk.Outcome) error {
+	v := r.hold(outcomes)
+	updateErr := r.update(v)
+	if err := r.report(stdout, stderr, v, outcomes); err != nil {
+		return err
+	}
+	if updateErr != nil {
+		return updateErr
+	}
+	return r.exit(v)
+}
+
+// walksRun is one `walks run`: its flags and what they name, loaded and
+// checked before anything is sent.
+type walksRun struct {
+	f       runFlags
+	vars    map[string]string // --var, parsed
+	specs   []*walk.Spec
+	budgets *budgets.File     // nil without --budgets
+	base    *walk.Report      // nil without --base
+	shard   *walk.ShardReport // nil unless --shard picked a share
+}
+
+// verdict is what a run came to: the checks, derived from the outcomes,
+// and the report built from both.
+type verdict struct {
+	rep     *walk.Report
+	checks  gate.Checks
+	failed  int  // walks that failed against the server
+	differ  int  // walks whose repeated runs counted differently
+	specErr bool // a spec error stopped a walk
+}
+
+// prepare reads the flags, the specs, the budget file and the base report.
+// It returns a nil run with a nil error when it printed the help.
+func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	var f runFlags
 	fs := pflag.NewFlagSet("walks run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -113,183 +168,243 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(stdout, runHelp+fs.FlagUsages())
-			return nil
+			return nil, nil
 		}
-		return cli.Usage("run: %v (see walks run --help)", err)
+		return nil, cli.Usage("run: %v (see walks run --help)", err)
 	}
 	if fs.NArg() == 0 {
-		return cli.Usage("run: name spec files or a directory of them (see walks run --help)")
+		return nil, cli.Usage("run: name spec files or a directory of them (see walks run --help)")
 	}
 	if f.jobs < 1 || f.repeat < 1 {
-		return cli.Usage("run: --jobs and --repeat are at least 1")
+		return nil, cli.Usage("run: --jobs and --repeat are at least 1")
 	}
 	if err := checkGateFlags("run", fs, f); err != nil {
-		return err
+		return nil, err
 	}
 	if f.shard != "" && f.update {
-		return cli.Usage("run: --update with --shard would rewrite budgets from a share of the walks; run the shards with --report, then walks merge --update")
+		return nil, cli.Usage("run: --update with --shard would rewrite budgets from a share of the walks; run the shards with --report, then walks merge --update")
 	}
 	if f.url != "" {
 		if u, err := url.Parse(f.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return cli.Usage("run: --url %q: want http://host[:port][/path] or https://...", f.url)
+			return nil, cli.Usage("run: --url %q: want http://host[:port][/path] or https://...", f.url)
 		}
 	}
 	vars, err := parseVars(f.vars)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	specs, err := loadSpecs(stderr, fs.Args(), vars, f.walks)
-	if err != nil {
-		return err
+	r := &walksRun{f: f, vars: vars}
+	if r.specs, err = loadSpecs(stderr, fs.Args(), vars, f.walks); err != nil {
+		return nil, err
 	}
-	var shard *walk.ShardReport
 	if f.shard != "" {
 		k, n, err := parseShard(f.shard)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		specs, shard = pickShard(specs, k, n)
-		if len(specs) == 0 {
-			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(shard.Walks))
+		r.specs, r.shard = pickShard(r.specs, k, n)
+		if len(r.specs) == 0 {
+			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
 		}
 	}
-	var bf *budgets.File
 	if f.budgetFile != "" {
-		bf, err = budgets.Load(f.budgetFile)
-		if err != nil {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		if r.budgets, err = budgets.Load(f.budgetFile); err != nil {
+			return nil, err
 		}
-		if err := checkBudgetKeys(bf, specs); err != nil {
-			return err
+		if err := checkBudgetKeys(r.budgets, r.specs); err != nil {
+			return nil, err
 		}
 	}
-	var base *walk.Report
 	if f.base != "" {
-		base, err = walk.ReadReport(f.base)
-		if err != nil {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		if r.base, err = walk.ReadReport(f.base); err != nil {
+			return nil, err
 		}
-		if len(f.walks) > 0 || shard != nil { // compare the walks picked, not the ones left out as removed
+		if len(f.walks) > 0 || r.shard != nil { // compare the walks picked, not the ones left out as removed
 			picked := map[string]bool{}
-			for _, s := range specs {
+			for _, s := range r.specs {
 				picked[s.Name] = true
 			}
-			kept := base.Walks[:0:0]
-			for _, wr := range base.Walks {
+			kept := r.base.Walks[:0:0]
+			for _, wr := range r.base.Walks {
 				if picked[wr.Walk] {
 					kept = append(kept, wr)
 				}
 			}
-			base.Walks = kept
+			r.base.Walks = kept
 		}
 	}
+	return r, nil
+}
 
-	if f.url == "" {
+// run runs every walk against the server (the embedded twin when no --url
+// is given), drawing the progress bar.
+func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
+	base := r.f.url
+	if base == "" {
 		url, stop, err := twin.Start(twin.Options{})
 		if err != nil {
-			return cli.WalkFailed(fmt.Errorf("run: starting the embedded twin: %v", err))
+			return nil, cli.WalkFailed(fmt.Errorf("run: starting the embedded twin: %v", err))
 		}
 		defer stop()
-		f.url = url
+		base = url
 		fmt.Fprintf(stderr, "walks: no --url: running against the embedded twin at %s\n", url)
 	}
-	opts := walk.Options{BaseURL: f.url, Vars: vars, Timeout: f.timeout}
+	opts := walk.Options{BaseURL: base, Vars: r.vars, Timeout: r.f.timeout}
 	stopBar := func() {}
-	if f.progress {
+	if r.f.progress {
 		var steps int
-		for _, s := range specs {
-			steps += (len(s.Setup) + len(s.Steps)) * f.repeat
+		for _, s := range r.specs {
+			steps += (len(s.Setup) + len(s.Steps)) * r.f.repeat
 		}
 		opts.OnStep, stopBar = progress(stderr, steps)
 	}
-	outcomes := walk.RunAll(context.Background(), specs, opts, f.jobs, f.repeat)
+	outcomes := walk.RunAll(context.Background(), r.specs, opts, r.f.jobs, r.f.repeat)
 	stopBar()
-	return finish(stdout, stderr, outcomes, bf, base, f, shard)
+	return outcomes, nil
 }
 
-// finish gates the outcomes of a run (or of merged shard reports) against
-// the budget file, rewrites budgets with --update, writes the report and
-// the tables, and returns the run's exit.
-func finish(stdout, stderr io.Writer, outcomes []walk.Outcome, bf *budgets.File, base *walk.Report, f runFlags, shard *walk.ShardReport) error {
+// hold holds each walk that ran to its budgets and builds the report: the
+// walk's parts and totals, its checks, and the warnings in the order met.
+func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
+	v := &verdict{rep: &walk.Report{Walks: []walk.WalkReport{}, Over: []string{}, Warnings: []string{}}}
+	var bs gate.Budgets
+	if r.budgets != nil {
+		bs = r.budgets
+	}
+	for _, oc := range outcomes {
+		s := oc.Spec
+		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
+		if oc.Result != nil {
+			l := oc.Result.Ledger
+			wr.Bytes, wr.Tokens, wr.Calls = l.Bytes(), l.Tokens(), oc.Result.Calls
+			if parts := l.Parts(); parts != nil {
+				wr.Parts = parts
+			}
+			for _, st := range s.Steps {
+				if n, ok := oc.Result.ToolLists[st.Part]; ok && !hasToolList(wr.ToolLists, st.Part) {
+					wr.ToolLists = append(wr.ToolLists, walk.ToolListReport{Part: st.Part, Bytes: n, Tokens: units.Tokens(n)})
+				}
+			}
+		}
+		if oc.Err != nil {
+			wr.Error = oc.Err.Error()
+			v.failed++
+			var se *walk.SpecError
+			var fl *walk.Failure
+			if errors.As(oc.Err, &se) || (errors.As(oc.Err, &fl) && fl.Spec) {
+				v.specErr = true
+			}
+			v.rep.Walks = append(v.rep.Walks, wr)
+			continue
+		}
+		if oc.Differ != "" {
+			wr.Differ = oc.Differ
+			v.differ++
+			v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ))
+		}
+		if len(s.AllMeasures()) == 0 {
+			v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name))
+			wr.Unbudgeted = true
+		}
+		checks, err := oc.Result.Checks(bs)
+		if err != nil {
+			wr.Error = err.Error()
+			v.failed++
+		}
+		for _, c := range checks {
+			switch {
+			case c.Status == gate.Unbudgeted:
+				v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: unbudgeted: %v", s.Name, c.Missing))
+			case r.f.slack >= 0 && c.Stale(r.f.slack):
+				v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
+					s.Name, c.Key, units.Group(c.Budget.Value), c.Unit(), units.Group(c.Slack()), units.Group(c.Read), r.f.slack, c.Budget.Where()))
+			}
+		}
+		v.checks = append(v.checks, checks...)
+		v.rep.Walks = append(v.rep.Walks, wr)
+	}
+	return v
+}
 
-	rep, overTexts, failed, differ := evaluate(outcomes, bf, f)
-	over := len(overTexts)
+// update moves each budget to what its walk read, when --update asks and
+// every walk ran and counted alike; the checks then hold as settled.
+func (r *walksRun) update(v *verdict) error {
+	switch {
+	case !r.f.update:
+		return nil
+	case v.failed > 0 || v.specErr:
+		return cli.WalkFailed(fmt.Errorf("--update: %s left untouched: %d %s failed", r.f.budgetFile, v.failed, plural(v.failed, "walk", "walks")))
+	case v.differ > 0:
+		return cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", r.f.budgetFile))
+	}
+	moves, err := updateBudgets(r.budgets, v.checks)
+	if err != nil {
+		return fmt.Errorf("--update: %v", err)
+	}
+	v.rep.Moves = moves
+	v.checks = v.checks.Settled()
+	return nil
+}
+
+// report writes the --report file, then the JSON or the tables. The
+// budgets of each walk and the failure texts come from the checks.
+func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.Outcome) error {
 	for _, oc := range outcomes {
 		if oc.Err != nil {
 			fmt.Fprintf(stderr, "walks: %v\n", oc.Err)
 		}
 	}
-	var specErr bool
-	for _, oc := range outcomes {
-		var se *walk.SpecError
-		var fl *walk.Failure
-		if errors.As(oc.Err, &se) || (errors.As(oc.Err, &fl) && fl.Spec) {
-			specErr = true
-		}
-	}
-
-	var updateErr error
-	if f.update {
-		switch {
-		case failed > 0 || specErr:
-			updateErr = cli.WalkFailed(fmt.Errorf("--update: %s left untouched: %d %s failed", f.budgetFile, failed, plural(failed, "walk", "walks")))
-		case differ > 0:
-			updateErr = cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", f.budgetFile))
-		default:
-			moves, err := update(bf, rep)
-			if err != nil {
-				updateErr = &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--update: %v", err)}
+	rep := v.rep
+	rep.Shard = r.shard
+	for i := range rep.Walks {
+		wr := &rep.Walks[i]
+		for _, c := range v.checks {
+			if c.Subject != wr.Walk {
+				continue
 			}
-			rep.Moves = moves
-			if err == nil {
-				over, overTexts = 0, nil // the budgets now hold what was read
-				for i := range rep.Walks {
-					for j := range rep.Walks[i].Budgets {
-						b := &rep.Walks[i].Budgets[j]
-						if b.Status == "over" || b.Status == "ok" {
-							v, z := b.Read, int64(0)
-							b.Budget, b.Slack, b.Status = &v, &z, "ok"
-						}
-					}
+			wr.Budgets = append(wr.Budgets, walk.BudgetOf(c))
+			if c.Status == gate.Over {
+				parts := wr.Parts
+				if c.Measure.Kind == gate.ToolList {
+					parts = nil
 				}
+				rep.Over = append(rep.Over, walk.OverText(c, parts))
 			}
 		}
 	}
-
-	rep.Over = append(rep.Over, overTexts...)
-	rep.Shard = shard
-	if f.report != "" {
-		if err := writeJSONFile(f.report, rep); err != nil {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: err}
-		}
-	}
-	switch {
-	case f.asJSON:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+	if r.f.report != "" {
+		if err := writeJSONFile(r.f.report, rep); err != nil {
 			return err
 		}
-	default:
-		printTables(stdout, rep, base, outcomes, f.markdown)
 	}
+	if r.f.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printTables(stdout, rep, r.base, r.f.markdown)
+	return nil
+}
 
-	if updateErr != nil {
-		return updateErr
-	}
+// exit returns the run's end: a spec error (2), a walk failed (3), a
+// budget exceeded or runs that differ (1), --strict's unbudgeted (2).
+func (r *walksRun) exit(v *verdict) error {
+	unbudgeted := v.checks.Count(gate.Unbudgeted)
 	switch {
-	case specErr:
-		return &cli.ExitError{Code: cli.ExitUsage, Err: errors.New("a spec error stopped a walk")}
-	case failed > 0:
-		return cli.WalkFailed(fmt.Errorf("%d of %d %s failed against the server", failed, len(outcomes), plural(len(outcomes), "walk", "walks")))
-	case over > 0:
-		return cli.Finding(fmt.Errorf("%d %s exceeded", over, plural(over, "budget", "budgets")))
-	case differ > 0:
-		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", differ, plural(differ, "walk", "walks")))
-	case f.strict && countStatus(rep, "unbudgeted") > 0:
-		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--strict: %d %s not in %s", countStatus(rep, "unbudgeted"), plural(countStatus(rep, "unbudgeted"), "budget is", "budgets are"), f.budgetFile)}
-	case f.strict && countUnbudgeted(rep) > 0:
-		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--strict: %d %s no budget key", countUnbudgeted(rep), plural(countUnbudgeted(rep), "walk has", "walks have"))}
+	case v.specErr:
+		return errors.New("a spec error stopped a walk")
+	case v.failed > 0:
+		n := len(v.rep.Walks)
+		return cli.WalkFailed(fmt.Errorf("%d of %d %s failed against the server", v.failed, n, plural(n, "walk", "walks")))
+	case v.checks.Err() != nil:
+		return cli.Finding(v.checks.Err())
+	case v.differ > 0:
+		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", v.differ, plural(v.differ, "walk", "walks")))
+	case r.f.strict && unbudgeted > 0:
+		return fmt.Errorf("--strict: %d %s not in %s", unbudgeted, plural(unbudgeted, "budget is", "budgets are"), r.f.budgetFile)
+	case r.f.strict && countUnbudgeted(v.rep) > 0:
+		n := countUnbudgeted(v.rep)
+		return fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have"))
 	}
 	return nil
 }
@@ -299,18 +414,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func countStatus(rep *walk.Report, status string) int {
-	n := 0
-	for _, w := range rep.Walks {
-		for _, b := range w.Budgets {
-			if b.Status == status {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // checkBudgetKeys refuses, before anything runs, a budget file that
@@ -326,8 +429,8 @@ func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec) error {
 			keys = append(keys, m.Key)
 		}
 		for _, k := range keys {
-			if _, err := bf.Lookup(k); err != nil && strings.Contains(err.Error(), "is not a budget block") {
-				return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("%v; walk %s (%s) names it", err, s.Name, s.File)}
+			if _, err := bf.Lookup(k); errors.Is(err, budgets.ErrNotBudgetBlock) {
+				return fmt.Errorf("%v; walk %s (%s) names it", err, s.Name, s.File)
 			}
 		}
 	}
@@ -465,74 +568,6 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// evaluate builds the report and holds each walk to its budgets.
-func evaluate(outcomes []walk.Outcome, bf *budgets.File, f runFlags) (rep *walk.Report, overTexts []string, failed, differ int) {
-	rep = &walk.Report{Walks: []walk.WalkReport{}, Over: []string{}, Warnings: []string{}}
-	for _, oc := range outcomes {
-		s := oc.Spec
-		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
-		if oc.Result != nil {
-			l := oc.Result.Ledger
-			wr.Bytes, wr.Tokens, wr.Calls, wr.Parts = l.Bytes(), l.Tokens(), oc.Result.Calls, l.Parts()
-			if wr.Parts == nil {
-				wr.Parts = []ledger.Part{}
-			}
-			for _, st := range s.Steps {
-				if n, ok := oc.Result.ToolLists[st.Part]; ok && !hasToolList(wr.ToolLists, st.Part) {
-					wr.ToolLists = append(wr.ToolLists, walk.ToolListReport{Part: st.Part, Bytes: n, Tokens: cli.Tokens(n)})
-				}
-			}
-		}
-		if oc.Err != nil {
-			wr.Error = oc.Err.Error()
-			failed++
-			rep.Walks = append(rep.Walks, wr)
-			continue
-		}
-		if oc.Differ != "" {
-			wr.Differ = oc.Differ
-			differ++
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ))
-		}
-		measures := s.AllMeasures()
-		if len(measures) == 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name))
-			wr.Unbudgeted = true
-		}
-		for _, m := range measures {
-			br := walk.BudgetReport{Key: m.Key, Measure: m.String(), Unit: m.Unit(), Status: "unchecked"}
-			v, err := oc.Result.Value(m)
-			if err != nil {
-				wr.Error = err.Error()
-				failed++
-				break
-			}
-			br.Read = v
-			if bf != nil {
-				b, err := bf.Lookup(m.Key)
-				if err != nil {
-					br.Status = "unbudgeted"
-					rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: unbudgeted: %v", s.Name, err))
-				} else {
-					val, slack := b.Value, b.Value-v
-					br.Budget, br.Slack, br.Where = &val, &slack, b.Where()
-					br.Status = "ok"
-					if err := oc.Result.Check(m, b); err != nil {
-						br.Status = "over"
-						overTexts = append(overTexts, err.Error())
-					} else if f.slack >= 0 && float64(b.Value) > float64(v)*(1+f.slack/100) {
-						rep.Warnings = append(rep.Warnings, fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
-							s.Name, m.Key, cli.Group(b.Value), m.Unit(), cli.Group(b.Value-v), cli.Group(v), f.slack, b.Where()))
-					}
-				}
-			}
-			wr.Budgets = append(wr.Budgets, br)
-		}
-		rep.Walks = append(rep.Walks, wr)
-	}
-	return rep, overTexts, failed, differ
-}
-
 func hasToolList(ts []walk.ToolListReport, part string) bool {
 	for _, t := range ts {
 		if t.Part == part {
@@ -542,18 +577,12 @@ func hasToolList(ts []walk.ToolListReport, part string) bool {
 	return false
 }
 
-// update rewrites each budget the file holds at what its walk read.
-func update(bf *budgets.File, rep *walk.Report) ([]walk.MoveReport, error) {
-	values := map[string]int64{}
-	for _, w := range rep.Walks {
-		for _, b := range w.Budgets {
-			if b.Status == "ok" || b.Status == "over" {
-				if old, dup := values[b.Key]; dup && old != b.Read {
-					return nil, fmt.Errorf("%s is read by two walks, %d and %d: which one sets it?", b.Key, old, b.Read)
-				}
-				values[b.Key] = b.Read
-			}
-		}
+// updateBudgets rewrites each budget the checks found at what was read,
+// and returns the budgets that moved.
+func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, error) {
+	values, err := checks.Values()
+	if err != nil {
+		return nil, err
 	}
 	data, moves, err := bf.Update(values)
 	if err != nil {
@@ -561,10 +590,9 @@ func update(bf *budgets.File, rep *walk.Report) ([]walk.MoveReport, error) {
 	}
 	out := []walk.MoveReport{}
 	for _, m := range moves {
-		if m.Old == m.New {
-			continue
+		if m.Old != m.New {
+			out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 		}
-		out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 	}
 	if len(out) == 0 {
 		return out, nil

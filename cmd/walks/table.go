@@ -6,7 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -62,7 +63,7 @@ func (t *table) write(w io.Writer, markdown bool) {
 	}
 }
 
-func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []walk.Outcome, markdown bool) {
+func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool) {
 	if base != nil {
 		printCompare(w, rep, base, markdown)
 	} else {
@@ -70,14 +71,14 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 		for _, wr := range rep.Walks {
 			name := wr.Walk
 			for _, p := range wr.Parts {
-				t.add(name, p.Name, cli.Group(p.Bytes), cli.Group(p.Tokens))
+				t.add(name, p.Name, units.Group(p.Bytes), units.Group(p.Tokens))
 				name = ""
 			}
 			total := "total"
 			if wr.Error != "" {
 				total = "total (failed: see above)"
 			}
-			t.add(name, total, cli.Group(wr.Bytes), cli.Group(wr.Tokens))
+			t.add(name, total, units.Group(wr.Bytes), units.Group(wr.Tokens))
 		}
 		t.write(w, markdown)
 	}
@@ -86,13 +87,13 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 		for _, b := range wr.Budgets {
 			budget, slack := "-", "-"
 			if b.Budget != nil {
-				budget, slack = cli.Group(*b.Budget), cli.Signed(*b.Slack)
+				budget, slack = units.Group(*b.Budget), units.Signed(*b.Slack)
 			}
-			measure := b.Unit
-			if b.Measure != "total" && b.Measure != b.Unit {
-				measure = b.Measure + " (" + b.Unit + ")"
+			measure := string(b.Unit)
+			if b.Measure != string(gate.Total) && b.Measure != measure {
+				measure = b.Measure + " (" + measure + ")"
 			}
-			bt.add(wr.Walk, b.Key, measure, cli.Group(b.Read), budget, slack, b.Status)
+			bt.add(wr.Walk, b.Key, measure, units.Group(b.Read), budget, slack, string(b.Status))
 		}
 	}
 	if len(bt.rows) > 0 {
@@ -103,7 +104,7 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, outcomes []wa
 		fmt.Fprintln(w)
 		mt := &table{head: []string{"budget", "old", "new", "delta", "where"}, right: []bool{false, true, true, true, false}}
 		for _, m := range rep.Moves {
-			mt.add(m.Key, cli.Group(m.Old), cli.Group(m.New), cli.Signed(m.New-m.Old), m.Where)
+			mt.add(m.Key, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old), m.Where)
 		}
 		mt.write(w, markdown)
 	}
@@ -166,9 +167,9 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 			oldCell := "-"
 			if i < len(oldParts[p.Name]) {
 				o = oldParts[p.Name][i]
-				oldCell = cli.Group(o)
+				oldCell = units.Group(o)
 			}
-			t.add(label, p.Name, oldCell, cli.Group(p.Bytes), cli.Delta(o, p.Bytes))
+			t.add(label, p.Name, oldCell, units.Group(p.Bytes), units.Delta(o, p.Bytes))
 			label = ""
 		}
 		for _, p := range ow.Parts {
@@ -176,11 +177,11 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 				used[p.Name]--
 				continue
 			}
-			t.add(label, p.Name, cli.Group(p.Bytes), "-", cli.Delta(p.Bytes, 0))
+			t.add(label, p.Name, units.Group(p.Bytes), "-", units.Delta(p.Bytes, 0))
 			label = ""
 		}
-		t.add(label, "total", cli.Group(ow.Bytes), cli.Group(wr.Bytes), cli.Delta(ow.Bytes, wr.Bytes))
-		tt.add(name, cli.Group(ow.Tokens), cli.Group(wr.Tokens), cli.Delta(ow.Tokens, wr.Tokens))
+		t.add(label, "total", units.Group(ow.Bytes), units.Group(wr.Bytes), units.Delta(ow.Bytes, wr.Bytes))
+		tt.add(name, units.Group(ow.Tokens), units.Group(wr.Tokens), units.Delta(ow.Tokens, wr.Tokens))
 		allOld += ow.Bytes
 		allNew += wr.Bytes
 		allOldT += ow.Tokens
@@ -195,8 +196,8 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 			row(walk.WalkReport{Walk: ow.Walk}, ow)
 		}
 	}
-	t.add("all walks", "total", cli.Group(allOld), cli.Group(allNew), cli.Delta(allOld, allNew))
-	tt.add("all walks", cli.Group(allOldT), cli.Group(allNewT), cli.Delta(allOldT, allNewT))
+	t.add("all walks", "total", units.Group(allOld), units.Group(allNew), units.Delta(allOld, allNew))
+	tt.add("all walks", units.Group(allOldT), units.Group(allNewT), units.Delta(allOldT, allNewT))
 	t.write(w, markdown)
 	fmt.Fprintln(w)
 	tt.write(w, markdown)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/readmeter/readmeter/budgets"
-	"github.com/readmeter/readmeter/walk"
+	"github.com/readmeter/readmeter/gate"
 )
 
 func TestUpdateRefusesAFileChangedDuringTheRun(t *testing.T) {
@@ -24,8 +24,8 @@ func TestUpdateRefusesAFileChangedDuringTheRun(t *testing.T) {
 	if err := os.WriteFile(path, changed, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	rep := &walk.Report{Walks: []walk.WalkReport{{Walk: "w", Budgets: []walk.BudgetReport{{Key: "FIRST_TASK_TOKENS.w", Read: 42, Status: "over"}}}}}
-	_, err = update(bf, rep)
+	checks := gate.Checks{{Subject: "w", Key: "FIRST_TASK_TOKENS.w", Read: 42, Status: gate.Over}}
+	_, err = updateBudgets(bf, checks)
 	if !errors.Is(err, budgets.ErrChanged) {
 		t.Fatalf("update: %v, want ErrChanged", err)
 	}
@@ -34,7 +34,7 @@ func TestUpdateRefusesAFileChangedDuringTheRun(t *testing.T) {
 	}
 	// Unchanged, it is written.
 	bf, _ = budgets.Load(path)
-	moves, err := update(bf, rep)
+	moves, err := updateBudgets(bf, checks)
 	if err != nil || len(moves) != 1 || moves[0].Old != 11 || moves[0].New != 42 {
 		t.Fatalf("update: %v %+v", err, moves)
 	}
@@ -47,11 +47,11 @@ func TestUpdateRefusesTwoReadingsOfOneKey(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.json")
 	os.WriteFile(path, []byte(`{"A": {"b": 1}}`), 0o666)
 	bf, _ := budgets.Load(path)
-	rep := &walk.Report{Walks: []walk.WalkReport{
-		{Walk: "x", Budgets: []walk.BudgetReport{{Key: "A.b", Read: 5, Status: "ok"}}},
-		{Walk: "y", Budgets: []walk.BudgetReport{{Key: "A.b", Read: 6, Status: "ok"}}},
-	}}
-	if _, err := update(bf, rep); err == nil {
+	checks := gate.Checks{
+		{Subject: "x", Key: "A.b", Read: 5, Status: gate.OK},
+		{Subject: "y", Key: "A.b", Read: 6, Status: gate.OK},
+	}
+	if _, err := updateBudgets(bf, checks); err == nil {
 		t.Fatal("two walks set one budget: no error")
 	}
 }

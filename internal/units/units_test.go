@@ -1,9 +1,6 @@
-package cli
+package units
 
-import (
-	"errors"
-	"testing"
-)
+import "testing"
 
 func TestGroup(t *testing.T) {
 	for _, tc := range []struct {
@@ -40,9 +37,13 @@ func TestTokens(t *testing.T) {
 	}
 }
 
-func TestCode(t *testing.T) {
-	if Code(nil) != ExitOK || Code(errors.New("x")) != ExitUsage || Code(Finding(errors.New("x"))) != ExitFinding ||
-		Code(WalkFailed(errors.New("x"))) != ExitWalk || Code(Silent) != ExitFinding {
-		t.Fatal("exit codes do not map")
+func TestSigned(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{{0, "0"}, {5, "+5"}, {-5, "-5"}, {1234, "+1,234"}, {-1234, "-1,234"}} {
+		if got := Signed(tc.n); got != tc.want {
+			t.Errorf("Signed(%d) = %q, want %q", tc.n, got, tc.want)
+		}
 	}
 }
