@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/readmeter/readmeter/budgets"
-	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 )
 
 // chart is one block's history as a line chart: a point on the x axis per
@@ -137,7 +137,7 @@ func writeSVG(w io.Writer, charts []chart) {
 		for i := 0; i <= 4; i++ {
 			v := lo + (hi-lo)*int64(i)/4
 			fmt.Fprintf(w, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e0e0e0"/>`+"\n", left, y(v), width-right, y(v))
-			fmt.Fprintf(w, `<text x="%d" y="%.1f" text-anchor="end" fill="#555">%s</text>`+"\n", left-6, y(v)+4, cli.Group(v))
+			fmt.Fprintf(w, `<text x="%d" y="%.1f" text-anchor="end" fill="#555">%s</text>`+"\n", left-6, y(v)+4, units.Group(v))
 		}
 		fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", left, top, left, height-bot)
 		fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", left, height-bot, width-right, height-bot)
@@ -157,7 +157,7 @@ func writeSVG(w io.Writer, charts []chart) {
 				esc(l.name), strings.Join(vals, ","), color, strings.Join(pts, " "))
 			for i, v := range l.values {
 				fmt.Fprintf(w, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s (%s)</title></circle>`+"\n",
-					x(i), y(v), color, esc(l.name), cli.Group(v), esc(c.labels[i]))
+					x(i), y(v), color, esc(l.name), units.Group(v), esc(c.labels[i]))
 			}
 			ly := top + 8 + li*18
 			fmt.Fprintf(w, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`+"\n", width-right+16, ly-10, color)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
 )
 
 const historyHelp = `usage: walks history --budgets FILE [--since REV] [--markdown] [--svg FILE]
@@ -149,12 +150,12 @@ func historyTable(series []budgets.Series) *table {
 	for _, s := range series {
 		name := label(s.Name)
 		for _, c := range s.Changes {
-			value, delta := cli.Group(c.Value), "-"
+			value, delta := units.Group(c.Value), "-"
 			switch {
 			case c.Removed:
 				value = "removed"
 			case c.Old != nil:
-				delta = cli.Signed(c.Value-*c.Old) + " (" + cli.Delta(*c.Old, c.Value) + ")"
+				delta = units.Signed(c.Value-*c.Old) + " (" + units.Delta(*c.Old, c.Value) + ")"
 			}
 			t.add(name, c.Version.Date.UTC().Format(time.DateOnly), c.Version.Short, clip(c.Version.Subject, 60), value, delta)
 			name = ""
