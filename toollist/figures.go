@@ -25,6 +25,9 @@ type Figures struct {
 	// FieldDescriptionBytes is the UTF-8 bytes of every string under a key
 	// named "description" inside the tools' input schemas.
 	FieldDescriptionBytes int64
+	// Tokenizers holds each real tokenizer's count of what a model reads,
+	// summed over the tools, when CountTokens was asked for them.
+	Tokenizers []TokenizerCount
 	// Longest is the longest tool description.
 	Longest Longest
 	// PerTool holds each tool's figures in the capture's order.
@@ -58,6 +61,9 @@ type ToolFigures struct {
 	ModelReadBytes int64
 	// ModelReadTokens is floor(ModelReadBytes / 3).
 	ModelReadTokens int64
+	// Tokenizers holds each real tokenizer's count of what a model reads
+	// of the tool, when CountTokens was asked for them.
+	Tokenizers []TokenizerCount
 	// DescriptionChars is the description's length in UTF-16 code units,
 	// 0 when it is not a string.
 	DescriptionChars int

@@ -9,7 +9,8 @@ import (
 
 // FiguresMembers returns the figures as the members of a --json report, in
 // its order and with its names: wire_bytes, tools, model_read_bytes,
-// model_read_tokens, description_bytes, field_description_bytes,
+// model_read_tokens, tokenizers {NAME: tokens} (when counted),
+// description_bytes, field_description_bytes,
 // longest_description {tool, chars} and per_tool [{name,
 // model_read_bytes, model_read_tokens, description_chars}]. A tool's name
 // is written as JavaScript's t.name reads it (a name that is not a string
@@ -40,6 +41,7 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 	dst = num(append(dst, ','), "tools", int64(f.Tools))
 	dst = num(append(dst, ','), "model_read_bytes", f.ModelReadBytes)
 	dst = num(append(dst, ','), "model_read_tokens", f.ModelReadTokens)
+	dst = appendTokenizers(dst, f.Tokenizers)
 	dst = num(append(dst, ','), "description_bytes", f.DescriptionBytes)
 	dst = num(append(dst, ','), "field_description_bytes", f.FieldDescriptionBytes)
 	dst = append(dst, `,"longest_description":{`...)
@@ -62,10 +64,48 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 		}
 		dst = num(dst, "model_read_bytes", t.ModelReadBytes)
 		dst = num(append(dst, ','), "model_read_tokens", t.ModelReadTokens)
+		dst = appendTokenizers(dst, t.Tokenizers)
 		dst = num(append(dst, ','), "description_chars", int64(t.DescriptionChars))
 		dst = append(dst, '}')
 	}
 	return append(dst, ']')
+}
+
+// appendTokenizers appends ,"tokenizers":{"o200k":N,...} when there are
+// counts.
+func appendTokenizers(dst []byte, ts []TokenizerCount) []byte {
+	if len(ts) == 0 {
+		return dst
+	}
+	dst = append(dst, `,"tokenizers":{`...)
+	for i, t := range ts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(jsonjs.AppendQuote(dst, t.Name), ':')
+		dst = strconv.AppendInt(dst, t.Tokens, 10)
+	}
+	return append(dst, '}')
+}
+
+// readTokenizers reads a report's "tokenizers" object of o, if any.
+func readTokenizers(o jsonjs.Value) ([]TokenizerCount, bool) {
+	v, has := o.Get("tokenizers")
+	if !has {
+		return nil, true
+	}
+	if v.Kind() != jsonjs.Object {
+		return nil, false
+	}
+	var out []TokenizerCount
+	for _, m := range v.Members() {
+		n := m.Value
+		if n.Kind() != jsonjs.Number || n.Num() != float64(int64(n.Num())) || n.Num() < 0 {
+			return nil, false
+		}
+		out = append(out, TokenizerCount{Name: m.Key, Tokens: int64(n.Num())})
+	}
+	return out, true
 }
 
 // ReadFigures reads the figures of a tool list from a capture or from a
@@ -122,6 +162,9 @@ func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 		}
 		*m.dst = n
 	}
+	if f.Tokenizers, okAll = readTokenizers(v); !okAll {
+		return bad("tokenizers is not an object of counts")
+	}
 	per, _ := v.Get("per_tool")
 	if per.Kind() != jsonjs.Array {
 		return bad("per_tool is not an array")
@@ -143,6 +186,9 @@ func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 		}
 		if okAll {
 			dc, okAll = num(e, "description_chars")
+		}
+		if okAll {
+			t.Tokenizers, okAll = readTokenizers(e)
 		}
 		if !okAll {
 			return bad(fmt.Sprintf("per_tool[%d] lacks a count", i))

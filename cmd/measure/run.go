@@ -14,6 +14,7 @@ import (
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -77,6 +78,10 @@ Flags:
   --budgets FILE                a budgets file (JSON or TypeScript) holding
                                 TOOL_LIST_TOKENS
   --budget-key KEY              the budget key of the one capture given
+  --tokenizer LIST              also count what a model reads with real
+                                tokenizers (o200k, cl100k; comma-separated),
+                                per tool and in total; the vocabularies are
+                                built in, nothing is fetched
   -h, --help                    print this help
 `
 
@@ -117,6 +122,8 @@ type options struct {
 	budget               []string
 	budgetsFile          string
 	budgetKey            string
+	tokenizer            string
+	tokenizers           []*tokenize.Tokenizer
 }
 
 func newFlagSet(o *options) *pflag.FlagSet {
@@ -135,6 +142,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", toollist.DefaultMaxChars, "ceiling for the instructions, in UTF-16 code units")
 	fs.StringArrayVar(&o.budget, "budget", nil, "budget `KEY=TOKENS` for a capture or toolset (repeatable)")
 	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
+	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count tokens with real tokenizers: a comma-separated `LIST` of o200k, cl100k")
 	fs.StringVar(&o.budgetKey, "budget-key", "", "budget `KEY` of the one capture given (default: its stem without \"tools-\")")
 	return fs
 }
@@ -207,6 +215,9 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	}
 	given, err := parseBudgetFlags(o.budget)
 	if err != nil {
+		return err
+	}
+	if o.tokenizers, err = parseTokenizers(o.tokenizer); err != nil {
 		return err
 	}
 	var sets []toollist.Toolset
@@ -295,6 +306,9 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := countTokens(c, f, o.tokenizers); err != nil {
+		return nil, nil, err
+	}
 	r := &report{capture: c, figures: f, warnings: f.Warnings}
 	if first && sets != nil {
 		if r.sets, err = toollist.MeasureToolsets(f, path, sets); err != nil {
@@ -344,6 +358,30 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	r.over = append(toollist.OverDescriptions(f, o.maxDescriptionChars), toollist.OverInstructions(r.init, o.maxInstructionsChars)...)
 	return r, enc, nil
+}
+
+// parseTokenizers reads --tokenizer: nil when it is not given.
+func parseTokenizers(list string) ([]*tokenize.Tokenizer, error) {
+	if list == "" {
+		return nil, nil
+	}
+	ts, err := tokenize.Parse(list)
+	if err != nil {
+		return nil, cli.Usage("--tokenizer %v", err)
+	}
+	return ts, nil
+}
+
+// countTokens adds the tokenizers' counts to the figures of c.
+func countTokens(c *toollist.Capture, f *toollist.Figures, ts []*tokenize.Tokenizer) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	counters := make([]toollist.Counter, len(ts))
+	for i, t := range ts {
+		counters[i] = t
+	}
+	return toollist.CountTokens(c, f, counters)
 }
 
 // findings prints one line per ceiling or budget exceeded and returns the

@@ -106,6 +106,9 @@ func writeTable(w io.Writer, r *report) {
 	s.add("wire", group(f.WireBytes), "bytes")
 	s.add("what a model reads", group(f.ModelReadBytes), "bytes")
 	s.add("", group(f.ModelReadTokens), "tokens")
+	for _, tc := range f.Tokenizers {
+		s.add("", group(tc.Tokens), tc.Name+" tokens")
+	}
 	s.add("descriptions", group(f.DescriptionBytes), "bytes")
 	s.add("field descriptions", group(f.FieldDescriptionBytes), "bytes")
 	if f.Longest.Index >= 0 {
@@ -123,11 +126,23 @@ func writeTable(w io.Writer, r *report) {
 		tools := append(f.PerTool[:0:0], f.PerTool...)
 		sort.SliceStable(tools, func(i, j int) bool { return tools[i].ModelReadBytes > tools[j].ModelReadBytes })
 		var t table
-		t.add("tool", "model-read bytes", "tokens", "share", "description chars")
-		for _, tf := range tools {
-			t.add(tf.Name, group(tf.ModelReadBytes), group(tf.ModelReadTokens), share(tf.ModelReadBytes, f.ModelReadBytes), group(int64(tf.DescriptionChars)))
+		head := []string{"tool", "model-read bytes", "tokens"}
+		for _, tc := range f.Tokenizers {
+			head = append(head, tc.Name)
 		}
-		t.add("total", group(f.ModelReadBytes), group(f.ModelReadTokens), share(f.ModelReadBytes, f.ModelReadBytes), group(sumChars(f.PerTool)))
+		t.add(append(head, "share", "description chars")...)
+		for _, tf := range tools {
+			row := []string{tf.Name, group(tf.ModelReadBytes), group(tf.ModelReadTokens)}
+			for _, tc := range tf.Tokenizers {
+				row = append(row, group(tc.Tokens))
+			}
+			t.add(append(row, share(tf.ModelReadBytes, f.ModelReadBytes), group(int64(tf.DescriptionChars)))...)
+		}
+		row := []string{"total", group(f.ModelReadBytes), group(f.ModelReadTokens)}
+		for _, tc := range f.Tokenizers {
+			row = append(row, group(tc.Tokens))
+		}
+		t.add(append(row, share(f.ModelReadBytes, f.ModelReadBytes), group(sumChars(f.PerTool)))...)
 		t.render(w)
 	}
 	writeSections(w, []*report{r})
@@ -246,6 +261,9 @@ func writeSideBySide(w io.Writer, reports []*report) {
 	row("wire bytes", func(r *report) string { return group(r.figures.WireBytes) })
 	row("model-read bytes", func(r *report) string { return group(r.figures.ModelReadBytes) })
 	row("model-read tokens", func(r *report) string { return group(r.figures.ModelReadTokens) })
+	for k, tc := range reports[0].figures.Tokenizers {
+		row(tc.Name+" tokens", func(r *report) string { return group(r.figures.Tokenizers[k].Tokens) })
+	}
 	row("description bytes", func(r *report) string { return group(r.figures.DescriptionBytes) })
 	row("field description bytes", func(r *report) string { return group(r.figures.FieldDescriptionBytes) })
 	row("longest description chars", func(r *report) string { return group(int64(r.figures.Longest.Chars)) })

@@ -10,6 +10,9 @@
 //   description_bytes, field_description_bytes,
 //   longest_description {tool, chars},
 //   per_tool [{name, model_read_bytes, model_read_tokens, description_chars}]
+// With --tokenizers=o200k,cl100k, "tokenizers": {"o200k": N, ...} follows
+// model_read_tokens, at the top and in each tool: js-tiktoken's count of
+// each tool's model-read text, summed over the tools at the top.
 //
 // A capture is a JSON-RPC response, a bare result ({"tools": [...]}), or an
 // event-stream body. Wire bytes are the bytes of the file, less one final
@@ -124,13 +127,28 @@ function fieldDescriptionBytes(v) {
   return n;
 }
 
-function measure(path) {
+// encoders returns a js-tiktoken encoder for each name of --tokenizers
+// (o200k, cl100k), looked up in $READMETER_NPM_MODULES (where `make
+// npm-deps` installs it) or beside the script.
+function encoders(names) {
+  const paths = [process.env.READMETER_NPM_MODULES || '', process.cwd()].filter((p) => p !== '');
+  const lite = require(require.resolve('js-tiktoken/lite', { paths }));
+  return names.map((name) => {
+    const ranks = require(require.resolve('js-tiktoken/ranks/' + name + '_base', { paths }));
+    const enc = new lite.Tiktoken(ranks);
+    // Special tokens' spellings are ordinary text: none allowed, none refused.
+    return { name, count: (text) => enc.encode(text, [], []).length };
+  });
+}
+
+function measure(path, tokenizers) {
   const { wireBytes, tools } = load(path);
   const report = {
     wire_bytes: wireBytes,
     tools: tools.length,
     model_read_bytes: 0,
     model_read_tokens: 0,
+    ...(tokenizers.length > 0 ? { tokenizers: Object.fromEntries(tokenizers.map((e) => [e.name, 0])) } : {}),
     description_bytes: 0,
     field_description_bytes: 0,
     longest_description: { tool: '', chars: 0 },
@@ -138,10 +156,13 @@ function measure(path) {
   };
   let longest = null;
   for (const t of tools) {
-    const bytes = Buffer.byteLength(
-      JSON.stringify({ name: t.name, description: t.description, input_schema: t.inputSchema }),
-      'utf8',
-    );
+    const text = JSON.stringify({ name: t.name, description: t.description, input_schema: t.inputSchema });
+    const bytes = Buffer.byteLength(text, 'utf8');
+    const counts = {};
+    for (const e of tokenizers) {
+      counts[e.name] = e.count(text);
+      report.tokenizers[e.name] += counts[e.name];
+    }
     const chars = typeof t.description === 'string' ? t.description.length : 0;
     report.model_read_bytes += bytes;
     if (typeof t.description === 'string') {
@@ -153,6 +174,7 @@ function measure(path) {
       name: t.name,
       model_read_bytes: bytes,
       model_read_tokens: Math.floor(bytes / 3),
+      ...(tokenizers.length > 0 ? { tokenizers: counts } : {}),
       description_chars: chars,
     });
   }
@@ -163,6 +185,12 @@ function measure(path) {
 
 function main(args) {
   args = args.filter((a) => a !== '--json'); // the output is always JSON
+  let tokenizers = [];
+  const flag = args.findIndex((a) => a.startsWith('--tokenizers='));
+  if (flag >= 0) {
+    tokenizers = encoders(args[flag].slice('--tokenizers='.length).split(','));
+    args.splice(flag, 1);
+  }
   if (args.length === 0) {
     process.stderr.write('usage: node measure.js CAPTURE...\n');
     return 2;
@@ -170,7 +198,7 @@ function main(args) {
   const reports = [];
   for (const path of args) {
     try {
-      reports.push(measure(path));
+      reports.push(measure(path, tokenizers));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       process.stderr.write('measure.js: ' + path + ': ' + e.message.replace(/\r?\n/g, '\\n') + '\n');
