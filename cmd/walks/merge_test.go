@@ -60,6 +60,7 @@ func TestMergeIsTheUnshardedRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every walk on the twin five times")
 	}
+	noGitHub(t)
 	const specs = "../../specs/schellingaf"
 	dir := t.TempDir()
 	orig, err := os.ReadFile("../../specs/twin/budgets.json")

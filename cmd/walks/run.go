@@ -62,6 +62,7 @@ type runFlags struct {
 	timeout    time.Duration
 	progress   bool
 	shard      string
+	github     bool
 }
 
 // addGateFlags defines the flags of gating and output that walks run and
@@ -76,6 +77,8 @@ func addGateFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change)")
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
+	fs.BoolVar(&f.github, "github", githubDefault(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)")
+	fs.Lookup("github").DefValue = "false"
 }
 
 // checkGateFlags refuses the gating and output flags that do not go
@@ -122,10 +125,39 @@ func (r *walksRun) finish(stdout, stderr io.Writer, outcomes []walk.Outcome) err
 	if err := r.report(stdout, stderr, v, outcomes); err != nil {
 		return err
 	}
-	if updateErr != nil {
-		return updateErr
+	exit := updateErr
+	if exit == nil {
+		exit = r.exit(v)
 	}
-	return r.exit(v)
+	if r.f.github {
+		r.github(stdout, stderr, v, exit)
+	}
+	return exit
+}
+
+// github prints the annotations (on stderr when stdout is the JSON
+// document) and appends the verdict and the markdown tables to the step
+// summary.
+func (r *walksRun) github(stdout, stderr io.Writer, v *verdict, exit error) {
+	w := stdout
+	if r.f.asJSON {
+		w = stderr
+	}
+	head := "every walk within its budgets"
+	if r.budgets == nil {
+		n := len(v.rep.Walks)
+		head = fmt.Sprintf("%d %s counted, held to no budget file", n, plural(n, "walk", "walks"))
+	}
+	if exit != nil {
+		head = exit.Error()
+	}
+	err := writeGitHub(w, v.rep, v.checks, r.f.slack, func(w io.Writer) {
+		fmt.Fprintf(w, "### walks: %s\n\n", head)
+		printTables(w, v.rep, r.base, true)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %v\n", err)
+	}
 }
 
 // walksRun is one `walks run`: its flags and what they name, loaded and

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs the golden scripts; each gets a fresh local server's
 // address in $URL, and the exits command to check exit codes.
 func TestScripts(t *testing.T) {
+	noGitHub(t)
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *updateGoldens,
@@ -78,4 +79,11 @@ func wellformed(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: %d root elements, want 1", a, roots)
 		}
 	}
+}
+
+// noGitHub turns --github's default off for a test that runs in a GitHub
+// Actions job: the goldens that want it set it themselves.
+func noGitHub(t *testing.T) {
+	t.Setenv("GITHUB_ACTIONS", "")
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
 }
