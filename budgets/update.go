@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/readmeter/readmeter/internal/atomicfile"
 )
 
 // Move is one budget's change by Update.
@@ -109,43 +111,18 @@ func WriteAtomic(path string, expectOld, data []byte) error {
 		path = target
 	}
 	cur, err := os.ReadFile(path)
-	mode := fs.FileMode(0o644)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && expectOld == nil:
 	case err != nil:
 		return fmt.Errorf("%s: %w", path, err)
 	case expectOld == nil || !bytes.Equal(cur, expectOld):
 		return fmt.Errorf("%s: %w; nothing written: run again to measure against the new file", path, ErrChanged)
-	default:
-		if st, err := os.Stat(path); err == nil {
-			mode = st.Mode().Perm()
+	}
+	if err := atomicfile.Write(path, data); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
 		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

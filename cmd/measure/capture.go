@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
+	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/mcpwire"
@@ -320,46 +321,24 @@ func listBytes(pages []*mcpwire.Response) (data []byte, merged int, err error) {
 // go to temporary files in their directory first and are renamed into
 // place only when both are written; on any error nothing new is left.
 func writeBoth(path string, data []byte, initPath string, initData []byte) error {
-	tmp, err := tempWrite(path, data)
+	p, err := atomicfile.Prepare(path, data)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %v", path, capturePathErr(err))
 	}
-	tmpInit, err := tempWrite(initPath, initData)
+	pi, err := atomicfile.Prepare(initPath, initData)
 	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmpInit, initPath); err != nil {
-		os.Remove(tmp)
-		os.Remove(tmpInit)
+		p.Abort()
 		return fmt.Errorf("%s: %v", initPath, capturePathErr(err))
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := pi.Commit(); err != nil {
+		p.Abort()
+		return fmt.Errorf("%s: %v", initPath, capturePathErr(err))
+	}
+	if err := p.Commit(); err != nil {
 		os.Remove(initPath)
 		return fmt.Errorf("%s: %v", path, capturePathErr(err))
 	}
 	return nil
-}
-
-func tempWrite(path string, data []byte) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return "", fmt.Errorf("%s: %v", path, capturePathErr(err))
-	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, 0o644)
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("%s: %v", path, capturePathErr(err))
-	}
-	return name, nil
 }
 
 func capturePathErr(err error) error {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -411,33 +412,9 @@ func findings(stderr io.Writer, reports []*report) error {
 	return nil
 }
 
-// writeAtomic writes data to path through a temporary file in the same
-// directory, renamed into place.
+// writeAtomic writes data to path, whole or not at all.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return unwrapPath(err)
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return unwrapPath(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return unwrapPath(err)
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		os.Remove(name)
-		return unwrapPath(err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return unwrapPath(err)
-	}
-	return nil
+	return unwrapPath(atomicfile.Write(path, data))
 }
 
 func unwrapPath(err error) error {

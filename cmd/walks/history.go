@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
 )
@@ -79,7 +80,7 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 	if *svg != "" {
 		var buf bytes.Buffer
 		writeSVG(&buf, chartsOf(blocks, versions, seq))
-		if err := writeFileAtomic(*svg, buf.Bytes()); err != nil {
+		if err := atomicfile.Write(*svg, buf.Bytes()); err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("history: --svg %s: %v", *svg, err)}
 		}
 	}

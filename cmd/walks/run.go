@@ -18,6 +18,7 @@ import (
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
@@ -640,32 +641,8 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(path, append(data, '\n')); err != nil {
 		return fmt.Errorf("--report: %v", err)
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory renamed over it: a reader sees the old file or the new one,
-// never half of it.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
 	}
 	return nil
 }

@@ -1,0 +1,230 @@
+// Package atomicfile is the module's one way to write a file: whole or not
+// at all, never half-way.
+//
+//	if err := atomicfile.Write("report.json", data); err != nil { ... }
+//
+// The steps of Write (Prepare then Commit):
+//  1. leftovers of runs that were killed while writing the same file
+//     (temporary files whose process is gone) are removed;
+//  2. the data goes to a temporary file in the same directory, named
+//     .NAME.PID.RANDOM.tmp, created with mode 0666 less the umask, or with
+//     the mode of the file it replaces;
+//  3. the temporary file is synced, closed and renamed over the file (a
+//     symbolic link is followed: the file it points at is replaced), and
+//     the directory is synced;
+//  4. on any error the temporary file is removed and the old file stays.
+//
+// Lock serialises writers of one file across processes (a lock file
+// beside it), and RemoveTemps removes the temporary files of writes in
+// flight, for a command stopped by a signal.
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+var (
+	liveMu sync.Mutex
+	live   = map[string]bool{} // temporary files being written
+)
+
+// Pending is a file written to its temporary name, not yet in place.
+type Pending struct {
+	path, tmp string
+	done      bool
+}
+
+// Write writes data to path atomically (Prepare, then Commit).
+func Write(path string, data []byte) error {
+	p, err := Prepare(path, data)
+	if err != nil {
+		return err
+	}
+	return p.Commit()
+}
+
+// Target returns the file a write to path replaces: path, or the file a
+// symbolic link at path points at.
+func Target(path string) string {
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t
+	}
+	return path
+}
+
+// Prepare writes data to a temporary file beside path (see the package
+// doc) and returns it pending: Commit puts it in place, Abort removes it.
+// Errors are *fs.PathError naming path.
+func Prepare(path string, data []byte) (*Pending, error) {
+	path = Target(path)
+	fail := func(err error) error {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &fs.PathError{Op: "write", Path: path, Err: err}
+	}
+	if err := writable(path); err != nil {
+		return nil, fail(err)
+	}
+	CleanLeftovers(path)
+	var mode fs.FileMode = 0o666 // less the umask, by open(2)
+	var keep bool
+	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			return nil, fail(errors.New("not a regular file"))
+		}
+		mode, keep = st.Mode().Perm(), true
+	}
+	tmp := tempName(path)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return nil, fail(err)
+	}
+	track(tmp, true)
+	p := &Pending{path: path, tmp: tmp}
+	_, err = f.Write(data)
+	if err == nil && keep {
+		err = f.Chmod(mode) // the umask does not apply to a kept mode
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		p.Abort()
+		return nil, fail(err)
+	}
+	return p, nil
+}
+
+// Commit renames the temporary file into place and syncs the directory.
+func (p *Pending) Commit() error {
+	if p.done {
+		return nil
+	}
+	p.done = true
+	defer track(p.tmp, false)
+	if err := os.Rename(p.tmp, p.path); err != nil {
+		os.Remove(p.tmp)
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return &fs.PathError{Op: "write", Path: p.path, Err: err}
+	}
+	if d, err := os.Open(filepath.Dir(p.path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Abort removes the temporary file; the file in place is untouched.
+func (p *Pending) Abort() {
+	if p.done {
+		return
+	}
+	p.done = true
+	os.Remove(p.tmp)
+	track(p.tmp, false)
+}
+
+func track(tmp string, on bool) {
+	liveMu.Lock()
+	defer liveMu.Unlock()
+	if on {
+		live[tmp] = true
+	} else {
+		delete(live, tmp)
+	}
+}
+
+// RemoveTemps removes the temporary files of every write in flight in
+// this process (for a command stopping on a signal).
+func RemoveTemps() {
+	liveMu.Lock()
+	defer liveMu.Unlock()
+	for tmp := range live {
+		os.Remove(tmp)
+		delete(live, tmp)
+	}
+}
+
+func tempName(path string) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d.%s.tmp", filepath.Base(path), os.Getpid(), hex.EncodeToString(b[:])))
+}
+
+// CleanLeftovers removes the temporary files a killed writer of path left
+// behind: those named for path whose process no longer runs.
+func CleanLeftovers(path string) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".tmp") {
+			continue
+		}
+		mid := strings.TrimSuffix(strings.TrimPrefix(name, prefix), ".tmp")
+		pidText, _, ok := strings.Cut(mid, ".")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 {
+			continue
+		}
+		if pid != os.Getpid() && !alive(pid) {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+}
+
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// writable reports why path cannot be written: a file there we may not
+// write, or a directory we may not create files in.
+func writable(path string) error {
+	if st, err := os.Stat(path); err == nil {
+		// A file without a write bit is read-only, to root as well.
+		if err := syscall.Access(path, 2); err != nil || st.Mode().Perm()&0o222 == 0 { // W_OK
+			return errors.New("the file is read-only: make it writable (chmod u+w) to let it be rewritten")
+		}
+	}
+	dir := filepath.Dir(path)
+	if err := syscall.Access(dir, 2|1); err != nil { // W_OK|X_OK
+		if errors.Is(err, syscall.ENOENT) {
+			return fmt.Errorf("no such directory: %s", dir)
+		}
+		return fmt.Errorf("cannot create files in %s (%v)", dir, err)
+	}
+	return nil
+}
+
+// Writable returns an error saying why path cannot be written (see
+// Write), or nil: a check to make before work whose result goes there.
+func Writable(path string) error {
+	path = Target(path)
+	if err := writable(path); err != nil {
+		return &fs.PathError{Op: "write", Path: path, Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package atomicfile_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/readmeter/readmeter/internal/atomicfile"
+)
+
+func mode(t *testing.T, path string) os.FileMode {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode().Perm()
+}
+
+func TestModes(t *testing.T) {
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "new.json")
+	if err := atomicfile.Write(p, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(t, p); m != 0o640 {
+		t.Errorf("new file: mode %o, want 0640 (0666 less the umask 027)", m)
+	}
+	kept := filepath.Join(dir, "kept.json")
+	os.WriteFile(kept, []byte("old"), 0o600)
+	os.Chmod(kept, 0o604)
+	if err := atomicfile.Write(kept, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(t, kept); m != 0o604 {
+		t.Errorf("replaced file: mode %o, want its own 0604", m)
+	}
+	if b, _ := os.ReadFile(kept); string(b) != "new" {
+		t.Errorf("content %q", b)
+	}
+}
+
+func TestReadOnlyRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "budgets.json")
+	os.WriteFile(p, []byte("old"), 0o444)
+	err := atomicfile.Write(p, []byte("new"))
+	if err == nil {
+		t.Fatal("a read-only file was replaced")
+	}
+	if err := atomicfile.Writable(p); err == nil {
+		t.Error("Writable: nil for a read-only file")
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("content %q", b)
+	}
+	t.Log(err)
+}
+
+func TestSymlinkFollowed(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	link := filepath.Join(dir, "link.json")
+	os.WriteFile(real, []byte("old"), 0o644)
+	os.Symlink("real.json", link)
+	if err := atomicfile.Write(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(real); string(b) != "new" {
+		t.Errorf("content %q", b)
+	}
+}
+
+// TestLeftoversCleaned: a temporary file of a process that is gone is
+// removed by the next write; one of a live process, or of another file,
+// stays.
+func TestLeftoversCleaned(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "b.ts")
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := cmd.Process.Pid
+	deadTmp := filepath.Join(dir, fmt.Sprintf(".b.ts.%d.abc.tmp", dead))
+	liveTmp := filepath.Join(dir, fmt.Sprintf(".b.ts.%d.abc.tmp", os.Getppid()))
+	other := filepath.Join(dir, ".c.ts."+strconv.Itoa(dead)+".abc.tmp")
+	for _, f := range []string{deadTmp, liveTmp, other} {
+		os.WriteFile(f, nil, 0o644)
+	}
+	if err := atomicfile.Write(p, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(deadTmp); err == nil {
+		t.Error("a dead process's leftover stayed")
+	}
+	for _, f := range []string{liveTmp, other} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s removed: %v", f, err)
+		}
+	}
+}
+
+// TestLockSerialises: writers that read, change and write one file under
+// the lock lose no change.
+func TestLockSerialises(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "n")
+	os.WriteFile(p, []byte("0"), 0o644)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			unlock, err := atomicfile.Lock(context.Background(), p)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer unlock()
+			b, _ := os.ReadFile(p)
+			n, _ := strconv.Atoi(string(b))
+			time.Sleep(time.Millisecond)
+			if err := atomicfile.Write(p, []byte(strconv.Itoa(n+1))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if b, _ := os.ReadFile(p); string(b) != "20" {
+		t.Errorf("after 20 locked increments: %s", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("left in the directory: %v", ents)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	unlock, _ := atomicfile.Lock(context.Background(), p)
+	if _, err := atomicfile.Lock(ctx, p); err == nil {
+		t.Error("a second lock while held")
+	}
+	unlock()
+}
+
+func TestAbortAndRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x")
+	pend, err := atomicfile.Prepare(p, []byte("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	atomicfile.RemoveTemps()
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("after RemoveTemps: %v", ents)
+	}
+	pend.Abort()
+}

@@ -1,0 +1,61 @@
+package atomicfile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Lock takes the lock of path: an exclusive flock on .NAME.lock beside it,
+// waiting for another process that holds it, until ctx is done. The
+// returned unlock removes the lock file and releases it. A lock file left
+// by a killed process is no obstacle: the kernel released its lock.
+func Lock(ctx context.Context, path string) (unlock func(), err error) {
+	path = Target(path)
+	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	for {
+		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o666)
+		if err != nil {
+			return nil, &fs.PathError{Op: "lock", Path: path, Err: unwrap(err)}
+		}
+		for {
+			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+			if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				f.Close()
+				return nil, &fs.PathError{Op: "lock", Path: path, Err: fmt.Errorf("another run holds %s: %w", lp, context.Cause(ctx))}
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		if err != nil {
+			f.Close()
+			return nil, &fs.PathError{Op: "lock", Path: path, Err: err}
+		}
+		// The holder before us may have removed the file we locked: the
+		// lock counts only on the file now at lp.
+		var a, b syscall.Stat_t
+		if syscall.Fstat(int(f.Fd()), &a) == nil && syscall.Stat(lp, &b) == nil && a.Ino == b.Ino && a.Dev == b.Dev {
+			return func() {
+				os.Remove(lp)
+				f.Close()
+			}, nil
+		}
+		f.Close()
+	}
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
