@@ -39,6 +39,9 @@ type ShardReport struct {
 	// Walks names every walk of the whole run, in the order an unsharded
 	// run would report them.
 	Walks []string `json:"walks"`
+	// Twin is true when the share ran on the embedded twin (no --url), so
+	// walks merge --update writes its numbers only into a twin's file.
+	Twin bool `json:"twin,omitempty"`
 }
 
 // WalkReport is one walk in a Report.

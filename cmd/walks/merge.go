@@ -70,6 +70,11 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 		if err := checkBudgetKeys(r.budgets, r.specs); err != nil {
 			return err
 		}
+		if f.update && ranOnTwin(fs.Args()) {
+			if err := budgets.GuardTwin(r.budgets, "merge: --update of shares run without --url"); err != nil {
+				return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+			}
+		}
 	}
 	if f.base != "" {
 		if r.base, err = walk.ReadReport(f.base); err != nil {
@@ -187,4 +192,15 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 		oc.Err = errors.New(wr.Error)
 	}
 	return oc, nil
+}
+
+// ranOnTwin reports whether a share's report says it ran on the embedded
+// twin (the reports are read and checked by mergeReports first).
+func ranOnTwin(paths []string) bool {
+	for _, p := range paths {
+		if rep, err := walk.ReadReport(p); err == nil && rep.Shard != nil && rep.Shard.Twin {
+			return true
+		}
+	}
+	return false
 }

@@ -75,7 +75,7 @@ func addGateFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
 	fs.StringVar(&f.budgetFile, "budgets", "", "hold the walks to the budgets in `FILE` (JSON, or TypeScript export const blocks)")
 	fs.BoolVar(&f.strict, "strict", false, "with --budgets: a walk whose budget the file lacks is an error")
-	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change)")
+	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change); with no --url, only in a file marked \"$server\": \"twin\"")
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
 	fs.BoolVar(&f.github, "github", githubDefault(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)")
@@ -247,6 +247,14 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		if err := checkBudgetKeys(r.budgets, r.specs); err != nil {
 			return nil, err
 		}
+		if f.update && f.url == "" {
+			if err := budgets.GuardTwin(r.budgets, "run: --update without --url"); err != nil {
+				return nil, &cli.ExitError{Code: cli.ExitUsage, Err: err}
+			}
+		}
+	}
+	if r.shard != nil {
+		r.shard.Twin = f.url == ""
 	}
 	if f.base != "" {
 		if r.base, err = walk.ReadReport(f.base); err != nil {
