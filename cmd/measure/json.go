@@ -68,11 +68,26 @@ func sections(r *report, o *options) []jsonjs.Member {
 		om = append(om, member("chars", num(int64(ov.Chars))), member("max", num(int64(ov.Max))))
 		over[i] = jsonjs.ObjectValue(om)
 	}
+	ceiling := func(asked bool, n int) jsonjs.Value {
+		if !asked {
+			return jsonjs.NullValue()
+		}
+		return num(int64(n))
+	}
 	ms = append(ms, member("ceilings", jsonjs.ObjectValue([]jsonjs.Member{
-		member("max_description_chars", num(int64(o.maxDescriptionChars))),
-		member("max_instructions_chars", num(int64(o.maxInstructionsChars))),
+		member("max_description_chars", ceiling(o.descCeiling, o.maxDescriptionChars)),
+		member("max_instructions_chars", ceiling(o.instrCeiling, o.maxInstructionsChars)),
 		member("over", jsonjs.ArrayValue(over)),
 	})))
+	lints := make([]jsonjs.Value, len(r.lints))
+	for i, l := range r.lints {
+		lm := []jsonjs.Member{member("rule", str(l.Rule))}
+		if l.Tool != "" {
+			lm = append(lm, member("tool", str(l.Tool)))
+		}
+		lints[i] = jsonjs.ObjectValue(append(lm, member("message", str(l.Text))))
+	}
+	ms = append(ms, member("lints", jsonjs.ArrayValue(lints)))
 	if len(o.budget) > 0 || o.budgetsFile != "" {
 		bs := make([]jsonjs.Value, len(r.budgets))
 		for i, c := range r.budgets {

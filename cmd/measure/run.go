@@ -36,6 +36,14 @@ Several captures (one per address) are reported side by side; toolsets are
 taken from the first. A file given that is another capture's init answer is
 read as that, not as a capture (so captures/twin/tools-*.json works).
 
+Lints: the limits of the clients and model APIs that read a tool list,
+printed as warnings under the table (findings with --strict): a
+description or instructions over 2,048 characters (Claude Code cuts them),
+a tool name the major model APIs refuse (OpenAI and Anthropic take
+^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or _ first), more tools than
+a client takes (Cursor 40, Windsurf 100, VS Code 128). Sources: see
+docs/mcp-server.md.
+
 What-ifs (--lean, --drop-empty-output-schemas, --words) apply in that order;
 each reports its wire saving (the answer re-serialized compact, as
 JSON.stringify writes it, before minus after) and its model-read saving,
@@ -72,8 +80,11 @@ Flags:
   --init FILE                   the initialize or server/discover answer
                                 (default: STEM.init.EXT beside the capture)
   --max-description-chars N     ceiling for a tool description, in UTF-16
-                                code units (default 2000)
-  --max-instructions-chars N    ceiling for the instructions (default 2000)
+                                code units: a gate, none by default (the
+                                service's CI asks for 2000)
+  --max-instructions-chars N    ceiling for the instructions: a gate, none
+                                by default
+  --strict                      a client limit passed (a lint) is a finding
   --budget KEY=TOKENS           a budget for a capture or toolset key
                                 (repeatable)
   --budgets FILE                a budgets file (JSON or TypeScript) holding
@@ -89,7 +100,8 @@ Flags:
 const usageTail = `
 Exit codes:
   0  measured; every ceiling and budget held
-  1  a ceiling or a budget was exceeded (one line each on stderr)
+  1  a ceiling or a budget was exceeded, or with --strict a lint was
+     found (one line each on stderr)
   2  usage or input error: bad flags, a file missing, empty or not a
      tools/list answer (one line naming the file and what is wrong);
      nothing is written
@@ -125,6 +137,9 @@ type options struct {
 	budgetKey            string
 	tokenizer            string
 	tokenizers           []*tokenize.Tokenizer
+	strict               bool
+	// descCeiling and instrCeiling: the ceilings were asked for
+	descCeiling, instrCeiling bool
 }
 
 func newFlagSet(o *options) *pflag.FlagSet {
@@ -139,8 +154,9 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.words, "words", "", "what-if: JSON `FILE` from \"TOOL\" or \"TOOL:/json/pointer\" (into inputSchema) to new text")
 	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form")
 	fs.StringVar(&o.init, "init", "", "initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
-	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", toollist.DefaultMaxChars, "ceiling for a tool description, in UTF-16 code units")
-	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", toollist.DefaultMaxChars, "ceiling for the instructions, in UTF-16 code units")
+	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "ceiling for a tool description, in UTF-16 code units (a gate: none by default)")
+	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "ceiling for the instructions, in UTF-16 code units (a gate: none by default)")
+	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint) is a finding: exit 1")
 	fs.StringArrayVar(&o.budget, "budget", nil, "budget `KEY=TOKENS` for a capture or toolset (repeatable)")
 	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
 	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count tokens with real tokenizers: a comma-separated `LIST` of o200k, cl100k")
@@ -184,6 +200,7 @@ type report struct {
 	savings  []toollist.Saving
 	over     []toollist.Over
 	budgets  gate.Checks
+	lints    []toollist.Lint
 	warnings []string
 }
 
@@ -193,6 +210,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	if help, err := parseFlags(stdout, fs, args); help || err != nil {
 		return err
 	}
+	o.descCeiling, o.instrCeiling = fs.Changed("max-description-chars"), fs.Changed("max-instructions-chars")
 	paths := skipInitAnswers(fs.Args())
 	if len(paths) == 0 {
 		return cli.Usage("no capture given (see measure --help)")
@@ -275,7 +293,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	} else {
 		writeSideBySide(out, reports)
 	}
-	return findings(stderr, reports)
+	return findings(stderr, reports, o.strict)
 }
 
 // skipInitAnswers leaves out of paths the files that are the init answers
@@ -357,7 +375,20 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 			}
 		}
 	}
-	r.over = append(toollist.OverDescriptions(f, o.maxDescriptionChars), toollist.OverInstructions(r.init, o.maxInstructionsChars)...)
+	if o.descCeiling {
+		r.over = append(r.over, toollist.OverDescriptions(f, o.maxDescriptionChars)...)
+	}
+	if o.instrCeiling {
+		r.over = append(r.over, toollist.OverInstructions(r.init, o.maxInstructionsChars)...)
+	}
+	r.lints = toollist.Lints(f, r.init)
+	for _, l := range r.lints {
+		where := path
+		if l.Rule == "instructions-cut" {
+			where = r.init.Path
+		}
+		r.warnings = append(r.warnings, where+": "+l.Text)
+	}
 	return r, enc, nil
 }
 
@@ -387,9 +418,19 @@ func countTokens(c *toollist.Capture, f *toollist.Figures, ts []*tokenize.Tokeni
 
 // findings prints one line per ceiling or budget exceeded and returns the
 // exit they call for.
-func findings(stderr io.Writer, reports []*report) error {
+func findings(stderr io.Writer, reports []*report, strict bool) error {
 	n := 0
 	for _, r := range reports {
+		if strict {
+			for _, l := range r.lints {
+				n++
+				where := r.capture.Path
+				if l.Rule == "instructions-cut" {
+					where = r.init.Path
+				}
+				fmt.Fprintf(stderr, "measure: %s: %s (--strict)\n", where, l.Text)
+			}
+		}
 		for _, ov := range r.over {
 			n++
 			if ov.What == "instructions" {

@@ -1,0 +1,116 @@
+package toollist
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/readmeter/readmeter/internal/units"
+)
+
+// Lint is a limit of an MCP client or a model API that a tool list passes:
+// a fact about the clients that read it, reported as a warning (a command
+// may make it a finding). Each limit's source is cited in docs/mcp-server.md.
+type Lint struct {
+	// Rule names the limit: description-cut, instructions-cut, tool-name,
+	// tool-count.
+	Rule string
+	// Tool names the tool the lint is about; "" for the whole list.
+	Tool string
+	// Text says what passes which limit, in a sentence without the file.
+	Text string
+}
+
+// ClaudeCodeCutChars is the length at which Claude Code cuts a tool's
+// description and a server's instructions (2 KB each) before the model
+// reads them.
+const ClaudeCodeCutChars = 2048
+
+// ToolLimit is an MCP client's limit on the number of tools it can hand a
+// model.
+type ToolLimit struct {
+	// Client names the client.
+	Client string
+	// Tools is the most tools it takes.
+	Tools int
+	// Effect says what happens past the limit.
+	Effect string
+}
+
+// ToolLimits are the clients' tool-count limits, smallest first.
+var ToolLimits = []ToolLimit{
+	{"Cursor", 40, "sends only the first 40 tools to the agent"},
+	{"Windsurf", 100, "takes at most 100 tools in all"},
+	{"VS Code", 128, "takes at most 128 tools in a chat request"},
+}
+
+// nameAPIs are the tool-name rules of the major model APIs: OpenAI and
+// Anthropic take ^[a-zA-Z0-9_-]{1,64}$; Gemini also takes dots and colons
+// but wants a letter or an underscore first, and at most 64 characters.
+var (
+	openAIName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+)
+
+// NameLint returns the lint of a tool name the major model APIs refuse,
+// and whether there is one.
+func NameLint(name string) (Lint, bool) {
+	var refused []string
+	if !openAIName.MatchString(name) {
+		refused = append(refused, "OpenAI and Anthropic take ^[a-zA-Z0-9_-]{1,64}$")
+	}
+	if !geminiName.MatchString(name) {
+		refused = append(refused, "Gemini wants a letter or _ first, then letters, digits, _ . : -, 64 at most")
+	}
+	if len(refused) == 0 {
+		return Lint{}, false
+	}
+	return Lint{Rule: "tool-name", Tool: name, Text: fmt.Sprintf("the tool name %q is refused by model APIs: %s", name, strings.Join(refused, "; "))}, true
+}
+
+// Lints returns the limits the tool list passes: descriptions Claude Code
+// cuts, names model APIs refuse, more tools than a client takes; and the
+// instructions Claude Code cuts, when in holds them. Tools are named in
+// the capture's order.
+func Lints(f *Figures, in *Init) []Lint {
+	var out []Lint
+	for _, t := range f.PerTool {
+		if t.DescriptionChars > ClaudeCodeCutChars {
+			out = append(out, Lint{Rule: "description-cut", Tool: t.Name, Text: fmt.Sprintf(
+				"%s's description is %s characters: Claude Code cuts descriptions at %s",
+				t.Name, units.Group(int64(t.DescriptionChars)), units.Group(ClaudeCodeCutChars))})
+		}
+	}
+	for _, t := range f.PerTool {
+		if !t.HasName || t.NameJSON != "" {
+			continue // reported as a warning already
+		}
+		if l, ok := NameLint(t.Name); ok {
+			out = append(out, l)
+		}
+	}
+	if in != nil && in.HasInstructions && in.Chars > ClaudeCodeCutChars {
+		out = append(out, Lint{Rule: "instructions-cut", Text: fmt.Sprintf(
+			"the instructions are %s characters: Claude Code cuts instructions at %s",
+			units.Group(int64(in.Chars)), units.Group(ClaudeCodeCutChars))})
+	}
+	if l, ok := CountLint(f.Tools); ok {
+		out = append(out, l)
+	}
+	return out
+}
+
+// CountLint returns the lint of n tools, more than some client takes, and
+// whether there is one.
+func CountLint(n int) (Lint, bool) {
+	var passed []string
+	for _, l := range ToolLimits {
+		if n > l.Tools {
+			passed = append(passed, fmt.Sprintf("%s %s", l.Client, l.Effect))
+		}
+	}
+	if len(passed) == 0 {
+		return Lint{}, false
+	}
+	return Lint{Rule: "tool-count", Text: fmt.Sprintf("%d tools: %s", n, strings.Join(passed, "; "))}, true
+}

@@ -1,0 +1,67 @@
+package toollist
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNameLint(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		openAI, gemin bool // refused by
+	}{
+		{"echo", false, false},
+		{"get_file-v2", false, false},
+		{"_private", false, false},
+		{strings.Repeat("a", 64), false, false},
+		{strings.Repeat("a", 65), true, true},
+		{"", true, true},
+		{"ns.search", true, false},
+		{"ns:search", true, false},
+		{"1st", false, true},
+		{"-x", false, true},
+		{"has space", true, true},
+		{"café", true, true},
+	} {
+		l, ok := NameLint(tc.name)
+		if ok != (tc.openAI || tc.gemin) {
+			t.Errorf("NameLint(%q): lint %v, want %v", tc.name, ok, tc.openAI || tc.gemin)
+			continue
+		}
+		if strings.Contains(l.Text, "OpenAI") != tc.openAI || strings.Contains(l.Text, "Gemini") != tc.gemin {
+			t.Errorf("NameLint(%q) = %q: OpenAI %v, Gemini %v wanted", tc.name, l.Text, tc.openAI, tc.gemin)
+		}
+	}
+}
+
+func TestCountLint(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{40, ""},
+		{41, "41 tools: Cursor sends only the first 40 tools to the agent"},
+		{101, "101 tools: Cursor sends only the first 40 tools to the agent; Windsurf takes at most 100 tools in all"},
+		{129, "129 tools: Cursor sends only the first 40 tools to the agent; Windsurf takes at most 100 tools in all; VS Code takes at most 128 tools in a chat request"},
+	} {
+		l, ok := CountLint(tc.n)
+		if ok != (tc.want != "") || l.Text != tc.want {
+			t.Errorf("CountLint(%d) = %q, want %q", tc.n, l.Text, tc.want)
+		}
+	}
+}
+
+func TestLintsCuts(t *testing.T) {
+	f := &Figures{Tools: 2, PerTool: []ToolFigures{
+		{Name: "a", HasName: true, DescriptionChars: ClaudeCodeCutChars},
+		{Name: "b", HasName: true, DescriptionChars: ClaudeCodeCutChars + 1},
+	}}
+	in := &Init{HasInstructions: true, Chars: 5000}
+	ls := Lints(f, in)
+	if len(ls) != 2 || ls[0].Rule != "description-cut" || ls[0].Tool != "b" || ls[1].Rule != "instructions-cut" {
+		t.Fatalf("Lints = %+v", ls)
+	}
+	if ls[1].Text != "the instructions are 5,000 characters: Claude Code cuts instructions at 2,048" {
+		t.Errorf("instructions lint: %q", ls[1].Text)
+	}
+}
