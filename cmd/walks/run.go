@@ -98,6 +98,17 @@ func checkGateFlags(cmd string, fs *pflag.FlagSet, f runFlags) error {
 		if st, err := os.Stat(filepath.Dir(f.report)); err != nil || !st.IsDir() {
 			return cli.Usage(cmd+": --report %s: the directory %s does not exist; create it first", f.report, filepath.Dir(f.report))
 		}
+		if err := atomicfile.Writable(f.report); err != nil {
+			return cli.Usage("%s: --report %s: %v", cmd, f.report, errors.Unwrap(err))
+		}
+	}
+	if f.update {
+		// Said before any walk runs, not after all of them.
+		if _, err := os.Stat(f.budgetFile); err == nil {
+			if err := atomicfile.Writable(f.budgetFile); err != nil {
+				return cli.Usage("%s: --update: %s: %v", cmd, f.budgetFile, errors.Unwrap(err))
+			}
+		}
 	}
 	return nil
 }
@@ -625,7 +636,13 @@ func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, err
 	if err != nil {
 		return nil, err
 	}
-	data, moves, err := bf.Update(values)
+	if _, _, err := bf.Update(values); err != nil {
+		return nil, err // a name or value the file refuses: said before locking
+	}
+	// The file as it is under its lock: another run may have moved it.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	moves, err := budgets.UpdateFile(ctx, bf.Path, values)
 	if err != nil {
 		return nil, err
 	}
@@ -634,12 +651,6 @@ func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, err
 		if m.Old != m.New {
 			out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 		}
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	if err := budgets.WriteAtomic(bf.Path, bf.Bytes(), data); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
