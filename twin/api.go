@@ -10,36 +10,10 @@ import (
 	"strings"
 )
 
-// apiError is a refusal: its status and the JSON body
-// {"error":{"code","message","fix"}} every route answers with.
-type apiError struct {
-	Status  int    `json:"-"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Fix     string `json:"fix"`
-}
-
-func (e *apiError) Error() string { return e.Code + ": " + e.Message }
-
-func badRequest(msg, fix string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: "INVALID_REQUEST", Message: msg, Fix: fix}
-}
-
-func notFound(code, msg, fix string) *apiError {
-	return &apiError{Status: http.StatusNotFound, Code: code, Message: msg, Fix: fix}
-}
-
-func forbidden(code, msg, fix string) *apiError {
-	return &apiError{Status: http.StatusForbidden, Code: code, Message: msg, Fix: fix}
-}
-
-func conflict(code, msg, fix string) *apiError {
-	return &apiError{Status: http.StatusConflict, Code: code, Message: msg, Fix: fix}
-}
-
-var errUnauthorized = &apiError{Status: http.StatusUnauthorized, Code: "UNAUTHORIZED",
-	Message: "The bearer token is missing, unknown or expired.",
-	Fix:     "Send Authorization: Bearer <token>; get a fresh token with POST /v1/keys/challenge and POST /v1/keys/verify."}
+// errUnauthorized is the refusal for a request without a token; a token
+// that is unknown or expired is told apart (tokenRefusal).
+var errUnauthorized = refuse("TOKEN_MISSING", "",
+	"Send Authorization: Bearer <token>; get a token with POST /v1/keys/challenge and POST /v1/keys/verify.")
 
 // marshal writes v as compact JSON without HTML escaping and without a
 // final newline.
@@ -58,18 +32,35 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	if h.Get("X-Request-Id") == "" {
-		h.Set("X-Request-Id", randHex(8))
-	}
+	answerID(w)
 	w.WriteHeader(status)
 	w.Write(body)
 }
 
-func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
-	if e.Status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="twin"`)
+// answerID is the answer's X-Request-Id, a UUID, set once.
+func answerID(w http.ResponseWriter) string {
+	h := w.Header()
+	if id := h.Get("X-Request-Id"); id != "" {
+		return id
 	}
-	writeJSON(w, e.Status, map[string]*apiError{"error": e})
+	id := newUUID()
+	h.Set("X-Request-Id", id)
+	return id
+}
+
+// writeError answers a refusal in the service's envelope: the refusal's
+// fields, where the errors are explained, and the request's id.
+func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
+	status := e.status()
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+	}
+	type envelope struct {
+		refusalBody
+		Doc       string `json:"doc"`
+		RequestID string `json:"request_id"`
+	}
+	writeJSON(w, status, map[string]envelope{"error": {e.body(), "/reference#errors", answerID(w)}})
 }
 
 // call is one request to an API route.
@@ -127,8 +118,7 @@ func (s *Server) handle(mux *http.ServeMux, pattern string, auth bool, h route) 
 			return
 		}
 		if len(body) > maxBody {
-			writeError(w, r, &apiError{Status: http.StatusRequestEntityTooLarge, Code: "TOO_LARGE",
-				Message: "The request body is larger than 1 MiB.", Fix: "Send a smaller body."})
+			writeError(w, r, refuse("TOO_LARGE", "", "Send a body of at most 1 MiB."))
 			return
 		}
 		a := s.api
@@ -136,9 +126,10 @@ func (s *Server) handle(mux *http.ServeMux, pattern string, auth bool, h route) 
 		defer a.mu.Unlock()
 		c := &call{a: a, r: r, w: w, body: body}
 		if auth {
+			refusal := a.tokenRefusal(r)
 			p, ok := a.principalLocked(r)
 			if !ok {
-				writeError(w, r, errUnauthorized)
+				writeError(w, r, refusal)
 				return
 			}
 			c.p = p
@@ -161,15 +152,11 @@ func (s *Server) principal(r *http.Request) (Principal, bool) {
 }
 
 func (a *apiState) principalLocked(r *http.Request) (Principal, bool) {
-	h := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
-		tok, ok = strings.CutPrefix(h, "bearer ")
-	}
-	if !ok {
+	tok := bearerToken(r)
+	if tok == "" {
 		return Principal{}, false
 	}
-	t := a.tokens[strings.TrimSpace(tok)]
+	t := a.tokens[tok]
 	if t == nil {
 		return Principal{}, false
 	}
@@ -178,6 +165,19 @@ func (a *apiState) principalLocked(r *http.Request) (Principal, bool) {
 		return Principal{}, false
 	}
 	return Principal{PeerID: t.PeerID, App: t.App}, true
+}
+
+// tokenRefusal is why the request's bearer token would be refused: none
+// sent, none handed out, or one expired.
+func (a *apiState) tokenRefusal(r *http.Request) *apiError {
+	tok := bearerToken(r)
+	if tok == "" {
+		return errUnauthorized
+	}
+	if t := a.tokens[tok]; t != nil {
+		return refuse("TOKEN_EXPIRED", "", "Get a new token with POST /v1/keys/challenge and POST /v1/keys/verify.")
+	}
+	return refuse("TOKEN_INVALID", "", "Get a token with POST /v1/keys/challenge and POST /v1/keys/verify.")
 }
 
 // baseURL is the scheme and host the request came to.
@@ -245,22 +245,12 @@ func (s *Server) routesAPI(mux *http.ServeMux) {
 	mux.HandleFunc("/", s.noRoute)
 }
 
+// noRoute answers a path no route serves, by any method, as the service
+// does: 404 INVALID_REQUEST.
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
-	for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
-		if m == r.Method {
-			continue
-		}
-		probe := r.Clone(r.Context())
-		probe.Method = m
-		if _, pat := s.mux.Handler(probe); pat != "" && pat != "/" {
-			w.Header().Set("Allow", m)
-			writeError(w, r, &apiError{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED",
-				Message: r.Method + " is not served at " + r.URL.Path + ".", Fix: "Use " + m + " " + r.URL.Path + "."})
-			return
-		}
-	}
-	writeError(w, r, notFound("NOT_FOUND", "No route is "+r.Method+" "+r.URL.Path+".",
-		"Read GET /reference for the routes."))
+	e := refuse("INVALID_REQUEST", "no route is "+r.Method+" "+r.URL.Path, "Read GET /reference for the routes.")
+	e.Status = http.StatusNotFound
+	writeError(w, r, e)
 }
 
 // queryInt reads an integer query parameter within [min,max], def when

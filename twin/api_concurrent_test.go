@@ -113,7 +113,7 @@ func TestConcurrentWalkers(t *testing.T) {
 	owner := apiLogin(t, srv)
 	for _, sp := range spaces {
 		a := apiDo(t, srv, "GET", "/v1/spaces/"+sp+"/tasks", owner.Token, nil)
-		if a.Status != 404 {
+		if a.Status != 403 || a.Get("error.code").String() != "READ_DENIED" {
 			t.Errorf("a stranger reads the private space %s: %d", sp, a.Status)
 		}
 	}

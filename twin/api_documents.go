@@ -6,26 +6,25 @@ import (
 
 // Documents: the current version of a work space's document.
 
-func needWork(sp *space) *apiError {
+// needDocument refuses a space that keeps no document.
+func needDocument(sp *space) *apiError {
 	if sp.Kind != "work" {
-		return conflict("NOT_A_WORK_SPACE", quote(sp.Name)+" is a general space; only a work space keeps a document and tasks.",
-			"Use a space created with kind work.")
+		return refuse("NOT_AN_ORACLE", sp.Name+" keeps no document",
+			"Read a SPACE made with document true, or post another kind here.")
 	}
 	return nil
 }
-
-// Documents and versions.
 
 func (c *call) documentGet() (int, any, *apiError) {
 	sp, e := c.spaceFor("reader")
 	if e != nil {
 		return 0, nil, e
 	}
-	if e := needWork(sp); e != nil {
+	if e := needDocument(sp); e != nil {
 		return 0, nil, e
 	}
 	if sp.Current == 0 {
-		return 0, nil, notFound("NO_DOCUMENT", quote(sp.Name)+" has no current document yet.",
+		return 0, nil, refuse("NOT_AN_ORACLE", quote(sp.Name)+" has no current document yet.",
 			"An owner writes one with POST /v1/spaces/"+sp.Name+"/versions.")
 	}
 	pending := 0

@@ -69,6 +69,7 @@ func apiDo(t testing.TB, srv *httptest.Server, method, path, token string, body 
 
 // apiSend sends one request; it is safe to call from any goroutine.
 func apiSend(srv *httptest.Server, method, path, token string, body any) (apiAnswer, error) {
+	body = twin.FillDefaults(method, path, body)
 	var rd io.Reader
 	if body != nil {
 		switch b := body.(type) {

@@ -67,6 +67,8 @@ type verifyAnswer struct {
 	ExpiresAt  string      `json:"expires_at"`
 	Registered bool        `json:"registered"`
 	Joined     *joinAnswer `json:"joined,omitempty"`
+	// JoinRefused is why the invite did not join, when it did not.
+	JoinRefused *refusalBody `json:"join_refused,omitempty"`
 }
 
 func (c *call) keyVerify() (int, any, *apiError) {
@@ -87,15 +89,13 @@ func (c *call) keyVerify() (int, any, *apiError) {
 	now := a.now()
 	ch := a.challenges[strings.ToLower(in.Challenge)]
 	if ch == nil || ch.Pub != hex.EncodeToString(pub) {
-		return 0, nil, &apiError{Status: http.StatusUnauthorized, Code: "CHALLENGE_UNKNOWN",
-			Message: "No open challenge matches this public key and challenge.",
-			Fix:     "Ask for a new challenge with POST /v1/keys/challenge and sign it within five minutes."}
+		return 0, nil, refuse("CHALLENGE_INVALID", "No open challenge matches this public key and challenge.",
+			"Ask for a new challenge with POST /v1/keys/challenge and sign it within five minutes.")
 	}
 	if !now.Before(ch.Expires) {
 		delete(a.challenges, ch.Hex)
-		return 0, nil, &apiError{Status: http.StatusUnauthorized, Code: "CHALLENGE_EXPIRED",
-			Message: "The challenge expired at " + dbTime(ch.Expires) + ".",
-			Fix:     "Ask for a new challenge with POST /v1/keys/challenge and sign it within five minutes."}
+		return 0, nil, refuse("CHALLENGE_EXPIRED", "The challenge expired at "+dbTime(ch.Expires)+".",
+			"Ask for a new challenge with POST /v1/keys/challenge and sign it within five minutes.")
 	}
 	sig, err := hex.DecodeString(strings.ToLower(in.Signature))
 	if err != nil || len(sig) != ed25519.SignatureSize {
@@ -104,19 +104,8 @@ func (c *call) keyVerify() (int, any, *apiError) {
 	}
 	chal, _ := hex.DecodeString(ch.Hex)
 	if !ed25519.Verify(pub, challengeMessage(ch.Audience, chal), sig) {
-		return 0, nil, &apiError{Status: http.StatusUnauthorized, Code: "BAD_SIGNATURE",
-			Message: "The signature does not verify over the challenge's pre-image.",
-			Fix:     `Sign the bytes "agent-state:token-challenge:v1", 0x00, the audience "` + ch.Audience + `", 0x00, then the 56 challenge bytes (hex-decoded).`}
-	}
-	// A bad invite refuses the whole call, before anything is kept.
-	if in.Invite != "" {
-		inv, e := a.findInvite(in.Invite)
-		if e != nil {
-			return 0, nil, e
-		}
-		if inv.MaxUses > 0 && inv.Uses >= inv.MaxUses {
-			return 0, nil, conflict("INVITE_USED_UP", "The invite was used its "+itoa(inv.MaxUses)+" times.", "Ask the space's owner for a new link, or verify without invite.")
-		}
+		return 0, nil, refuse("SIGNATURE_INVALID", "The signature does not verify over the challenge's pre-image.",
+			`Sign the bytes "agent-state:token-challenge:v1", 0x00, the audience "`+ch.Audience+`", 0x00, then the 56 challenge bytes (hex-decoded).`)
 	}
 	delete(a.challenges, ch.Hex)
 	id := peerID(pub)
@@ -129,11 +118,15 @@ func (c *call) keyVerify() (int, any, *apiError) {
 	a.tokens[tok.Token] = tok
 	out := verifyAnswer{PeerID: id, Token: tok.Token, ExpiresAt: dbTime(tok.Expires), Registered: registered}
 	if in.Invite != "" {
+		// The KEY and its token stand whatever the link does; a link that
+		// does not work is said beside them, as POST /v1/join would refuse it.
 		j, e := a.redeem(Principal{PeerID: id}, in.Invite, "")
 		if e != nil {
-			return 0, nil, e // not reached: the invite was checked above, under the same lock
+			b := e.body()
+			out.JoinRefused = &b
+		} else {
+			out.Joined = j
 		}
-		out.Joined = j
 	}
 	return http.StatusOK, out, nil
 }

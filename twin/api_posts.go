@@ -15,11 +15,22 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func secondsDur(n int64) time.Duration { return time.Duration(n) * time.Second }
 
-// postKinds are the kinds a post may have.
-var postKinds = map[string]bool{"note": true, "question": true, "answer": true, "result": true,
-	"finding": true, "check": true, "dossier": true, "version": true, "go": true, "no": true}
+// postKinds are the kinds a post may have: the service's twenty-one
+// (KIND_GROUPS in its src/surface/vocabulary.ts).
+var postKinds = map[string]bool{}
 
-const kindList = "note, question, answer, result, finding, check, dossier, version, go or no"
+// untitledKinds are the kinds that post without a title: the coordination
+// group. Every other kind needs one (TITLE_REQUIRED).
+var untitledKinds = map[string]bool{"ack": true, "hold": true, "go": true, "veto": true, "stop": true}
+
+func init() {
+	for _, k := range strings.Fields(kindList) {
+		postKinds[k] = true
+	}
+}
+
+// kindList is every kind, in the service's order.
+const kindList = "obs result fail warn question workaround progress decision finding offer beacon handoff dossier resetwatch ack hold go veto stop summary version"
 
 type postView struct {
 	ID           string          `json:"id"`
@@ -131,7 +142,7 @@ type postInput struct {
 }
 
 // decision reports whether the post decides a pending version.
-func (in *postInput) decision() bool { return in.Kind == "go" || in.Kind == "no" }
+func (in *postInput) decision() bool { return in.Kind == "go" || in.Kind == "veto" }
 
 // postPlan is what a post will change besides itself: the task it marks,
 // the version it decides, what it rests on.
@@ -184,14 +195,16 @@ func (c *call) postCreate() (int, any, *apiError) {
 // readPostInput checks the fields that need nothing but the input.
 func readPostInput(in *postInput) *apiError {
 	if !postKinds[in.Kind] {
-		return badRequest("kind must be "+kindList+", not "+quote(in.Kind)+".",
-			"Read GET /reference?section=kinds and send one of them.")
+		return refuse("INVALID_KIND", in.Kind, "Send one of the kinds GET /reference?section=kinds lists; obs fits when nothing else does.")
+	}
+	if !untitledKinds[in.Kind] && strings.TrimSpace(in.Title) == "" {
+		return refuse("TITLE_REQUIRED", in.Kind, "Send title: one line with the result or the state, not the topic. Nothing was posted.")
 	}
 	if e := checkText("idempotency_key", in.IdempotencyKey, 0, 200); e != nil {
 		return e
 	}
 	minBody := 1
-	if in.decision() {
+	if untitledKinds[in.Kind] {
 		minBody = 0
 	}
 	if e := checkText("body", in.Body, minBody, 64_000); e != nil {
@@ -246,11 +259,11 @@ func (c *call) planPost(sp *space, in *postInput) (postPlan, *apiError) {
 		return plan, badRequest("supersedes is for a version post only.", "Leave supersedes out, or send kind version.")
 	}
 	if !in.decision() && in.ReplyTo != "" && c.visiblePost(in.ReplyTo) == nil {
-		return plan, notFound("POST_NOT_FOUND", "reply_to names "+quote(in.ReplyTo)+", which is no post you can read.", "Name posts by their post_id.")
+		return plan, refuse("POST_NOT_FOUND", "reply_to names "+quote(in.ReplyTo)+", which is no post you can read.", "Name posts by their post_id.")
 	}
 	for _, id := range in.RestsOn {
 		if c.visiblePost(id) == nil {
-			return plan, notFound("POST_NOT_FOUND", "rests_on names "+quote(id)+", which is no post you can read.", "Name posts by their id.")
+			return plan, refuse("POST_NOT_FOUND", "rests_on names "+quote(id)+", which is no post you can read.", "Name posts by their id.")
 		}
 		plan.rests = append(plan.rests, id)
 	}
@@ -262,20 +275,17 @@ func (c *call) postTask(sp *space, in *postInput) (*task, *apiError) {
 	if in.Task == nil {
 		return nil, nil
 	}
-	if e := needWork(sp); e != nil {
-		return nil, e
-	}
 	tk := sp.task(in.Task.Number)
 	if tk == nil {
-		return nil, notFound("TASK_NOT_FOUND", quote(sp.Name)+" has no task "+itoa(in.Task.Number)+".",
+		return nil, refuse("TASK_NOT_FOUND", quote(sp.Name)+" has no task "+itoa(in.Task.Number)+".",
 			"Read the numbers with GET /v1/spaces/"+sp.Name+"/tasks.")
 	}
 	if in.Kind == "result" {
 		if tk.State == "done" {
-			return nil, conflict("TASK_DONE", "Task "+itoa(tk.Number)+" is done already.", "Take another with POST /v1/spaces/"+sp.Name+"/tasks/next.")
+			return nil, refuse("TASK_NOT_OPEN", "done", "Take another with POST /v1/spaces/"+sp.Name+"/tasks/next.")
 		}
 		if tk.State == "accepted" && tk.Assignee != c.p.PeerID {
-			return nil, conflict("TASK_TAKEN", "Task "+itoa(tk.Number)+" was taken by another peer.", "Take another with POST /v1/spaces/"+sp.Name+"/tasks/next.")
+			return nil, refuse("TASK_NOT_OPEN", "claimed", "Take another with POST /v1/spaces/"+sp.Name+"/tasks/next.")
 		}
 	}
 	return tk, nil
@@ -287,37 +297,38 @@ func (c *call) postVersion(sp *space, in *postInput) (*version, *apiError) {
 	role := sp.member(c.p.PeerID).Role
 	switch {
 	case in.decision():
-		if roleRank[role] < roleRank["admin"] {
-			return nil, forbidden("ROLE_TOO_LOW", "A go or no needs the role admin or owner; you hold "+role+".", "Ask an owner to decide.")
+		if roleRank[role] < roleRank["coordinator"] {
+			return nil, refuse("CONTROL_DENIED", "a "+in.Kind+" on a version needs a coordinator, an admin or the owner; you hold "+role,
+				"Ask one of them to decide.")
 		}
 		var ver *version
 		if in.ReplyTo != "" {
 			if ver = sp.versionByPost(in.ReplyTo); ver == nil {
-				return nil, notFound("VERSION_NOT_FOUND", "reply_to names "+quote(in.ReplyTo)+", which is no version posted in "+quote(sp.Name)+".",
+				return nil, refuse("REPLY_TARGET_NOT_FOUND", "reply_to names "+quote(in.ReplyTo)+", which is no version posted in "+quote(sp.Name)+".",
 					"Send reply_to: a post_id from GET /v1/spaces/"+sp.Name+"/versions?state=pending.")
 			}
 		} else if ver = sp.version(in.Version); ver == nil {
-			return nil, notFound("VERSION_NOT_FOUND", quote(sp.Name)+" has no version "+itoa(in.Version)+".",
+			return nil, refuse("REPLY_TARGET_NOT_FOUND", quote(sp.Name)+" has no version "+itoa(in.Version)+".",
 				"Send reply_to: the proposal's post_id from GET /v1/spaces/"+sp.Name+"/versions?state=pending.")
 		}
 		if ver.State != "pending" {
-			return nil, conflict("VERSION_NOT_PENDING", "Version "+itoa(ver.Number)+" is "+ver.State+", not pending.", "Only a pending version takes a go or no.")
+			return nil, refuse("PROPOSAL_DECIDED", "Version "+itoa(ver.Number)+" is "+ver.State+", not pending.", "Only a pending version takes a go or veto.")
 		}
 		return ver, nil
 	case in.Version != 0:
-		return nil, badRequest("version is for a go or no post only.", "Leave version out, or send kind go or no.")
+		return nil, badRequest("version is for a go or veto post only", "Leave version out, or send kind go or veto.")
 	case in.Kind == "version":
-		if e := needWork(sp); e != nil {
+		if e := needDocument(sp); e != nil {
 			return nil, e
 		}
 		if in.Supersedes != "" {
 			old := sp.versionByPost(in.Supersedes)
 			if old == nil {
-				return nil, notFound("VERSION_NOT_FOUND", "supersedes names "+quote(in.Supersedes)+", which is no version posted in "+quote(sp.Name)+".",
+				return nil, refuse("VERSION_CHANGED", "supersedes names "+quote(in.Supersedes)+", which is no version posted in "+quote(sp.Name)+".",
 					"Send supersedes: the post_id of the current version, from GET /v1/spaces/"+sp.Name+"/document.")
 			}
 			if old.State != "current" {
-				return nil, conflict("VERSION_NOT_CURRENT", "Version "+itoa(old.Number)+" is "+old.State+", not current.",
+				return nil, refuse("VERSION_CHANGED", "Version "+itoa(old.Number)+" is "+old.State+", not current.",
 					"Read the current version with GET /v1/spaces/"+sp.Name+"/document and supersede that one.")
 			}
 		}
@@ -382,7 +393,7 @@ func (a *apiState) postedVersion(sp *space, p *post, author string, now time.Tim
 		a.makeCurrent(sp, v, now)
 	} else {
 		a.toAdmins(sp, mailItem{Kind: "version", Space: sp.Name, Post: p.ID, From: author, Version: v.Number, At: now,
-			Summary: "Version " + itoa(v.Number) + " of the document waits for your go or no."})
+			Summary: "Version " + itoa(v.Number) + " of the document waits for your go or veto."})
 	}
 	return v
 }
@@ -485,7 +496,7 @@ func (c *call) standing() (int, any, *apiError) {
 	q := c.r.URL.Query()
 	kind, author, detail := q.Get("kind"), q.Get("author"), q.Get("detail")
 	if kind != "" && !postKinds[kind] {
-		return 0, nil, badRequest("kind must be "+kindList+", not "+quote(kind)+".", "Leave kind out for every kind.")
+		return 0, nil, refuse("INVALID_KIND", kind, "Leave kind out for every kind.")
 	}
 	if detail != "" && detail != "full" && detail != "slim" {
 		return 0, nil, badRequest("detail must be slim or full, not "+quote(detail)+".", "Leave detail out for slim.")
@@ -536,7 +547,7 @@ func (c *call) findings() (int, any, *apiError) {
 }
 
 func postNotFound(id string) *apiError {
-	return notFound("POST_NOT_FOUND", "No post "+quote(id)+" is visible to you.", "Check the id; posts of private spaces are read by their members only.")
+	return refuse("POST_NOT_FOUND", "No post "+quote(id)+" is visible to you.", "Check the id; posts of private spaces are read by their members only.")
 }
 
 func (c *call) postGet() (int, any, *apiError) {
@@ -555,7 +566,7 @@ func (c *call) finding() (int, any, *apiError) {
 		return 0, nil, postNotFound(id)
 	}
 	if p.Kind != "finding" {
-		return 0, nil, conflict("NOT_A_FINDING", "Post "+quote(id)+" is a "+p.Kind+", not a finding.", "Ask GET /v1/spaces/"+p.Space+"/findings for the findings.")
+		return 0, nil, refuse("POST_NOT_FOUND", "Post "+quote(id)+" is a "+p.Kind+", not a finding.", "Ask GET /v1/spaces/"+p.Space+"/findings for the findings.")
 	}
 	out := struct {
 		Finding postView   `json:"finding"`

@@ -23,7 +23,7 @@ func TestServiceShapes(t *testing.T) {
 		t.Errorf("space: %s", sp.Body)
 	}
 	base := "/v1/spaces/trial-shapes"
-	apiMust(t, srv, 404, "GET", base+"/document", owner.Token, nil)
+	apiMust(t, srv, 409, "GET", base+"/document", owner.Token, nil)
 	v1 := apiMust(t, srv, 201, "POST", base+"/posts", owner.Token, map[string]any{
 		"kind": "version", "body": "# First task trial\n\n## How to work here\n", "idempotency_key": "doc-1"})
 	if v1.Get("post_id").String() == "" || v1.Get("id").Exists() || v1.Get("oracle").Raw != `{"state":"current"}` {
@@ -68,8 +68,8 @@ func TestServiceShapes(t *testing.T) {
 	if hits.Get("count").Int() != 1 || hits.Get("hits.0.id").String() != res.Get("post_id").String() {
 		t.Errorf("seek: %s", hits.Body)
 	}
-	apiMust(t, srv, 400, "POST", base+"/posts", agent.Token, map[string]any{"kind": "note", "body": "x", "fingerprints": []any{map[string]any{"scheme": "s"}}})
-	apiMust(t, srv, 400, "POST", base+"/posts", agent.Token, map[string]any{"kind": "note", "body": "x", "data": []int{1}})
+	apiMust(t, srv, 400, "POST", base+"/posts", agent.Token, map[string]any{"kind": "obs", "body": "x", "fingerprints": []any{map[string]any{"scheme": "s"}}})
+	apiMust(t, srv, 400, "POST", base+"/posts", agent.Token, map[string]any{"kind": "obs", "body": "x", "data": []int{1}})
 
 	// A writer proposes a version superseding the current one; the owner
 	// sees it pending, by its post id, and decides it by reply_to.
@@ -83,7 +83,7 @@ func TestServiceShapes(t *testing.T) {
 		t.Errorf("pending: %s", pending.Body)
 	}
 	apiMust(t, srv, 409, "POST", base+"/posts", agent.Token, map[string]any{"kind": "version", "body": "v3", "supersedes": prop.Get("post_id").String()})
-	apiMust(t, srv, 404, "POST", base+"/posts", owner.Token, map[string]any{"kind": "go", "reply_to": res.Get("post_id").String()})
+	apiMust(t, srv, 422, "POST", base+"/posts", owner.Token, map[string]any{"kind": "go", "reply_to": res.Get("post_id").String()})
 	goPost := apiMust(t, srv, 201, "POST", base+"/posts", owner.Token, map[string]any{"kind": "go", "reply_to": prop.Get("post_id").String(), "body": "Clearer."})
 	if goPost.Get("version.state").String() != "current" {
 		t.Errorf("go: %s", goPost.Body)
@@ -94,7 +94,7 @@ func TestServiceShapes(t *testing.T) {
 
 	// An invite-only public space still refuses a stranger's post.
 	apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"name": "closed-shapes", "visibility": "public"})
-	apiMust(t, srv, 403, "POST", "/v1/spaces/closed-shapes/posts", agent.Token, map[string]any{"kind": "note", "body": "x"})
+	apiMust(t, srv, 403, "POST", "/v1/spaces/closed-shapes/posts", agent.Token, map[string]any{"kind": "obs", "body": "x"})
 	apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, map[string]any{"visibility": "private", "join_policy": "open"})
 	apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, map[string]any{"categories": []string{"no-such"}})
 }

@@ -8,7 +8,50 @@ import (
 	"strings"
 )
 
-var spaceNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,47}$`)
+// spaceNameRE is the service's grammar for a SPACE name.
+var spaceNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{2,62}$`)
+
+// reservedSpaceNames are names no SPACE may take: the route nouns and the
+// names that would pass for the service's own, as the service keeps them.
+var reservedSpaceNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`me mailbox seek posts peers keys tokens capabilities categories watching
+		withheld events members spaces requests invites join reference llms healthz api v1 mcp docs admin schellingaf
+		operator owner official verified system root anonymous support staff security billing funding fund payments
+		payment pay deposit deposits wallet treasury credit credits balance sponsor usdc welcome welcomes start intro
+		introduction readme hello my-work`) {
+		reservedSpaceNames[n] = true
+	}
+}
+
+// checkCategories holds a new SPACE's categories to the service's rules:
+// a public SPACE is filed under one to three, the main one first; a
+// private one may have none. Each must be a category, none twice.
+func checkCategories(visibility string, cats []string) *apiError {
+	if len(cats) == 0 {
+		if visibility == "public" {
+			return refuse("INVALID_CATEGORY", "categories is required: one to three category ids, the main one first",
+				"Look a category up with GET /v1/categories?q= and send categories: [its id]; general fits when nothing else does.")
+		}
+		return nil
+	}
+	if len(cats) > 3 {
+		return refuse("INVALID_CATEGORY", "categories is a list of one to three category ids, the main one first",
+			"Send at most three.")
+	}
+	for i, cat := range cats {
+		if findCategory(cat) == nil {
+			return refuse("INVALID_CATEGORY", cat+" is not a category", "GET /v1/categories lists them; look one up with q=.")
+		}
+		for _, prev := range cats[:i] {
+			if prev == cat {
+				return refuse("INVALID_CATEGORY", cat+" is listed twice", "List each category once.")
+			}
+		}
+	}
+	return nil
+}
 
 // spacesOf returns the spaces peer holds a membership of (any state), in
 // creation order.
@@ -22,16 +65,31 @@ func (a *apiState) spacesOf(peer string) []*space {
 	return out
 }
 
+// deniedFor is the code a caller below role is refused with: READ_DENIED
+// for reading, WRITE_DENIED for writing, CONTROL_DENIED above that.
+func deniedFor(role string) string {
+	switch role {
+	case "reader":
+		return "READ_DENIED"
+	case "writer":
+		return "WRITE_DENIED"
+	}
+	return "CONTROL_DENIED"
+}
+
 // spaceFor loads the space named in the path and checks that the caller
 // holds at least role there. Anyone may read a public space (role
-// "reader"); a private space the caller is not in is not found.
+// "reader"); a private space the caller is not in refuses reading.
 func (c *call) spaceFor(role string) (*space, *apiError) {
+	return c.spaceForAs(role, deniedFor(role))
+}
+
+// spaceForAs is spaceFor refusing a caller below role with code denied.
+func (c *call) spaceForAs(role, denied string) (*space, *apiError) {
 	name := c.r.PathValue("space")
 	sp := c.a.spaces[name]
-	notFoundErr := notFound("SPACE_NOT_FOUND", "No space named "+quote(name)+" is visible to you.",
-		"Check the name in GET /v1/me's memberships, or join with an invite link first.")
 	if sp == nil {
-		return nil, notFoundErr
+		return nil, refuse("SPACE_NOT_FOUND", name, "Check the name in GET /v1/me, or find SPACEs with GET /v1/spaces.")
 	}
 	m := sp.member(c.p.PeerID)
 	if m == nil && role == "writer" && sp.Visibility == "public" && sp.JoinPolicy == "open" {
@@ -44,19 +102,22 @@ func (c *call) spaceFor(role string) (*space, *apiError) {
 			return sp, nil
 		}
 		if sp.Visibility != "public" {
-			return nil, notFoundErr
+			return nil, refuse("READ_DENIED", name+" is private and you are not a member",
+				"Join it with an invite link (POST /v1/join) first.")
 		}
-		return nil, forbidden("NOT_A_MEMBER", "You are not a member of "+quote(name)+".",
+		return nil, refuse(denied, "you are not a member of "+name,
 			"Join it with an invite link (POST /v1/join) first.")
 	}
 	if roleRank[m.Role] < roleRank[role] {
-		return nil, forbidden("ROLE_TOO_LOW", "This needs the role "+role+" or above in "+quote(name)+"; you hold "+m.Role+".",
-			"Ask an owner of the space for an invite with a higher role.")
+		return nil, refuse(denied, "this needs the role "+role+" or above in "+name+"; you hold "+m.Role,
+			"Ask an owner of the SPACE for an invite with a higher role.")
 	}
 	return sp, nil
 }
 
-func quote(s string) string { return `"` + s + `"` }
+// quote writes a value into a refusal's detail as it is: a detail with
+// quotes is not sent.
+func quote(s string) string { return s }
 
 // joinOpen makes peer a writer of the open space sp, telling its admins.
 func (a *apiState) joinOpen(sp *space, peer string) *member {
@@ -177,26 +238,31 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 	}
 	switch in.JoinPolicy {
 	case "":
-		in.JoinPolicy = "invite"
-	case "open", "invite":
+		in.JoinPolicy = "request"
+	case "open", "invite", "request":
 	default:
-		return 0, nil, badRequest("join_policy must be open or invite, not "+quote(in.JoinPolicy)+".",
-			"Leave it out for invite.")
+		return 0, nil, badRequest("join_policy is request, invite or open", "Leave it out for request.")
 	}
 	if in.JoinPolicy == "open" && in.Visibility != "public" {
-		return 0, nil, badRequest("Only a public space is open to join.", "Send visibility public, or leave join_policy out.")
+		return 0, nil, badRequest("join_policy open is for a public work space", "Send visibility public, or leave join_policy out.")
 	}
 	if in.About == "" {
 		in.About = in.Description
 	}
+	if !spaceNameRE.MatchString(in.Name) {
+		return 0, nil, badRequest("name", "Send name: 3 to 63 characters, lowercase letters, digits and hyphens, starting with a letter or digit.")
+	}
+	if reservedSpaceNames[in.Name] {
+		return 0, nil, refuse("NAME_RESERVED", in.Name, "Choose another name.")
+	}
+	if n := len(in.Title); n < 1 || n > 512 {
+		return 0, nil, badRequest("title is a string of 1 to 512 bytes", "Send title: what the SPACE is for, in one line.")
+	}
 	if in.Category != "" {
 		in.Categories = append([]string{in.Category}, in.Categories...)
 	}
-	for _, cat := range in.Categories {
-		if findCategory(cat) == nil {
-			return 0, nil, badRequest("No category is named "+quote(cat)+".",
-				"Pick names from GET /v1/categories, or leave categories out.")
-		}
+	if e := checkCategories(in.Visibility, in.Categories); e != nil {
+		return 0, nil, e
 	}
 	category := ""
 	if len(in.Categories) > 0 {
@@ -205,19 +271,8 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 	if keepsDoc && in.Kind != "work" {
 		return 0, nil, badRequest("Only a work space keeps a document.", "Send kind work, or leave document out.")
 	}
-	if in.Name == "" {
-		for {
-			in.Name = "space-" + randHex(4)
-			if a.spaces[in.Name] == nil {
-				break
-			}
-		}
-	} else if !spaceNameRE.MatchString(in.Name) {
-		return 0, nil, badRequest("name must be 3 to 48 characters: a lowercase letter, then lowercase letters, digits or hyphens.",
-			"Correct the name, or leave it out for a generated one.")
-	} else if a.spaces[in.Name] != nil {
-		return 0, nil, conflict("NAME_TAKEN", "A space named "+quote(in.Name)+" exists already.",
-			"Pick another name, or leave name out for a generated one (walks that run at once should).")
+	if a.spaces[in.Name] != nil {
+		return 0, nil, refuse("SPACE_NAME_TAKEN", in.Name, "Choose another name; names are never released.")
 	}
 	now := a.now()
 	sp := &space{Name: in.Name, Title: in.Title, About: in.About, Kind: in.Kind, Visibility: in.Visibility,
@@ -288,8 +343,9 @@ func (c *call) inviteCreate() (int, any, *apiError) {
 	if in.Role == "" {
 		in.Role = "writer"
 	}
-	if in.Role != "reader" && in.Role != "writer" && in.Role != "admin" {
-		return 0, nil, badRequest("role must be reader, writer or admin, not "+quote(in.Role)+".", "Leave role out for writer.")
+	if in.Role != "reader" && in.Role != "writer" && in.Role != "coordinator" {
+		return 0, nil, refuse("INVALID_ROLE", "a link gives coordinator, writer or reader, not "+quote(in.Role),
+			"Leave role out for writer; an admin is made by handing a seat over, never by a link.")
 	}
 	if in.MaxUses < 0 || in.ExpiresInSeconds < 0 || in.ExpiresInSeconds > 365*24*3600 {
 		return 0, nil, badRequest("max_uses and expires_in_seconds must be positive (expires_in_seconds at most a year).",
@@ -328,11 +384,11 @@ func (a *apiState) findInvite(linkOrCode string) (*invite, *apiError) {
 	}
 	inv := a.invites[inviteCode(linkOrCode)]
 	if inv == nil {
-		return nil, notFound("INVITE_NOT_FOUND", "No invite matches that link or code.",
+		return nil, refuse("INVITE_INVALID", "No invite matches that link or code.",
 			"Check the link as the space's owner sent it, or ask for a new one.")
 	}
 	if !a.now().Before(inv.Expires) {
-		return nil, notFound("INVITE_EXPIRED", "The invite expired at "+dbTime(inv.Expires)+".", "Ask the space's owner for a new link.")
+		return nil, refuse("INVITE_EXPIRED", "The invite expired at "+dbTime(inv.Expires)+".", "Ask the space's owner for a new link.")
 	}
 	return inv, nil
 }
@@ -371,13 +427,24 @@ func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswe
 	m := sp.Members[p.PeerID]
 	if m == nil || m.State != "member" || roleRank[m.Role] < roleRank[inv.Role] {
 		if inv.MaxUses > 0 && inv.Uses >= inv.MaxUses {
-			return nil, conflict("INVITE_USED_UP", "The invite was used its "+itoa(inv.MaxUses)+" times.", "Ask the space's owner for a new link.")
+			return nil, refuse("INVITE_EXHAUSTED", "The invite was used its "+itoa(inv.MaxUses)+" times.", "Ask the space's owner for a new link.")
 		}
 		inv.Uses++
 		now := a.now()
 		state, kind, summary := "member", "joined", "A peer joined "+sp.Name+" as "+inv.Role+"."
-		if inv.Approval && (m == nil || m.State != "member") {
-			state, kind, summary = "pending", "ask", "A peer asks to join "+sp.Name+" as "+inv.Role+"; approve with POST /v1/spaces/"+sp.Name+"/members/"+p.PeerID+"/approve."
+		if inv.Approval {
+			// A link that waits for approval gives nothing at once, a higher
+			// role to a member included: the role waits for an admin.
+			kind, summary = "ask", "A peer asks to join "+sp.Name+" as "+inv.Role+"; approve with POST /v1/spaces/"+sp.Name+"/members/"+p.PeerID+"/approve."
+			if m != nil && m.State == "member" {
+				if m.Asked != inv.Role {
+					a.toAdmins(sp, mailItem{Kind: kind, Space: sp.Name, From: p.PeerID, At: now, Summary: summary})
+				}
+				m.Asked = inv.Role
+				return &joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: inv.Role,
+					State: "pending"}, nil
+			}
+			state = "pending"
 		}
 		if m == nil || m.State != state {
 			a.toAdmins(sp, mailItem{Kind: kind, Space: sp.Name, From: p.PeerID, At: now, Summary: summary})
@@ -433,7 +500,7 @@ func (c *call) spaceJoin() (int, any, *apiError) {
 	}
 	sp := a.spaces[name]
 	if sp == nil || sp.Visibility != "public" {
-		return 0, nil, notFound("SPACE_NOT_FOUND", "No public space is named "+quote(name)+".",
+		return 0, nil, refuse("SPACE_NOT_FOUND", "No public space is named "+quote(name)+".",
 			"A private space is joined with an invite: send code or link.")
 	}
 	// Without an invite a public space is followed, not joined: the state
@@ -495,8 +562,10 @@ func (c *call) memberApprove() (int, any, *apiError) {
 	}
 	peer := c.r.PathValue("peer")
 	m := sp.Members[peer]
-	if m == nil || m.State != "pending" {
-		return 0, nil, notFound("ASK_NOT_FOUND", "No pending ask of peer "+quote(peer)+" is in "+quote(sp.Name)+".",
+	if m != nil && m.State == "member" && m.Asked != "" {
+		m.Role, m.Asked = m.Asked, ""
+	} else if m == nil || m.State != "pending" {
+		return 0, nil, refuse("REQUEST_NOT_FOUND", "No pending ask of peer "+quote(peer)+" is in "+quote(sp.Name)+".",
 			"Read the asks in your mailbox (kind ask).")
 	}
 	m.State = "member"

@@ -38,11 +38,8 @@ type taskInput struct {
 }
 
 func (c *call) taskCreate() (int, any, *apiError) {
-	sp, e := c.spaceFor("admin")
+	sp, e := c.spaceForAs("writer", "TASK_DENIED")
 	if e != nil {
-		return 0, nil, e
-	}
-	if e := needWork(sp); e != nil {
 		return 0, nil, e
 	}
 	var in struct {
@@ -92,9 +89,6 @@ func (c *call) taskList() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	if e := needWork(sp); e != nil {
-		return 0, nil, e
-	}
 	state := c.r.URL.Query().Get("state")
 	switch state {
 	case "", "open", "accepted", "done":
@@ -123,11 +117,8 @@ func (c *call) taskList() (int, any, *apiError) {
 }
 
 func (c *call) taskNext() (int, any, *apiError) {
-	sp, e := c.spaceFor("writer")
+	sp, e := c.spaceForAs("writer", "TASK_DENIED")
 	if e != nil {
-		return 0, nil, e
-	}
-	if e := needWork(sp); e != nil {
 		return 0, nil, e
 	}
 	out := struct {

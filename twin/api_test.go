@@ -172,7 +172,7 @@ func TestVerifyRefusesWrongPreimage(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			sig := ed25519.Sign(k.priv, msg)
 			a := apiMust(t, srv, 401, "POST", "/v1/keys/verify", "", map[string]any{"public_key": k.PubHex(), "challenge": chal, "signature": hex.EncodeToString(sig)})
-			if a.Get("error.code").String() != "BAD_SIGNATURE" || a.Get("error.fix").String() == "" {
+			if a.Get("error.code").String() != "SIGNATURE_INVALID" || a.Get("error.fix").String() == "" {
 				t.Errorf("refusal: %s", a.Body)
 			}
 		})
@@ -185,7 +185,7 @@ func TestVerifyRefusesWrongPreimage(t *testing.T) {
 	sig = ed25519.Sign(k.priv, good)
 	body := map[string]any{"public_key": k.PubHex(), "challenge": chal, "signature": hex.EncodeToString(sig)}
 	apiMust(t, srv, 200, "POST", "/v1/keys/verify", "", body)
-	if a := apiMust(t, srv, 401, "POST", "/v1/keys/verify", "", body); a.Get("error.code").String() != "CHALLENGE_UNKNOWN" {
+	if a := apiMust(t, srv, 401, "POST", "/v1/keys/verify", "", body); a.Get("error.code").String() != "CHALLENGE_INVALID" {
 		t.Errorf("a challenge used twice: %s", a.Body)
 	}
 }
@@ -210,9 +210,9 @@ func TestTokensExpireAndWrongOnes401(t *testing.T) {
 	srv, clock := apiServer(t)
 	k := apiLogin(t, srv)
 	apiMust(t, srv, 200, "GET", "/v1/me", k.Token, nil)
-	for name, tok := range map[string]string{"none": "", "wrong": "kt_nothing", "altered": k.Token + "0"} {
-		a := apiMust(t, srv, 401, "GET", "/v1/me", tok, nil)
-		if a.Get("error.code").String() != "UNAUTHORIZED" || a.Header.Get("WWW-Authenticate") == "" {
+	for name, c := range map[string][2]string{"none": {"", "TOKEN_MISSING"}, "wrong": {"kt_nothing", "TOKEN_INVALID"}, "altered": {k.Token + "0", "TOKEN_INVALID"}} {
+		a := apiMust(t, srv, 401, "GET", "/v1/me", c[0], nil)
+		if a.Get("error.code").String() != c[1] || a.Header.Get("WWW-Authenticate") == "" {
 			t.Errorf("%s token: %s", name, a.Body)
 		}
 	}

@@ -34,7 +34,7 @@ func (c *call) versionPropose() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	if e := needWork(sp); e != nil {
+	if e := needDocument(sp); e != nil {
 		return 0, nil, e
 	}
 	var in struct {
@@ -59,7 +59,7 @@ func (c *call) versionPropose() (int, any, *apiError) {
 		a.makeCurrent(sp, v, now)
 	} else {
 		a.toAdmins(sp, mailItem{Kind: "version", Space: sp.Name, From: c.p.PeerID, Version: v.Number, At: now,
-			Summary: "Version " + itoa(v.Number) + " of the document waits for your go or no."})
+			Summary: "Version " + itoa(v.Number) + " of the document waits for your go or veto."})
 	}
 	return http.StatusCreated, viewVersion(sp, v, false), nil
 }
@@ -77,7 +77,7 @@ func (c *call) versionList() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	if e := needWork(sp); e != nil {
+	if e := needDocument(sp); e != nil {
 		return 0, nil, e
 	}
 	state := c.r.URL.Query().Get("state")

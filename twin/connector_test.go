@@ -38,6 +38,7 @@ func startTwin(t *testing.T, opts Options) *httptest.Server {
 // httpJSON sends one HTTP API request and decodes a JSON answer into out.
 func httpJSON(t *testing.T, base, token, method, path string, body any, out any) int {
 	t.Helper()
+	body = FillDefaults(method, path, body)
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -438,7 +439,7 @@ func TestConnectAddress(t *testing.T) {
 	var note struct {
 		ID string `json:"post_id"`
 	}
-	httpJSON(t, srv.URL, person, "POST", "/v1/spaces/"+sp.Name+"/posts", map[string]any{"kind": "note", "title": "Parser notes", "body": "The parser keeps CR bytes."}, &note)
+	httpJSON(t, srv.URL, person, "POST", "/v1/spaces/"+sp.Name+"/posts", map[string]any{"kind": "obs", "title": "Parser notes", "body": "The parser keeps CR bytes."}, &note)
 	found := callTool(t, srv.URL+"/mcp/connect", app2, "search", map[string]any{"query": "parser CR"})
 	if found.IsError || gjson.GetBytes(found.StructuredContent, "results.0.id").String() != note.ID ||
 		gjson.GetBytes(found.StructuredContent, "results.0.url").String() != srv.URL+"/v1/posts/"+note.ID {
@@ -616,7 +617,7 @@ func TestArgumentsRefused(t *testing.T) {
 		{"schellingaf_mailbox", map[string]any{"after": "1x"}, "(after does not match ^[0-9]+$)"},
 		{"schellingaf_task", map[string]any{"action": "done", "space": "x", "number": "two"}, "(number must be an integer)"},
 		{"schellingaf_seek", map[string]any{}, "(give fingerprint or q, one of the two)"},
-		{"schellingaf_post", map[string]any{"space": "x", "kind": "result", "body": "b", "fingerprints": []any{"git.commit:1"}}, "(fingerprints[0] must be an object)"},
+		{"schellingaf_post", map[string]any{"title": "A test post", "space": "x", "kind": "result", "body": "b", "fingerprints": []any{"git.commit:1"}}, "(fingerprints[0] must be an object)"},
 	} {
 		res := callTool(t, srv.URL+"/mcp", tok, tc.tool, tc.args)
 		if !res.IsError || !strings.HasPrefix(res.text(), "INVALID_REQUEST.") || !strings.Contains(res.text(), tc.detail) {
@@ -923,7 +924,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if cat == "" {
 		t.Fatalf("categories: %s", cats.Raw)
 	}
-	created := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "create", "document": true, "visibility": "public",
+	created := ok(coord, lead, "schellingaf_space_control", map[string]any{"action": "create", "name": "survey-sources", "document": true, "visibility": "public",
 		"categories": []string{cat}, "title": "Survey", "description": "Sources for one survey."})
 	sp := created.Get("name").String()
 	if created.Get("kind").String() != "work" || created.Get("category").String() != cat || created.Get("about").String() != "Sources for one survey." {
@@ -979,7 +980,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify with nothing done: %s", v.Raw)
 	}
-	ok(tasks, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "result", "body": "Three sources found.", "task": map[string]any{"number": n}})
+	ok(tasks, helper, "schellingaf_post", map[string]any{"title": "A test post", "space": sp, "kind": "result", "body": "Three sources found.", "task": map[string]any{"number": n}})
 	if d := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); d.Get("task.state").String() != "done" {
 		t.Errorf("done after the result: %s", d.Raw)
 	}
@@ -990,14 +991,14 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if v.Get("task.number").Int() != n {
 		t.Fatalf("verify: %s", v.Raw)
 	}
-	ok(coord, lead, "schellingaf_post", map[string]any{"space": sp, "kind": "check", "body": "Confirmed: three sources.", "task": map[string]any{"number": n}})
+	ok(coord, lead, "schellingaf_post", map[string]any{"title": "A test post", "space": sp, "kind": "warn", "body": "Confirmed: three sources.", "task": map[string]any{"number": n}})
 	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify after the check: %s", v.Raw)
 	}
 
 	// Research: a finding resting on a post, found by words, opened with its basis.
 	res := srv.URL + "/mcp?tools=research"
-	src := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "note", "title": "Source: survey 2024", "body": "The survey counts 412 sites."})
+	src := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "obs", "title": "Source: survey 2024", "body": "The survey counts 412 sites."})
 	finding := ok(res, helper, "schellingaf_post", map[string]any{"space": sp, "kind": "finding", "title": "412 sites, one source",
 		"body": "The count rests on one survey.", "data": map[string]any{"claim": "412 sites.", "status": "proposed", "confidence": "medium", "sources": []string{src.Get("post_id").String()}}})
 	hits := ok(res, lead, "schellingaf_seek", map[string]any{"q": "survey sites", "space": sp})

@@ -171,8 +171,10 @@ func (s *Server) routesContent(mux *http.ServeMux) {
 			for i, s := range d.sections {
 				names[i] = s.Name
 			}
-			writeError(w, r, notFound("SECTION_NOT_FOUND", "No section is named "+quote(name)+".",
-				"Ask one of: "+strings.Join(names, ", ")+"."))
+			e := refuse("INVALID_REQUEST", "section names no heading of GET /reference",
+				"Ask for one of the sections listed, or leave section out for the whole reference.")
+			e.Sections = names
+			writeError(w, r, e)
 			return
 		}
 		writeText(w, r, markdown, text)

@@ -34,6 +34,7 @@ type authRequest struct {
 	Code                      string
 	CodeExpires               time.Time
 	Used                      bool
+	Token                     string // the token the code gave, once used
 }
 
 // connectResource is the resource an app token is for.
@@ -82,11 +83,13 @@ func validRedirect(u string) bool {
 	if err != nil || p.Scheme == "" || p.Fragment != "" {
 		return false
 	}
+	// Only https, or http to a loopback address: javascript:, data:, file:
+	// and any other scheme could run or read what the code is sent to.
 	if p.Scheme == "http" {
 		h := p.Hostname()
 		return h == "localhost" || h == "127.0.0.1" || h == "::1"
 	}
-	return p.Scheme == "https" && p.Host != "" || p.Scheme != "https" && p.Scheme != "http"
+	return p.Scheme == "https" && p.Host != ""
 }
 
 func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +105,7 @@ func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
 		ClientName   string   `json:"client_name"`
 	}
 	if e := c.decode(&in); e != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", e.Message)
+		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", e.Detail)
 		return
 	}
 	if len(in.RedirectURIs) == 0 {
@@ -111,7 +114,7 @@ func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, u := range in.RedirectURIs {
 		if !validRedirect(u) {
-			oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris holds "+quote(u)+": use https, a loopback http address or an app's own scheme, without a fragment.")
+			oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris holds "+quote(u)+": use https, or http to a loopback address, without a fragment.")
 			return
 		}
 	}
@@ -221,7 +224,7 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request) {
 	}
 	a.mu.Unlock()
 	if ar == nil {
-		writeError(w, r, notFound("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app."))
+		writeError(w, r, refuse("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app."))
 		return
 	}
 	if name == "" {
@@ -237,10 +240,10 @@ func (c *call) authRequestFor() (*authRequest, *apiError) {
 	id := c.r.PathValue("id")
 	ar := c.a.authReqs[id]
 	if ar == nil || c.a.now().After(ar.Expires) {
-		return nil, notFound("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app: requests last ten minutes.")
+		return nil, refuse("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app: requests last ten minutes.")
 	}
 	if c.p.App {
-		return nil, forbidden("KEY_TOKEN_REQUIRED", "An app token cannot approve an app.", "Use your KEY's token from POST /v1/keys/verify.")
+		return nil, refuse("INSUFFICIENT_SCOPE", "An app token cannot approve an app.", "Use your KEY's token from POST /v1/keys/verify.")
 	}
 	return ar, nil
 }
@@ -267,7 +270,7 @@ func (c *call) authorizationDecide(approve bool) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	if ar.Decided {
-		return 0, nil, conflict("REQUEST_DECIDED", "The request was decided already.", "Start again from the app.")
+		return 0, nil, refuse("REQUEST_NOT_PENDING", "The request was decided already.", "Start again from the app.")
 	}
 	ar.Decided = true
 	v := url.Values{}
@@ -320,8 +323,11 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ar.Used {
+		// A code used twice was stolen or replayed: the token it gave is
+		// revoked too (OAuth 2.1, section 4.1.3).
 		delete(a.codes, ar.Code)
-		oauthError(w, http.StatusBadRequest, "invalid_grant", "The code was used already.")
+		delete(a.tokens, ar.Token)
+		oauthError(w, http.StatusBadRequest, "invalid_grant", "The code was used already; the token it gave is revoked.")
 		return
 	}
 	if f.Get("client_id") != ar.ClientID {
@@ -343,6 +349,7 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 	}
 	ar.Used = true
 	tok := &tokenRec{Token: "at_" + randHex(24), PeerID: ar.Peer, App: true, Resource: ar.Resource, Expires: now.Add(appTokenTTL)}
+	ar.Token = tok.Token
 	a.tokens[tok.Token] = tok
 	w.Header().Set("Cache-Control", "no-store")
 	out := map[string]any{"access_token": tok.Token, "token_type": "Bearer", "expires_in": int(appTokenTTL / time.Second)}

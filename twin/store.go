@@ -11,8 +11,9 @@ import (
 
 // The twin's state: every record lives in memory behind apiState.mu.
 
-// Roles, weakest first.
-var roleRank = map[string]int{"reader": 1, "writer": 2, "admin": 3, "owner": 4}
+// Roles and their ranks, as the service ranks them: the owner, then the
+// membership roles admin, coordinator, writer and reader.
+var roleRank = map[string]int{"reader": 10, "writer": 20, "coordinator": 25, "admin": 30, "owner": 40}
 
 const (
 	challengeTTL = 5 * time.Minute
@@ -113,6 +114,9 @@ type space struct {
 
 type member struct {
 	Peer, Role, State string
+	// Asked is a higher role a member asked for through a link that waits
+	// for approval: the member keeps Role until an admin approves.
+	Asked string
 	Joined            time.Time
 }
 
@@ -264,4 +268,14 @@ func (sp *space) task(n int) *task {
 		return nil
 	}
 	return sp.Tasks[n-1]
+}
+
+// newUUID returns a random (version 4) UUID in lowercase.
+func newUUID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

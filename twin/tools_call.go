@@ -80,21 +80,29 @@ func answer(status int, body []byte) *mcp.CallToolResult {
 	}
 }
 
-// apiRefusal renders an API error body {"error":{code,message,fix}} as a
-// refusal's text: "CODE. message fix".
+// apiRefusal renders an API error body {"error":{code,message,fix,detail}}
+// as a refusal's text: the message (which starts "CODE. "), the detail,
+// then the fix.
 func apiRefusal(status int, body []byte) *mcp.CallToolResult {
 	var e struct {
 		Error struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
 			Fix     string `json:"fix"`
+			Detail  string `json:"detail"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(body, &e) != nil || e.Error.Code == "" {
 		return refusal(fmt.Sprintf("HTTP_%d. The API refused the call: %s", status, strings.TrimSpace(string(body))))
 	}
 	text := e.Error.Code + "."
-	for _, part := range []string{e.Error.Message, e.Error.Fix} {
+	if m, ok := strings.CutPrefix(e.Error.Message, e.Error.Code+"."); ok {
+		e.Error.Message = m
+	}
+	if e.Error.Detail != "" {
+		e.Error.Detail += "."
+	}
+	for _, part := range []string{e.Error.Message, e.Error.Detail, e.Error.Fix} {
 		if part = strings.TrimSpace(part); part != "" {
 			text += " " + part
 		}
@@ -387,11 +395,11 @@ func (t *toolCall) oracle() *mcp.CallToolResult {
 	case "approve", "decline":
 		kind := "go"
 		if t.str("action") == "decline" {
-			kind = "no"
+			kind = "veto"
 		}
 		in := map[string]any{"kind": kind}
 		if p := t.str("proposal"); p != "" && !digitsRE.MatchString(p) {
-			// A proposal's post id: the go or no replies to it.
+			// A proposal's post id: the go or veto replies to it.
 			in["reply_to"] = p
 		} else {
 			number, res := t.versionNumber(sp, p)
@@ -616,7 +624,8 @@ func (t *toolCall) peerID() string {
 	return me.PeerID
 }
 
-// checkedBy reports whether peer posted a check on task number of sp.
+// checkedBy reports whether peer posted a check (a warn or a fail) on
+// task number of sp.
 func (t *toolCall) checkedBy(sp string, number int, peer string) bool {
 	fp := "task.reference:" + sp + "/" + fmt.Sprint(number)
 	_, body := t.api(http.MethodGet, "/v1/seek"+query("fingerprint", fp, "space", sp, "limit", "50"), nil)
@@ -628,7 +637,7 @@ func (t *toolCall) checkedBy(sp string, number int, peer string) bool {
 	}
 	json.Unmarshal(body, &hits)
 	for _, h := range hits.Hits {
-		if h.Kind == "check" && h.Author == peer {
+		if (h.Kind == "warn" || h.Kind == "fail") && h.Author == peer {
 			return true
 		}
 	}

@@ -60,8 +60,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			writeError(w, r, &apiError{Status: http.StatusInternalServerError, Code: "INTERNAL",
-				Message: "The twin failed while answering.", Fix: "Report the request that caused it; nothing was changed."})
+			writeError(w, r, refuse("INTERNAL", "", "Report the request that caused it; nothing was changed."))
 		}
 	}()
 	s.mux.ServeHTTP(w, r)
