@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/junit/junittest"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -36,6 +37,36 @@ func runWith(t *testing.T, files map[string]string, args ...string) runOut {
 		out.files[role] = string(data)
 	}
 	return out
+}
+
+// checkJUnit validates a run's JUnit report and holds it to the run: a
+// test case per budget, failed when exceeded (with the part lines),
+// skipped when nothing held it.
+func checkJUnit(t *testing.T, data []byte, over bool) {
+	t.Helper()
+	got := junittest.Validate(t, data)
+	if len(got.Suites) != 1 || got.Tests < 16 {
+		t.Fatalf("JUnit: %d suites, %d tests; want one suite, a test per budget", len(got.Suites), got.Tests)
+	}
+	var failed []junittest.Case
+	for _, c := range got.Suites[0].Cases {
+		if c.Failure != nil {
+			failed = append(failed, c)
+		}
+	}
+	switch {
+	case !over && len(failed) > 0:
+		t.Errorf("JUnit: %d failures in a run within its budgets", len(failed))
+	case over && len(failed) != 1:
+		t.Errorf("JUnit: %d failures, want 1 (start_tasks)", len(failed))
+	case over:
+		c := failed[0]
+		if c.Name != "FIRST_TASK_TOKENS.start_tasks" || c.Class != "start_tasks" ||
+			!strings.Contains(c.Failure.Text, "over its budget of 100 (FIRST_TASK_TOKENS.start_tasks, ") ||
+			!strings.Contains(c.Failure.Text, "\n  the start: ") {
+			t.Errorf("JUnit: want start_tasks failed with its part lines; failed: %s (%s): %q", c.Name, c.Class, c.Failure.Text)
+		}
+	}
 }
 
 // twinStderr drops the line that names the embedded twin's port, which
@@ -127,11 +158,13 @@ func TestMergeIsTheUnshardedRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{"budgets": budgetFile}
 			reset()
-			one := runWith(t, files, append([]string{"run", specs, "--jobs", "2", "--report", whole}, tc.flags...)...)
+			one := runWith(t, files, append([]string{"run", specs, "--jobs", "2", "--report", whole, "--junit", whole + ".xml"}, tc.flags...)...)
 			one.files["report"] = mustRead(t, whole)
+			one.files["junit"] = mustRead(t, whole+".xml")
 			reset()
-			two := runWith(t, files, append(append([]string{"merge"}, reports...), append(tc.flags, "--report", merged)...)...)
+			two := runWith(t, files, append(append([]string{"merge"}, reports...), append(tc.flags, "--report", merged, "--junit", merged+".xml")...)...)
 			two.files["report"] = mustRead(t, merged)
+			two.files["junit"] = mustRead(t, merged+".xml")
 			one.stderr = twinStderr(one.stderr)
 			if one.code != tc.code {
 				t.Fatalf("the whole run: exit %d, want %d\n%s", one.code, tc.code, one.stderr)
@@ -142,6 +175,7 @@ func TestMergeIsTheUnshardedRun(t *testing.T) {
 			if tc.name == "update" && one.files["budgets"] == moved {
 				t.Error("--update left the budget file as it was")
 			}
+			checkJUnit(t, []byte(one.files["junit"]), tc.code == 1)
 		})
 	}
 }

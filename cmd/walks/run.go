@@ -64,6 +64,7 @@ type runFlags struct {
 	progress   bool
 	shard      string
 	github     bool
+	junit      string
 }
 
 // addGateFlags defines the flags of gating and output that walks run and
@@ -80,6 +81,7 @@ func addGateFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
 	fs.BoolVar(&f.github, "github", githubDefault(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)")
 	fs.Lookup("github").DefValue = "false"
+	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test case per budget, failed when exceeded, skipped when unbudgeted")
 }
 
 // checkGateFlags refuses the gating and output flags that do not go
@@ -94,9 +96,12 @@ func checkGateFlags(cmd string, fs *pflag.FlagSet, f runFlags) error {
 	if f.asJSON && f.markdown {
 		return cli.Usage("%s: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)", cmd)
 	}
-	if f.report != "" {
-		if st, err := os.Stat(filepath.Dir(f.report)); err != nil || !st.IsDir() {
-			return cli.Usage(cmd+": --report %s: the directory %s does not exist; create it first", f.report, filepath.Dir(f.report))
+	for _, out := range []struct{ flag, path string }{{"--report", f.report}, {"--junit", f.junit}} {
+		if out.path == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
+			return cli.Usage("%s: %s %s: the directory %s does not exist; create it first", cmd, out.flag, out.path, filepath.Dir(out.path))
 		}
 		if err := atomicfile.Writable(f.report); err != nil {
 			return cli.Usage("%s: --report %s: %v", cmd, f.report, errors.Unwrap(err))
@@ -427,6 +432,15 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 	if r.f.report != "" {
 		if err := writeJSONFile(r.f.report, rep); err != nil {
 			return err
+		}
+	}
+	if r.f.junit != "" {
+		data, err := junitReport(rep, v.checks, r.f.slack).Marshal()
+		if err == nil {
+			err = writeFileAtomic(r.f.junit, data)
+		}
+		if err != nil {
+			return fmt.Errorf("--junit: %v", err)
 		}
 	}
 	if r.f.asJSON {
