@@ -103,8 +103,8 @@ func checkGateFlags(cmd string, fs *pflag.FlagSet, f runFlags) error {
 		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
 			return cli.Usage("%s: %s %s: the directory %s does not exist; create it first", cmd, out.flag, out.path, filepath.Dir(out.path))
 		}
-		if err := atomicfile.Writable(f.report); err != nil {
-			return cli.Usage("%s: --report %s: %v", cmd, f.report, errors.Unwrap(err))
+		if err := atomicfile.Writable(out.path); err != nil {
+			return cli.Usage("%s: %s %s: %v", cmd, out.flag, out.path, errors.Unwrap(err))
 		}
 	}
 	if f.update {
@@ -437,7 +437,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 	if r.f.junit != "" {
 		data, err := junitReport(rep, v.checks, r.f.slack).Marshal()
 		if err == nil {
-			err = writeFileAtomic(r.f.junit, data)
+			err = atomicfile.Write(r.f.junit, data)
 		}
 		if err != nil {
 			return fmt.Errorf("--junit: %v", err)
