@@ -109,6 +109,13 @@ func checkAgainstNode(t *testing.T, data []byte, node nodeoracle.Result) {
 	if d := nodeoracle.Diff(got, node.Stringified); d != "" {
 		t.Fatalf("Stringify differs from Node's JSON.stringify: %s", d)
 	}
+	start := 0
+	for start < len(text) && (text[start] == ' ' || text[start] == '\t' || text[start] == '\n' || text[start] == '\r') {
+		start++
+	}
+	if sv, _ := jsonjs.AppendStringifyValid(nil, text, start); !bytes.Equal(sv, node.Stringified) {
+		t.Errorf("AppendStringifyValid differs from Node's JSON.stringify: %s", nodeoracle.Diff(sv, node.Stringified))
+	}
 	if l := jsonjs.StringifyLen(v); l != len(node.Stringified) {
 		t.Errorf("StringifyLen = %d, Node's JSON.stringify wrote %d bytes", l, len(node.Stringified))
 	}

@@ -341,28 +341,29 @@ func article(k jsonjs.Kind) string {
 	return "a " + k.String()
 }
 
-// frame returns the answer's bytes with the message replaced by msg, in the
-// answer's own form.
-func (a *answer) frame(msg []byte) []byte {
+// frameParts returns what comes before and after the message when the
+// answer is written again in its own form: for JSON, nothing before and
+// the final newline if the capture had one; for an event stream, the
+// framing kept, with the answer's data lines replaced by one data line
+// (its prefix ends head).
+func (a *answer) frameParts() (head, tail []byte) {
 	if a.form != EventStream {
 		if a.newline {
-			return append(msg, '\n')
+			return nil, []byte{'\n'}
 		}
-		return msg
+		return nil, nil
 	}
 	t := a.text
-	out := make([]byte, 0, len(t)-len(a.msg)+len(msg))
 	first := a.data[0]
-	out = append(out, t[:first.start+first.prefix]...)
-	out = append(out, msg...)
+	head = t[:first.start+first.prefix]
 	pos := first.end
 	for _, l := range a.data[1:] {
 		// keep what lies between data lines, drop the data line and its
 		// terminator
-		out = append(out, t[pos:l.start]...)
+		tail = append(tail, t[pos:l.start]...)
 		pos = lineNext(t, l.end)
 	}
-	return append(out, t[pos:]...)
+	return head, append(tail, t[pos:]...)
 }
 
 // lineNext returns where the line ending at end is followed by the next.

@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -45,7 +46,68 @@ func BenchmarkMeasure(b *testing.B) {
 	b.Run("10000tools", func(b *testing.B) { benchMeasure(b, genCapture(10000)) })
 }
 
-// BenchmarkLean measures the lean what-if on the 10,000-tool capture.
+// benchWords is a words file for genCapture's tools: a new description for
+// every tenth tool, and a new field description for every twentieth.
+func benchWords(n int) *Words {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < n; i += 10 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"tool_%05d":"Take the next task."`, i)
+		if i%20 == 0 {
+			fmt.Fprintf(&b, `,"tool_%05d:/properties/note/description":"A note."`, i)
+		}
+	}
+	b.WriteString("}")
+	w, err := ParseWords("words.json", []byte(b.String()))
+	if err != nil {
+		panic(err)
+	}
+	return w
+}
+
+// BenchmarkWhatIf is each what-if on its own, all three together, and all
+// three writing the capture after them, on the 10,000-tool capture once
+// read: the one pass over the tools' text that transforms and measures.
+func BenchmarkWhatIf(b *testing.B) {
+	data := genCapture(10000)
+	c, err := Parse("bench.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := benchWords(10000)
+	for _, bc := range []struct {
+		name  string
+		ts    func() []Transform
+		write bool
+	}{
+		{"lean", func() []Transform { return []Transform{Lean()} }, false},
+		{"drop", func() []Transform { return []Transform{DropEmptyOutputSchemas()} }, false},
+		{"words", func() []Transform { return []Transform{w.Transform()} }, false},
+		{"all", func() []Transform { return []Transform{Lean(), DropEmptyOutputSchemas(), w.Transform()} }, false},
+		{"all-write", func() []Transform { return []Transform{Lean(), DropEmptyOutputSchemas(), w.Transform()} }, true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var out io.Writer
+				if bc.write {
+					out = io.Discard
+				}
+				if _, err := WhatIf(c, bc.ts(), out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLean is what measure --lean --drop-empty-output-schemas does in
+// process on the 10,000-tool capture: read it, measure it, and the
+// what-ifs.
 func BenchmarkLean(b *testing.B) {
 	data := genCapture(10000)
 	b.SetBytes(int64(len(data)))
@@ -55,7 +117,10 @@ func BenchmarkLean(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, false); err != nil {
+		if _, err := Measure(c); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -57,9 +57,14 @@
 //     keeps a pretty-printed or differently escaped capture from counting
 //     its layout as a saving. The model-read saving is the model-read bytes
 //     before minus after. Transforms apply in the order given, each
-//     measured against the result of the one before.
-//  7. Encode writes the transformed answer back in the capture's own form:
-//     JSON forms as JSON.stringify of the whole message (with the final
-//     newline kept if the capture had one); an event stream with its framing
-//     kept and the answer's data lines replaced by one data line.
+//     measured against the result of the one before. WhatIf reads each
+//     tool's validated text once, writing the transformed tool and
+//     measuring every stage of it in the same walk (on several goroutines
+//     for a long list when nothing is written); only a tool whose objects
+//     JavaScript would reorder or merge is parsed into values.
+//  7. With a writer, WhatIf also writes the transformed answer back in the
+//     capture's own form, tool by tool as they are done: JSON forms as
+//     JSON.stringify of the whole message (with the final newline kept if
+//     the capture had one); an event stream with its framing kept and the
+//     answer's data lines replaced by one data line.
 package toollist

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,103 +159,5 @@ func TestFiguresAgainstNode(t *testing.T) {
 				t.Errorf("members: got %d, Node writes %d", len(got.Members()), len(want.Members()))
 			}
 		})
-	}
-}
-
-// whatIfJS computes, for each file of tools (a JSON array) named on its
-// command line, the wire and model-read savings of lean and then of
-// dropping empty output schemas, as a Node server would see them.
-const whatIfJS = `
-const fs = require('fs');
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-function lean(v) {
-  if (Array.isArray(v)) return v.map(lean);
-  if (!isObject(v)) return v;
-  return Object.fromEntries(Object.keys(v)
-    .filter((k) => k !== '$schema' && !(k === 'maximum' && v[k] === 9007199254740991))
-    .map((k) => [k, lean(v[k])]));
-}
-function leanTool(t) {
-  return Object.fromEntries(Object.keys(t).map((k) =>
-    [k, k === 'inputSchema' || k === 'outputSchema' ? lean(t[k]) : t[k]]));
-}
-function dropTool(t) {
-  const s = t.outputSchema;
-  if (!isObject(s) || (isObject(s.properties) && Object.keys(s.properties).length > 0)) return t;
-  return Object.fromEntries(Object.keys(t).filter((k) => k !== 'outputSchema').map((k) => [k, t[k]]));
-}
-const bytes = (v) => Buffer.byteLength(JSON.stringify(v), 'utf8');
-const read = (t) => bytes({ name: t.name, description: t.description, input_schema: t.inputSchema });
-const sum = (ts, f) => ts.reduce((n, t) => n + f(t), 0);
-for (const path of process.argv.slice(1)) {
-  const tools = JSON.parse(fs.readFileSync(path, 'utf8'));
-  const leaned = tools.map(leanTool);
-  const dropped = leaned.map(dropTool);
-  console.log([
-    sum(tools, bytes) - sum(leaned, bytes), sum(tools, read) - sum(leaned, read),
-    sum(leaned, bytes) - sum(dropped, bytes), sum(leaned, read) - sum(dropped, read),
-  ].join(' '));
-}
-`
-
-// TestWhatIfAgainstNode checks the savings of Lean and DropEmptyOutputSchemas
-// against the same transforms written in JavaScript, on every capture both
-// sides accept.
-func TestWhatIfAgainstNode(t *testing.T) {
-	node, err := nodeoracle.NodePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	var files []string
-	var captures []*Capture
-	for _, path := range nodeCorpus(t) {
-		c, err := Read(path)
-		if err != nil {
-			continue
-		}
-		text := []byte{'['}
-		for i, tool := range c.Tools {
-			if i > 0 {
-				text = append(text, ',')
-			}
-			text = append(text, tool...)
-		}
-		text = append(text, ']')
-		f := filepath.Join(dir, strconv.Itoa(len(files))+".json")
-		if err := os.WriteFile(f, text, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-		captures = append(captures, c)
-	}
-	cmd := exec.Command(node, append([]string{"-e", whatIfJS}, files...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v: %s", err, stderr.String())
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != len(captures) {
-		t.Fatalf("node answered %d of %d", len(lines), len(captures))
-	}
-	nonzero := 0
-	for i, c := range captures {
-		s, _, err := WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, false)
-		if err != nil {
-			t.Errorf("%s: %v", c.Path, err)
-			continue
-		}
-		got := fmt.Sprintf("%d %d %d %d", s[0].WireSavingBytes, s[0].ModelReadSavingBytes, s[1].WireSavingBytes, s[1].ModelReadSavingBytes)
-		if got != lines[i] {
-			t.Errorf("%s: savings %s, Node says %s", c.Path, got, lines[i])
-		}
-		if s[0].WireSavingBytes > 0 {
-			nonzero++
-		}
-	}
-	if nonzero < 3 {
-		t.Errorf("only %d captures have anything to lean: the comparison proves little", nonzero)
 	}
 }

@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -223,11 +224,11 @@ func TestLean(t *testing.T) {
 		"l":{"anyOf":[{"$schema":"t","maximum":9007199254740991}]}}},
 		"outputSchema":{"$schema":"s","type":"object"}},
 		{"name":"b","inputSchema":{"type":"object"}}]}`)
-	savings, tools, err := WhatIf(c, []Transform{Lean()}, true)
+	savings, tools, err := whatIfTools(t, c, Lean())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(jsonjs.Stringify(tools[0]))
+	got := string(tools[0])
 	want := `{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"},"m":{"type":"integer"},` +
 		`"k":{"type":"integer","maximum":9007199254740992},"j":{"type":"string","maximum":"9007199254740991"},` +
 		`"l":{"anyOf":[{}]}}},"outputSchema":{"type":"object"}}`
@@ -242,12 +243,12 @@ func TestLean(t *testing.T) {
 	if s.WireSavingBytes != int64(jsonjs.StringifyLen(before)-len(want)) {
 		t.Errorf("wire saving %d", s.WireSavingBytes)
 	}
-	if s.ModelReadSavingBytes != ModelReadBytes(before)-ModelReadBytes(tools[0]) || s.ModelReadSavingBytes >= s.WireSavingBytes {
+	if s.ModelReadSavingBytes != ModelReadBytes(before)-ModelReadBytes(mustValue(t, tools[0])) || s.ModelReadSavingBytes >= s.WireSavingBytes {
 		t.Errorf("model-read saving %d (wire %d)", s.ModelReadSavingBytes, s.WireSavingBytes)
 	}
-	// The second tool is untouched and shared, not rebuilt.
-	if string(jsonjs.Stringify(tools[1])) != `{"name":"b","inputSchema":{"type":"object"}}` {
-		t.Errorf("b changed: %s", jsonjs.Stringify(tools[1]))
+	// The second tool is untouched.
+	if string(tools[1]) != `{"name":"b","inputSchema":{"type":"object"}}` {
+		t.Errorf("b changed: %s", tools[1])
 	}
 }
 
@@ -257,14 +258,14 @@ func TestDropEmptyOutputSchemas(t *testing.T) {
 		{"name":"empty","outputSchema":{"type":"object","properties":{}},"x":1},
 		{"name":"full","outputSchema":{"type":"object","properties":{"a":{}}}},
 		{"name":"absent"}]}`)
-	savings, tools, err := WhatIf(c, []Transform{DropEmptyOutputSchemas()}, true)
+	savings, tools, err := whatIfTools(t, c, DropEmptyOutputSchemas())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]string{"none", "empty"}, savings[0].Tools); d != "" {
 		t.Errorf("dropped (-want +got):\n%s", d)
 	}
-	if got := string(jsonjs.Stringify(tools[1])); got != `{"name":"empty","x":1}` {
+	if got := string(tools[1]); got != `{"name":"empty","x":1}` {
 		t.Errorf("empty: %s", got)
 	}
 	if savings[0].ModelReadSavingBytes != 0 || savings[0].WireSavingBytes != int64(len(`,"outputSchema":{"type":"object"}`)+len(`,"outputSchema":{"type":"object","properties":{}}`)) {
@@ -278,14 +279,14 @@ func TestWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	savings, tools, err := WhatIf(c, []Transform{w.Transform()}, true)
+	savings, tools, err := whatIfTools(t, c, w.Transform())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(jsonjs.Stringify(tools[0])); got != `{"name":"a","description":"new","inputSchema":{"properties":{"x/y":{"description":"D"},"l":{"items":[{"description":"E"}]}}}}` {
+	if got := string(tools[0]); got != `{"name":"a","description":"new","inputSchema":{"properties":{"x/y":{"description":"D"},"l":{"items":[{"description":"E"}]}}}}` {
 		t.Errorf("a: %s", got)
 	}
-	if got := string(jsonjs.Stringify(tools[1])); got != `{"name":"b","description":"B"}` {
+	if got := string(tools[1]); got != `{"name":"b","description":"B"}` {
 		t.Errorf("b: %s", got)
 	}
 	if s := savings[0]; s.Changes != 4 || s.ModelReadSavingBytes != int64(3-3-len(`,"description":"B"`)) || s.WireSavingBytes != s.ModelReadSavingBytes {
@@ -302,7 +303,7 @@ func TestWords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := WhatIf(c, []Transform{w.Transform()}, false); err == nil || err.Error() != want {
+		if _, err := WhatIf(c, []Transform{w.Transform()}, nil); err == nil || err.Error() != want {
 			t.Errorf("%s: err %v\n want %s", words, err, want)
 		}
 	}
@@ -329,14 +330,11 @@ func TestEncode(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := mustParse(t, tc.in)
-			_, tools, err := WhatIf(c, []Transform{Lean()}, true)
-			if err != nil {
+			var buf bytes.Buffer
+			if _, err := WhatIf(c, []Transform{Lean()}, &buf); err != nil {
 				t.Fatal(err)
 			}
-			got, err := Encode(c, tools)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := buf.Bytes()
 			if string(got) != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -408,4 +406,29 @@ func TestReadMapped(t *testing.T) {
 	if _, err := Read("testdata/adversarial/trailing-comma.json"); err == nil {
 		t.Error("a mapped broken capture is accepted")
 	}
+}
+
+// whatIfTools runs the transforms on c and returns the savings and the
+// tools of the capture written after them, each as its text.
+func whatIfTools(t *testing.T, c *Capture, ts ...Transform) ([]Saving, [][]byte, error) {
+	t.Helper()
+	var buf bytes.Buffer
+	s, err := WhatIf(c, ts, &buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	after, err := Parse("after", buf.Bytes())
+	if err != nil {
+		t.Fatalf("the capture written after the what-ifs: %v\n%s", err, buf.Bytes())
+	}
+	return s, after.Tools, nil
+}
+
+func mustValue(t *testing.T, text []byte) jsonjs.Value {
+	t.Helper()
+	v, err := jsonjs.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

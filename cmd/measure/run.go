@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -258,25 +259,30 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 
+	// --write streams the transformed capture into a temporary file beside
+	// its place, renamed into place once everything held.
+	var pending *atomicfile.Pending
+	if o.write != "" {
+		if pending, err = atomicfile.Create(o.write); err != nil {
+			return cli.Usage("%s: %v", o.write, unwrapPath(err))
+		}
+		defer pending.Abort()
+	}
 	reports := make([]*report, 0, len(paths))
-	var encoded []byte
 	for i, path := range paths {
-		r, enc, err := measureOne(path, i == 0, sets, words, &o)
+		r, err := measureOne(path, i == 0, sets, words, &o, pending)
 		if err != nil {
 			return inputError(err)
 		}
 		defer r.capture.Close()
 		reports = append(reports, r)
-		if enc != nil {
-			encoded = enc
-		}
 	}
 	if err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
 		return err
 	}
-	if o.write != "" {
-		if err := writeAtomic(o.write, encoded); err != nil {
-			return cli.Usage("%s: %v", o.write, err)
+	if pending != nil {
+		if err := pending.Commit(); err != nil {
+			return cli.Usage("%s: %v", o.write, unwrapPath(err))
 		}
 	}
 
@@ -315,23 +321,23 @@ func skipInitAnswers(paths []string) []string {
 }
 
 // measureOne reads and measures one capture; the first one also gets the
-// toolsets. enc is the transformed capture when --write asks for it.
-func measureOne(path string, first bool, sets []toollist.Toolset, words *toollist.Words, o *options) (*report, []byte, error) {
+// toolsets. With out (--write), the transformed capture is written to it.
+func measureOne(path string, first bool, sets []toollist.Toolset, words *toollist.Words, o *options, out *atomicfile.Pending) (*report, error) {
 	c, err := toollist.Read(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f, err := toollist.Measure(c)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := countTokens(c, f, o.tokenizers); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r := &report{capture: c, figures: f, warnings: f.Warnings}
 	if first && sets != nil {
 		if r.sets, err = toollist.MeasureToolsets(f, path, sets); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	initPath := o.init
@@ -342,7 +348,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	if initPath != "" {
 		if r.init, err = toollist.ReadInit(initPath); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if r.init.Replaced > 0 {
 			r.warnings = append(r.warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
@@ -362,17 +368,18 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if words != nil {
 		ts = append(ts, words.Transform())
 	}
-	var enc []byte
 	if len(ts) > 0 {
-		savings, tools, err := toollist.WhatIf(c, ts, o.write != "")
-		if err != nil {
-			return nil, nil, err
+		var w io.Writer
+		if out != nil {
+			w = out
 		}
-		r.savings = savings
-		if o.write != "" {
-			if enc, err = toollist.Encode(c, tools); err != nil {
-				return nil, nil, err
+		if r.savings, err = toollist.WhatIf(c, ts, w); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				// the file written, not the capture, is at fault
+				return nil, cli.Usage("%s: %v", o.write, pe.Err)
 			}
+			return nil, err
 		}
 	}
 	if o.descCeiling {
@@ -389,7 +396,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 		r.warnings = append(r.warnings, where+": "+l.Text)
 	}
-	return r, enc, nil
+	return r, nil
 }
 
 // parseTokenizers reads --tokenizer: nil when it is not given.
@@ -451,11 +458,6 @@ func findings(stderr io.Writer, reports []*report, strict bool) error {
 		return cli.Silent
 	}
 	return nil
-}
-
-// writeAtomic writes data to path, whole or not at all.
-func writeAtomic(path string, data []byte) error {
-	return unwrapPath(atomicfile.Write(path, data))
 }
 
 func unwrapPath(err error) error {

@@ -42,6 +42,9 @@ var (
 type Pending struct {
 	path, tmp string
 	done      bool
+	f         *os.File // open while written in pieces (Create)
+	mode      fs.FileMode
+	keep      bool // mode is the replaced file's
 }
 
 // Write writes data to path atomically (Prepare, then Commit).
@@ -66,36 +69,78 @@ func Target(path string) string {
 // doc) and returns it pending: Commit puts it in place, Abort removes it.
 // Errors are *fs.PathError naming path.
 func Prepare(path string, data []byte) (*Pending, error) {
-	path = Target(path)
-	fail := func(err error) error {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return &fs.PathError{Op: "write", Path: path, Err: err}
+	p, err := Create(path)
+	if err != nil {
+		return nil, err
 	}
+	if _, err := p.Write(data); err != nil {
+		p.Abort()
+		return nil, err
+	}
+	if err := p.close(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Create opens a temporary file beside path for a file written in pieces
+// (steps 1 and 2 of the package doc, before any data): write to the
+// Pending, then Commit puts it in place or Abort removes it. Errors are
+// *fs.PathError naming path.
+func Create(path string) (*Pending, error) {
+	path = Target(path)
 	if err := writable(path); err != nil {
-		return nil, fail(err)
+		return nil, pathError(path, err)
 	}
 	CleanLeftovers(path)
 	var mode fs.FileMode = 0o666 // less the umask, by open(2)
 	var keep bool
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
-			return nil, fail(errors.New("not a regular file"))
+			return nil, pathError(path, errors.New("not a regular file"))
 		}
 		mode, keep = st.Mode().Perm(), true
 	}
 	tmp := tempName(path)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
-		return nil, fail(err)
+		return nil, pathError(path, err)
 	}
 	track(tmp, true)
-	p := &Pending{path: path, tmp: tmp}
-	_, err = f.Write(data)
-	if err == nil && keep {
-		err = f.Chmod(mode) // the umask does not apply to a kept mode
+	return &Pending{path: path, tmp: tmp, f: f, mode: mode, keep: keep}, nil
+}
+
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &fs.PathError{Op: "write", Path: path, Err: err}
+}
+
+// Write writes to the temporary file of a Pending that Create returned.
+func (p *Pending) Write(b []byte) (int, error) {
+	if p.f == nil {
+		return 0, pathError(p.path, errors.New("written after it was closed"))
+	}
+	n, err := p.f.Write(b)
+	if err != nil {
+		return n, pathError(p.path, err)
+	}
+	return n, nil
+}
+
+// close gives the temporary file its mode, syncs and closes it; on an
+// error it removes it.
+func (p *Pending) close() error {
+	if p.f == nil {
+		return nil
+	}
+	f := p.f
+	p.f = nil
+	var err error
+	if p.keep {
+		err = f.Chmod(p.mode) // the umask does not apply to a kept mode
 	}
 	if err == nil {
 		err = f.Sync()
@@ -105,15 +150,18 @@ func Prepare(path string, data []byte) (*Pending, error) {
 	}
 	if err != nil {
 		p.Abort()
-		return nil, fail(err)
+		return pathError(p.path, err)
 	}
-	return p, nil
+	return nil
 }
 
 // Commit renames the temporary file into place and syncs the directory.
 func (p *Pending) Commit() error {
 	if p.done {
 		return nil
+	}
+	if err := p.close(); err != nil {
+		return err
 	}
 	p.done = true
 	defer track(p.tmp, false)
@@ -138,6 +186,10 @@ func (p *Pending) Abort() {
 		return
 	}
 	p.done = true
+	if p.f != nil {
+		p.f.Close()
+		p.f = nil
+	}
 	os.Remove(p.tmp)
 	track(p.tmp, false)
 }

@@ -166,3 +166,43 @@ func TestAbortAndRemoveTemps(t *testing.T) {
 	}
 	pend.Abort()
 }
+
+// TestCreateInPieces writes a file in pieces: nothing is in place until
+// Commit, and Abort leaves nothing behind.
+func TestCreateInPieces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	p, err := atomicfile.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, piece := range []string{`{"a":`, `1}`, "\n"} {
+		if _, err := p.Write([]byte(piece)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("the file is in place before Commit")
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "{\"a\":1}\n" {
+		t.Errorf("file holds %q", got)
+	}
+	q, err := atomicfile.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Write([]byte("half"))
+	q.Abort()
+	if got, _ := os.ReadFile(path); string(got) != "{\"a\":1}\n" {
+		t.Errorf("after Abort the file holds %q", got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("after Abort the directory holds %d files", len(ents))
+	}
+	if _, err := q.Write([]byte("late")); err == nil {
+		t.Error("a write after Abort succeeds")
+	}
+}

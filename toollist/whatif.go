@@ -1,0 +1,966 @@
+package toollist
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/readmeter/readmeter/jsonjs"
+)
+
+// WhatIf applies the transforms to every tool, in order, and reports each
+// one's saving against the result of the ones before. When w is not nil it
+// also writes the capture, transformed, to w in the capture's own form (see
+// the package doc), tool by tool as they are done; on an error, what was
+// written is incomplete and must be thrown away.
+//
+// Each tool is read once from its validated text: the walk writes the
+// transformed tool as JSON.stringify would and measures every stage of it
+// (the tool after 0, 1, ... transforms) in the same pass, building
+// nothing. A tool whose objects JavaScript would reorder or merge (a
+// repeated, escaped or integer-like key), or that the words transform
+// cannot apply to, is parsed and transformed as a value instead, as is
+// every tool when more than three transforms or two word sets are given.
+func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
+	savings := make([]Saving, len(ts))
+	for k, t := range ts {
+		savings[k] = Saving{Name: t.Name(), Tools: []string{}}
+	}
+	var p *plan
+	if walkTools {
+		p = newPlan(ts)
+	}
+	var err error
+	switch {
+	case w != nil:
+		em := &emitter{w: w, buf: make([]byte, 0, 64<<10)}
+		r := newRunner(c, ts, p)
+		err = c.encode(em, func(i int) ([]byte, error) {
+			if err := r.one(i, true, true); err != nil {
+				return nil, err
+			}
+			r.record(savings, i)
+			return r.res.out, nil
+		})
+		if err == nil {
+			err = em.flush()
+		}
+	case p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
+		err = whatIfParallel(c, ts, p, savings)
+	default:
+		r := newRunner(c, ts, p)
+		for i := range c.Tools {
+			if err = r.one(i, false, true); err != nil {
+				break
+			}
+			r.record(savings, i)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if err := t.finish(); err != nil {
+			return nil, err
+		}
+	}
+	return savings, nil
+}
+
+// runner transforms tools one at a time.
+type runner struct {
+	c   *Capture
+	ts  []Transform
+	p   *plan
+	tw  toolWalk
+	res toolResult
+}
+
+func newRunner(c *Capture, ts []Transform, p *plan) *runner {
+	n := len(ts)
+	return &runner{c: c, ts: ts, p: p, tw: toolWalk{p: p},
+		res: toolResult{L: make([]int, n+1), M: make([]int, n+1), changes: make([]int, n+1)}}
+}
+
+// one transforms the i-th tool into r.res: by the walk, or parsed when the
+// walk leaves it (or slow allows only the walk, and ok reports it).
+func (r *runner) one(i int, write, slow bool) error {
+	r.res.out = r.res.out[:0]
+	if r.p != nil && r.tw.tool(r.c.Tools[i], i, write, &r.res) {
+		if len(r.tw.used) > 0 && slow {
+			for _, name := range r.tw.used {
+				r.p.words.used[name] = true
+			}
+			r.tw.used = r.tw.used[:0]
+		}
+		return nil
+	}
+	if !slow {
+		return errSlow
+	}
+	clear(r.res.changes)
+	return slowTool(r.c, i, r.ts, write, &r.res)
+}
+
+// errSlow says a tool was left to the parsed path.
+var errSlow = fmt.Errorf("toollist: a tool left to the parsed path")
+
+// name returns the tool's name in reports.
+func (r *runner) name(i int) string {
+	if r.res.name != "" {
+		return r.res.name
+	}
+	if t := r.res.nameTok; len(t) > 0 && t[0] == '"' {
+		return jsonjs.StringValid(t)
+	}
+	return "tools[" + strconv.Itoa(i) + "]"
+}
+
+// record adds the i-th tool's changes to the savings.
+func (r *runner) record(savings []Saving, i int) {
+	name := ""
+	for k := 1; k < len(r.res.changes); k++ {
+		if r.res.changes[k] == 0 {
+			continue
+		}
+		if name == "" {
+			name = r.name(i)
+		}
+		s := &savings[k-1]
+		s.WireSavingBytes += int64(r.res.L[k-1] - r.res.L[k])
+		s.ModelReadSavingBytes += int64(r.res.M[k-1] - r.res.M[k])
+		s.Changes += r.res.changes[k]
+		s.Tools = append(s.Tools, name)
+	}
+}
+
+// whatIfParallel walks the tools on several goroutines, each a run of
+// them; what the walk leaves is transformed parsed after, in order.
+func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	used := make([][]string, workers)
+	chunk := (len(c.Tools) + workers - 1) / workers
+	// A tool left to the parsed path splits its run: the savings of the
+	// tools before and after it are kept apart so that the names of the
+	// tools changed stay in the capture's order.
+	type piece struct {
+		at      int // the tool left to the parsed path, or -1
+		savings []Saving
+	}
+	pieces := make([][]piece, workers)
+	var wg sync.WaitGroup
+	for wk := range workers {
+		lo, hi := wk*chunk, min((wk+1)*chunk, len(c.Tools))
+		wg.Go(func() {
+			r := newRunner(c, ts, p)
+			cur := newSavings(savings)
+			for i := lo; i < hi; i++ {
+				if err := r.one(i, false, false); err != nil {
+					pieces[wk] = append(pieces[wk], piece{at: -1, savings: cur}, piece{at: i})
+					cur = newSavings(savings)
+					continue
+				}
+				r.record(cur, i)
+			}
+			pieces[wk] = append(pieces[wk], piece{at: -1, savings: cur})
+			used[wk] = r.tw.used
+		})
+	}
+	wg.Wait()
+	for _, names := range used {
+		for _, name := range names {
+			p.words.used[name] = true
+		}
+	}
+	r := newRunner(c, ts, nil)
+	for _, ps := range pieces {
+		for _, pc := range ps {
+			if pc.at < 0 {
+				addSavings(savings, pc.savings)
+				continue
+			}
+			if err := r.one(pc.at, false, true); err != nil {
+				return err
+			}
+			r.record(savings, pc.at)
+		}
+	}
+	return nil
+}
+
+func newSavings(like []Saving) []Saving {
+	out := make([]Saving, len(like))
+	for k := range like {
+		out[k].Name = like[k].Name
+	}
+	return out
+}
+
+func addSavings(dst, src []Saving) {
+	for k := range dst {
+		dst[k].WireSavingBytes += src[k].WireSavingBytes
+		dst[k].ModelReadSavingBytes += src[k].ModelReadSavingBytes
+		dst[k].Changes += src[k].Changes
+		dst[k].Tools = append(dst[k].Tools, src[k].Tools...)
+	}
+}
+
+// walkTools chooses the walk over each tool's text; tests turn it off to
+// compare with the parsed path.
+var walkTools = true
+
+// toolResult is what the transforms make of one tool: its JSON.stringify
+// length (L) and model-read bytes (M) after 0, 1, ... transforms, the
+// changes each transform made (changes[k] for the k-th, from 1), the
+// tool's name in reports, and its final text when it is written.
+type toolResult struct {
+	L, M, changes []int
+	name          string // the name when the words needed it
+	nameTok       []byte // the name's text, when the walk saw it
+	out           []byte
+}
+
+// slowTool transforms the i-th tool as a parsed value.
+func slowTool(c *Capture, i int, ts []Transform, write bool, res *toolResult) error {
+	tool, err := c.tool(i)
+	if err != nil {
+		return err
+	}
+	name, _ := toolLabel(tool, i)
+	res.name = name
+	res.L[0], res.M[0] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
+	for k, t := range ts {
+		nt, n, err := t.apply(tool, name)
+		if err != nil {
+			return err
+		}
+		res.changes[k+1] = n
+		if n > 0 {
+			tool = nt
+			res.L[k+1], res.M[k+1] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
+		} else {
+			res.L[k+1], res.M[k+1] = res.L[k], res.M[k]
+		}
+	}
+	if write {
+		res.out = jsonjs.AppendStringify(res.out, tool)
+	}
+	return nil
+}
+
+// emitter writes the transformed capture in large pieces.
+type emitter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (e *emitter) write(b []byte) {
+	if e.err != nil {
+		return
+	}
+	if len(e.buf)+len(b) > cap(e.buf) {
+		if e.err = e.flush(); e.err != nil {
+			return
+		}
+		if len(b) >= cap(e.buf) {
+			_, e.err = e.w.Write(b)
+			return
+		}
+	}
+	e.buf = append(e.buf, b...)
+}
+
+func (e *emitter) flush() error {
+	if e.err != nil {
+		return e.err
+	}
+	if len(e.buf) > 0 {
+		_, e.err = e.w.Write(e.buf)
+		e.buf = e.buf[:0]
+	}
+	return e.err
+}
+
+// encode writes the capture with every tool replaced by what tool(i)
+// returns, in the capture's form: the message as JSON.stringify writes it
+// (members in JavaScript's order, a repeated key once), framed as the
+// capture was.
+func (c *Capture) encode(em *emitter, tool func(i int) ([]byte, error)) error {
+	a := c.ans
+	head, tail := a.frameParts()
+	em.write(head)
+	path := []string{"result", "tools"}
+	if c.Form == Result {
+		path = path[1:]
+	}
+	var err error
+	writeTools := func() {
+		em.write([]byte{'['})
+		for i := range c.Tools {
+			if i > 0 {
+				em.write([]byte{','})
+			}
+			var out []byte
+			if out, err = tool(i); err != nil {
+				return
+			}
+			em.write(out)
+		}
+		em.write([]byte{']'})
+	}
+	var scratch []byte
+	var object func(text []byte, path []string)
+	object = func(text []byte, path []string) {
+		em.write([]byte{'{'})
+		ms := jsonjs.OrderValid(jsonjs.MembersValid(nil, text))
+		for j, m := range ms {
+			if err != nil {
+				return
+			}
+			scratch = scratch[:0]
+			if j > 0 {
+				scratch = append(scratch, ',')
+			}
+			scratch = append(jsonjs.AppendKeyValid(scratch, m.Key), ':')
+			if !jsonjs.KeyIs(m.Key, path[0]) {
+				scratch, _ = jsonjs.AppendStringifyValid(scratch, m.Value, 0)
+				em.write(scratch)
+				continue
+			}
+			em.write(scratch)
+			if len(path) == 1 {
+				writeTools()
+			} else {
+				object(m.Value, path[1:])
+			}
+		}
+		em.write([]byte{'}'})
+	}
+	object(a.msg, path)
+	if err != nil {
+		return err
+	}
+	em.write(tail)
+	return em.err
+}
+
+// maxSteps is how many transforms the walk follows at once.
+const maxSteps = 3
+
+// lens holds a length for each stage: the tool as given, then after each
+// transform.
+type lens [maxSteps + 1]int
+
+// plan is what the walk needs to know of the transforms.
+type plan struct {
+	n         int
+	firstLean int // the first lean stage, 0 when none
+	drops     []int
+	words     *Words
+	wordsAt   int // the words transform's stage, 0 when none
+}
+
+// newPlan returns the walk's plan for ts, or nil when the tools must be
+// transformed as values.
+func newPlan(ts []Transform) *plan {
+	if len(ts) > maxSteps {
+		return nil
+	}
+	p := &plan{n: len(ts)}
+	for k, t := range ts {
+		stage := k + 1
+		switch t := t.(type) {
+		case lean:
+			if p.firstLean == 0 {
+				p.firstLean = stage
+			}
+		case dropEmpty:
+			p.drops = append(p.drops, stage)
+		case *Words:
+			if p.words != nil {
+				return nil
+			}
+			p.words, p.wordsAt = t, stage
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// toolWalk walks one tool's text (see WhatIf).
+type toolWalk struct {
+	p       *plan
+	b       []byte
+	out     []byte
+	slow    bool // met what the walk leaves to the parsed path
+	changes lens
+	// the words for this tool: its texts inside inputSchema, and which
+	// were put in place
+	ptrs []wordsPath
+	hit  []bool
+	// the alive members of outputSchema.properties at each stage, when it
+	// is an object
+	props    lens
+	propsObj bool
+	scratch  []jsonjs.MemberValid
+	used     []string // the tools the words were applied to
+}
+
+// tool walks the i-th tool, whose text is b, into res; it reports false
+// when the tool must be transformed as a value.
+func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
+	p := t.p
+	n := p.n
+	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out[:0], false, lens{}, false, lens{}
+	t.ptrs, t.hit = nil, t.hit[:0]
+	res.name, res.nameTok = "", nil
+
+	var desc string
+	descWords := false
+	w := p.words
+	hasWords := false
+	if w != nil {
+		// The name first: the words to apply depend on it.
+		t.scratch = jsonjs.MembersValid(t.scratch[:0], b)
+		if nv, ok := jsonjs.LastMember(t.scratch, "name"); ok && nv[0] == '"' {
+			res.name = jsonjs.StringValid(nv)
+		} else {
+			res.name = "tools[" + strconv.Itoa(i) + "]"
+		}
+		if _, ok := w.keys[res.name]; ok {
+			hasWords = true
+			desc, descWords = w.desc[res.name]
+			t.ptrs = w.paths[res.name]
+			if overlapping(t.ptrs) || len(t.ptrs) > 32 {
+				return false
+			}
+			for range t.ptrs {
+				t.hit = append(t.hit, false)
+			}
+			if descWords {
+				t.changes[p.wordsAt]++
+			}
+			t.changes[p.wordsAt] += len(t.ptrs)
+		}
+	}
+
+	var L, M, count lens
+	for s := 0; s <= n; s++ {
+		L[s] = 2
+	}
+	var nameLen, schemaLen, descLen lens
+	hasName, hasDesc, hasSchema := false, false, false
+	if write {
+		t.out = append(t.out, '{')
+	}
+	wrote := false
+	var keysBuf [16][]byte
+	keys := keysBuf[:0]
+	j := jsonjs.SkipSpace(b, 0) + 1
+	for {
+		j = jsonjs.SkipSpace(b, j)
+		if j >= len(b) || b[j] == '}' {
+			break
+		}
+		if b[j] == ',' {
+			j++
+			continue
+		}
+		ke := jsonjs.StringEnd(b, j)
+		key := b[j+1 : ke-1]
+		if !plainKey(key) {
+			return false
+		}
+		keys = append(keys, key)
+		vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
+		kl := len(key) + 2
+		mark := len(t.out)
+		if write {
+			if wrote {
+				t.out = append(t.out, ',')
+			}
+			t.out = append(append(t.out, b[j:ke]...), ':')
+		}
+		var vl lens
+		var e int
+		death := n + 1
+		switch string(key) {
+		case "description":
+			hasDesc = true
+			var ln int
+			e, ln, _ = jsonjs.MeasureValid(b, vi, "")
+			if descWords {
+				for s := 0; s <= n; s++ {
+					if s < p.wordsAt {
+						vl[s] = ln
+					} else {
+						vl[s] = quoteLen(desc)
+					}
+				}
+				if write {
+					t.out = jsonjs.AppendQuote(t.out, desc)
+				}
+			} else {
+				vl = same(ln, n)
+				if write {
+					t.out, _ = jsonjs.AppendStringifyValid(t.out, b, vi)
+				}
+			}
+			descLen = vl
+		case "inputSchema":
+			hasSchema = true
+			var cand uint32
+			for k := range t.ptrs {
+				cand |= 1 << k
+			}
+			if p.firstLean == 0 && cand == 0 {
+				e, vl = t.plain(vi, write, n)
+			} else {
+				e, vl = t.value(vi, n+1, write, cand, 0, false)
+			}
+			schemaLen = vl
+		case "outputSchema":
+			if p.firstLean == 0 && len(p.drops) == 0 {
+				e, vl = t.plain(vi, write, n)
+				break
+			}
+			before := t.changes
+			if b[vi] != '{' {
+				e, vl = t.value(vi, n+1, write, 0, 0, false)
+				break
+			}
+			e, vl, _ = t.object(vi, n+1, write, 0, 0, true)
+			for _, k := range p.drops {
+				if !t.propsObj || t.props[k-1] == 0 {
+					death = k
+					// what later transforms did inside it is undone
+					copy(t.changes[k:n+1], before[k:n+1])
+					t.changes[k]++
+					break
+				}
+			}
+		case "name":
+			hasName = true
+			e, vl = t.plain(vi, write, n)
+			nameLen = vl
+			res.nameTok = b[vi:e]
+		default:
+			e, vl = t.plain(vi, write, n)
+		}
+		if t.slow {
+			return false
+		}
+		if death <= n {
+			t.out = t.out[:mark]
+		} else {
+			wrote = true
+		}
+		for s := 0; s < death && s <= n; s++ {
+			L[s] += kl + 1 + vl[s]
+			count[s]++
+		}
+		j = e
+	}
+	if hasDuplicate(keys) {
+		return false
+	}
+	if descWords && !hasDesc {
+		// The new description goes last, as JavaScript adds it.
+		for s := p.wordsAt; s <= n; s++ {
+			descLen[s] = quoteLen(desc)
+			L[s] += len(`"description"`) + 1 + descLen[s]
+			count[s]++
+		}
+		if write {
+			if wrote {
+				t.out = append(t.out, ',')
+			}
+			t.out = jsonjs.AppendQuote(append(t.out, `"description":`...), desc)
+		}
+	}
+	if len(t.ptrs) > 0 && !hasSchema {
+		return false // the parsed path says what is missing
+	}
+	for _, h := range t.hit {
+		if !h {
+			return false
+		}
+	}
+	if write {
+		t.out = append(t.out, '}')
+	}
+	for s := 0; s <= n; s++ {
+		if count[s] > 1 {
+			L[s] += count[s] - 1
+		}
+		// JSON.stringify({name, description, input_schema}), absent
+		// members dropped.
+		m, parts := 2, 0
+		add := func(quoted, ln int) {
+			if parts > 0 {
+				m++
+			}
+			m += quoted + 1 + ln
+			parts++
+		}
+		if hasName {
+			add(len(`"name"`), nameLen[s])
+		}
+		if hasDesc || (descWords && s >= p.wordsAt) {
+			add(len(`"description"`), descLen[s])
+		}
+		if hasSchema {
+			add(len(`"input_schema"`), schemaLen[s])
+		}
+		M[s] = m
+	}
+	if hasWords {
+		t.used = append(t.used, res.name)
+	}
+	copy(res.L, L[:n+1])
+	copy(res.M, M[:n+1])
+	copy(res.changes, t.changes[:n+1])
+	res.out = t.out
+	return true
+}
+
+func same(v, n int) lens {
+	var l lens
+	for s := 0; s <= n; s++ {
+		l[s] = v
+	}
+	return l
+}
+
+// plain measures (and writes) a value no transform changes.
+func (t *toolWalk) plain(i int, write bool, n int) (int, lens) {
+	if write {
+		mark := len(t.out)
+		var e int
+		t.out, e = jsonjs.AppendStringifyValid(t.out, t.b, i)
+		return e, same(len(t.out)-mark, n)
+	}
+	e, ln, _ := jsonjs.MeasureValid(t.b, i, "")
+	return e, same(ln, n)
+}
+
+// value walks a value inside a schema. until is the first stage at which
+// the value no longer exists (n+1 when it lasts); write says whether the
+// final text is written; cand holds the word paths whose first depth
+// tokens lead here.
+func (t *toolWalk) value(i, until int, write bool, cand uint32, depth int, props bool) (int, lens) {
+	b := t.b
+	switch b[i] {
+	case '{':
+		e, l, _ := t.object(i, until, write, cand, depth, props)
+		return e, l
+	case '[':
+		return t.array(i, until, write, cand, depth)
+	}
+	if cand != 0 {
+		t.slow = true // a path goes on through a string or a number
+		return i, lens{}
+	}
+	n := t.p.n
+	if write {
+		mark := len(t.out)
+		var e int
+		t.out, e = jsonjs.AppendStringifyValid(t.out, b, i)
+		return e, same(len(t.out)-mark, n)
+	}
+	e, ln, _ := jsonjs.MeasureValid(b, i, "")
+	return e, same(ln, n)
+}
+
+// target finds, among the word paths in cand, the one that ends at the
+// member or element tok names (-1 when none) and those that go on through
+// it.
+func (t *toolWalk) target(cand uint32, depth int, tok string) (int, uint32) {
+	at, sub := -1, uint32(0)
+	for j := range t.ptrs {
+		if cand&(1<<j) == 0 || t.ptrs[j].pointer[depth] != tok {
+			continue
+		}
+		if len(t.ptrs[j].pointer) == depth+1 {
+			at = j
+		} else {
+			sub |= 1 << j
+		}
+	}
+	return at, sub
+}
+
+// replaced applies the word path j found at a member or element that
+// exists until the stage given: it returns the stage from which the value
+// is the new text, or flags the tool slow when the value is gone by then.
+func (t *toolWalk) replaced(j, exists int) int {
+	r := t.p.wordsAt
+	if exists <= r-1 {
+		t.slow = true
+		return r
+	}
+	t.hit[j] = true
+	return r
+}
+
+func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, props bool) (int, lens, lens) {
+	b := t.b
+	p := t.p
+	n := p.n
+	var l, count lens
+	for s := 0; s <= n; s++ {
+		l[s] = 2
+	}
+	if write {
+		t.out = append(t.out, '{')
+	}
+	i = jsonjs.SkipSpace(b, i+1)
+	if b[i] == '}' {
+		if write {
+			t.out = append(t.out, '}')
+		}
+		return i + 1, l, count
+	}
+	var keysBuf [16][]byte
+	keys := keysBuf[:0]
+	wrote := false
+	for {
+		ke := jsonjs.StringEnd(b, i)
+		key := b[i+1 : ke-1]
+		if !plainKey(key) {
+			t.slow = true
+			return i, l, count
+		}
+		keys = append(keys, key)
+		kl := ke - i
+		vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
+		death, r := n+1, n+1
+		at, sub := -1, uint32(0)
+		if cand != 0 {
+			at, sub = t.target(cand, depth, string(key))
+		}
+		if p.firstLean > 0 {
+			switch string(key) {
+			case "$schema":
+				death = p.firstLean
+			case "maximum":
+				if at < 0 || p.firstLean <= p.wordsAt {
+					if isMaxSafe(b, vi) {
+						death = p.firstLean
+					}
+				}
+			}
+		}
+		if at >= 0 {
+			r = t.replaced(at, min(until, death))
+		}
+		keep := write && death > n
+		if keep {
+			if wrote {
+				t.out = append(t.out, ',')
+			}
+			t.out = append(append(t.out, b[i:ke]...), ':')
+			wrote = true
+		}
+		childUntil := min(until, death, r)
+		var e int
+		var cl lens
+		if props && string(key) == "properties" && b[vi] == '{' {
+			var pc lens
+			e, cl, pc = t.object(vi, childUntil, keep && r > n, sub, depth+1, false)
+			t.props, t.propsObj = pc, true
+		} else {
+			e, cl = t.value(vi, childUntil, keep && r > n, sub, depth+1, false)
+		}
+		if t.slow {
+			return i, l, count
+		}
+		var text int
+		if at >= 0 {
+			text = quoteLen(t.ptrs[at].text)
+			if keep && r <= n {
+				t.out = jsonjs.AppendQuote(t.out, t.ptrs[at].text)
+			}
+		}
+		for s := 0; s < death && s <= n; s++ {
+			v := cl[s]
+			if s >= r {
+				v = text
+			}
+			l[s] += kl + 1 + v
+			count[s]++
+		}
+		if death <= n && death < until {
+			t.changes[death]++
+		}
+		i = jsonjs.SkipSpace(b, e)
+		if b[i] == '}' {
+			i++
+			break
+		}
+		i = jsonjs.SkipSpace(b, i+1)
+	}
+	if hasDuplicate(keys) {
+		t.slow = true
+		return i, l, count
+	}
+	for s := 0; s <= n; s++ {
+		if count[s] > 1 {
+			l[s] += count[s] - 1
+		}
+	}
+	if write {
+		t.out = append(t.out, '}')
+	}
+	return i, l, count
+}
+
+func (t *toolWalk) array(i, until int, write bool, cand uint32, depth int) (int, lens) {
+	b := t.b
+	n := t.p.n
+	var l lens
+	for s := 0; s <= n; s++ {
+		l[s] = 2
+	}
+	if write {
+		t.out = append(t.out, '[')
+	}
+	i = jsonjs.SkipSpace(b, i+1)
+	if b[i] == ']' {
+		if write {
+			t.out = append(t.out, ']')
+		}
+		return i + 1, l
+	}
+	for idx := 0; ; idx++ {
+		if idx > 0 {
+			for s := 0; s <= n; s++ {
+				l[s]++
+			}
+			if write {
+				t.out = append(t.out, ',')
+			}
+		}
+		r := n + 1
+		at, sub := -1, uint32(0)
+		if cand != 0 {
+			at, sub = t.target(cand, depth, strconv.Itoa(idx))
+			if at >= 0 {
+				r = t.replaced(at, until)
+			}
+		}
+		e, cl := t.value(i, min(until, r), write && r > n, sub, depth+1, false)
+		if t.slow {
+			return i, l
+		}
+		var text int
+		if at >= 0 {
+			text = quoteLen(t.ptrs[at].text)
+			if write && r <= n {
+				t.out = jsonjs.AppendQuote(t.out, t.ptrs[at].text)
+			}
+		}
+		for s := 0; s <= n; s++ {
+			if s >= r {
+				l[s] += text
+			} else {
+				l[s] += cl[s]
+			}
+		}
+		i = jsonjs.SkipSpace(b, e)
+		if b[i] == ']' {
+			i++
+			break
+		}
+		i = jsonjs.SkipSpace(b, i+1)
+	}
+	if write {
+		t.out = append(t.out, ']')
+	}
+	return i, l
+}
+
+// isMaxSafe reports whether the value at b[i] is the number
+// 9007199254740991, however it is written.
+func isMaxSafe(b []byte, i int) bool {
+	if c := b[i]; c != '-' && (c < '0' || c > '9') {
+		return false
+	}
+	e := jsonjs.SkipValid(b, i)
+	if string(b[i:e]) == "9007199254740991" {
+		return true
+	}
+	f, err := strconv.ParseFloat(string(b[i:e]), 64)
+	return err == nil && f == MaxSafeInteger
+}
+
+// plainKey reports whether a raw key is written back as it is and keeps
+// its place: no escape, not starting with a digit.
+func plainKey(key []byte) bool {
+	if len(key) > 0 && key[0] >= '0' && key[0] <= '9' {
+		return false
+	}
+	for _, c := range key {
+		if c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasDuplicate reports whether a key repeats.
+func hasDuplicate(keys [][]byte) bool {
+	if len(keys) > 32 {
+		seen := make(map[string]struct{}, len(keys))
+		for _, k := range keys {
+			if _, ok := seen[string(k)]; ok {
+				return true
+			}
+			seen[string(k)] = struct{}{}
+		}
+		return false
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := 0; j < i; j++ {
+			if string(keys[i]) == string(keys[j]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// overlapping reports whether one word path leads through another's value.
+func overlapping(ps []wordsPath) bool {
+	for i := range ps {
+		for j := range ps {
+			if i == j || len(ps[i].pointer) > len(ps[j].pointer) {
+				continue
+			}
+			prefix := true
+			for k, tok := range ps[i].pointer {
+				if ps[j].pointer[k] != tok {
+					prefix = false
+					break
+				}
+			}
+			if prefix {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quoteLen returns the length of JSON.stringify of the string s.
+func quoteLen(s string) int {
+	var buf [64]byte
+	if len(s) <= 16 {
+		return len(jsonjs.AppendQuote(buf[:0], s))
+	}
+	return jsonjs.StringifyLen(jsonjs.StringValue(s))
+}
