@@ -174,39 +174,11 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	}
 	defer c.Close()
 
-	iopts := mcpwire.InitOptions{ProtocolVersion: o.protocol, Capabilities: json.RawMessage(caps)}
-	var init *mcpwire.Response
-	if o.protocol == mcpwire.Version20260728 {
-		init, err = c.Discover(ctx, iopts)
-	} else {
-		init, err = c.Initialize(ctx, iopts)
-	}
+	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output)
 	if err != nil {
 		return cli.Usage("%v", err)
 	}
-	pages, err := c.ListTools(ctx)
-	if err != nil {
-		return cli.Usage("%v", err)
-	}
-	c.Close()
-
-	list, merged, err := listBytes(pages)
-	if err != nil {
-		return cli.Usage("%s: tools/list: %v", c.Where(), err)
-	}
-	initData := saved(init.Raw)
-	// What is written must read back as a capture: check before writing.
-	capt, err := toollist.Parse(o.output, list)
-	if err != nil {
-		return cli.Usage("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
-	}
-	figs, err := toollist.Measure(capt)
-	if err != nil {
-		return cli.Usage("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
-	}
-	if _, err := toollist.ParseInit(initPath, initData); err != nil {
-		return cli.Usage("%s: the %s answer cannot be read: %v", c.Where(), initMethod(o.protocol), err)
-	}
+	list, merged, initData, capt, figs, init := t.list, t.merged, t.initData, t.capt, t.figs, t.init
 	if err := writeBoth(o.output, list, initPath, initData); err != nil {
 		return cli.Usage("capture: %v", err)
 	}
@@ -218,6 +190,54 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 		units.Group(capt.WireBytes), units.Group(figs.ModelReadBytes), units.Group(figs.ModelReadTokens))
 	fmt.Fprintf(stdout, "%s: the %s answer, %s bytes\n", initPath, initMethod(o.protocol), units.Group(int64(len(init.Raw))))
 	return nil
+}
+
+// taken is a tool list taken live: the capture file's bytes and the init
+// answer's, both as capture writes them, and what they measure.
+type taken struct {
+	list, initData []byte
+	merged         int // tools/list pages
+	init           *mcpwire.Response
+	capt           *toollist.Capture
+	figs           *toollist.Figures
+}
+
+// take opens a session with c (initialize, or server/discover for
+// 2026-07-28), lists the tools, closes c, and checks that what would be
+// written reads back as a capture (path names it). Its errors name the
+// server.
+func take(ctx context.Context, c *mcpwire.Client, protocol string, caps json.RawMessage, path string) (*taken, error) {
+	iopts := mcpwire.InitOptions{ProtocolVersion: protocol, Capabilities: caps}
+	var init *mcpwire.Response
+	var err error
+	if protocol == mcpwire.Version20260728 {
+		init, err = c.Discover(ctx, iopts)
+	} else {
+		init, err = c.Initialize(ctx, iopts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	pages, err := c.ListTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	list, merged, err := listBytes(pages)
+	if err != nil {
+		return nil, fmt.Errorf("%s: tools/list: %v", c.Where(), err)
+	}
+	t := &taken{list: list, merged: merged, init: init, initData: saved(init.Raw)}
+	if t.capt, err = toollist.Parse(path, list); err != nil {
+		return nil, fmt.Errorf("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
+	}
+	if t.figs, err = toollist.Measure(t.capt); err != nil {
+		return nil, fmt.Errorf("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
+	}
+	if _, err := toollist.ParseInit(toollist.InitPath(path), t.initData); err != nil {
+		return nil, fmt.Errorf("%s: the %s answer cannot be read: %v", c.Where(), initMethod(protocol), err)
+	}
+	return t, nil
 }
 
 func initMethod(protocol string) string {

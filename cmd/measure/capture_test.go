@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,7 +169,8 @@ func TestCaptureScripts(t *testing.T) {
 // servers named by their variables ($MCP_STREAM for
 // http://127.0.0.1:PORT/mcp), since the ports change from run to run and
 // the goldens do not.
-func namedMeasure(env map[string]string) func(*testscript.TestScript, bool, []string) {
+func namedMeasure(servers map[string]string) func(*testscript.TestScript, bool, []string) {
+	env := servers
 	type pair struct{ value, name string }
 	var pairs []pair
 	for k, v := range env {
@@ -187,6 +190,12 @@ func namedMeasure(env map[string]string) func(*testscript.TestScript, bool, []st
 		var env []string
 		for _, k := range []string{"MEASURE_TOKEN", "MEMORY_FILE_PATH", "HOME", "TMPDIR"} {
 			env = append(env, k+"="+ts.Getenv(k))
+		}
+		// measure config's files name the servers with these.
+		for _, k := range append(slices.Sorted(maps.Keys(servers)), "SECRET_TOKEN", "API_TOKEN") {
+			if v := ts.Getenv(k); v != "" {
+				env = append(env, k+"="+v)
+			}
 		}
 		stdout, stderr, code := scripttest.Run(ts, "measure-program", env, args...)
 		ts.Stdout().Write(name(stdout))

@@ -23,6 +23,7 @@ import (
 const usageHead = `usage: measure [flags] CAPTURE...
        measure diff [--json | --markdown] OLD NEW
        measure capture -o FILE [flags] URL
+       measure config [flags] [FILE...]
 
 measure reads saved tools/list answers and reports what a language model
 reads of them, byte-exact with Node's JSON.stringify: wire bytes, model-read
@@ -53,7 +54,9 @@ measured after the ones before it.
 measure diff OLD NEW compares two captures: old, new and delta for every
 figure and per tool, with the tools added and removed (see measure diff
 --help). measure capture takes a tool list live from a server and saves it,
-with its init answer beside it (see measure capture --help).
+with its init answer beside it (see measure capture --help). measure config
+measures every server of an MCP client's configuration, one row each and
+a total (see measure config --help).
 
 Budgets: a capture's budget key is --budget-key, or its file stem with a
 leading "tools-" removed (tools-mcp.json -> mcp); a toolset's key is its
@@ -116,6 +119,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runCapture(stdout, stderr, args[1:])
 		case "diff":
 			return runDiff(stdout, stderr, args[1:])
+		case "config":
+			return runConfig(stdout, stderr, args[1:])
 		}
 	}
 	return runMeasure(stdout, stderr, args)

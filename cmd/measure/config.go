@@ -1,0 +1,613 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/units"
+	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/mcpconfig"
+	"github.com/readmeter/readmeter/mcpwire"
+	"github.com/readmeter/readmeter/tokenize"
+	"github.com/readmeter/readmeter/toollist"
+)
+
+const configUsageHead = `usage: measure config [flags] [FILE...]
+
+measure config measures every MCP server of a client's configuration, the
+way that client hands them to a model: it starts or connects to each server
+(all at once), takes its tool list, and prints one row per server (tools,
+wire bytes, model-read bytes and tokens, share of the whole) and a total
+row: what the whole setup costs a model, and which server to drop.
+
+A FILE is a Claude Desktop, Claude Code (.mcp.json, ~/.claude.json),
+Cursor or Windsurf configuration ({"mcpServers": {...}}), or a VS Code one
+({"servers": {...}, "inputs": [...]}, or "mcp" in settings.json); comments
+and trailing commas are allowed. With no FILE, measure config reads every
+one of these it finds: ./.mcp.json, ./.cursor/mcp.json, ./.vscode/mcp.json,
+then Claude Desktop's, ~/.claude.json, ~/.cursor/mcp.json,
+~/.codeium/windsurf/mcp_config.json and VS Code's user mcp.json.
+
+Servers: stdio ("command", "args", "env", "cwd"), streamable HTTP ("url",
+"headers"; "type": "http") and HTTP+SSE ("type": "sse", or a url ending in
+/sse); "disabled": true is skipped, as the clients skip it. Variables:
+${env:NAME}, ${NAME}, ${NAME:-default}, ${input:ID} (--input ID=VALUE),
+${workspaceFolder}, ${userHome}. Values from variables, env and headers
+are never printed: they are [redacted] in every message.
+
+A server that cannot be started, reached or measured has its row say why,
+and the command exits 3. The same tool name in two servers is reported
+(a model cannot tell them apart unless the client prefixes them). Lints
+(see measure --help) apply to each server, and the tool-count limits to the
+whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
+TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
+--budget total=TOKENS, or --budgets FILE).
+
+Flags:
+`
+
+const configUsageTail = `
+Exit codes:
+  0  every server measured; every ceiling and budget held
+  1  a ceiling or budget was exceeded, or with --strict a lint was found
+  2  usage or input error: a bad flag, no configuration found, a file that
+     is not one (one line naming the file and what is wrong)
+  3  a server failed: it could not be started, reached or measured (its
+     row says why)
+`
+
+// configOptions are the flags of measure config.
+type configOptions struct {
+	json, markdown, strict bool
+	output                 string
+	tokenizer              string
+	budget                 []string
+	budgetsFile            string
+	inputs                 []string
+	timeout                time.Duration
+	jobs                   int
+	maxDescriptionChars    int
+}
+
+func newConfigFlags(o *configOptions) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("measure config", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.BoolVar(&o.json, "json", false, "print a JSON report with exact integers")
+	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown")
+	fs.StringVarP(&o.output, "output", "o", "", "keep each server's capture in `DIR` (tools-SERVER.json and its init answer)")
+	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count tokens with real tokenizers: a comma-separated `LIST` of o200k, cl100k")
+	fs.StringArrayVar(&o.budget, "budget", nil, "budget `SERVER=TOKENS` or total=TOKENS (repeatable)")
+	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
+	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "ceiling for a tool description, in UTF-16 code units `N` (a gate: none by default)")
+	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint) is a finding: exit 1")
+	fs.StringArrayVar(&o.inputs, "input", nil, "the value of VS Code's ${input:ID}, as `ID=VALUE` (repeatable)")
+	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION`")
+	fs.IntVar(&o.jobs, "jobs", 8, "servers measured at once, `N`")
+	return fs
+}
+
+// serverRun is one server of the configurations, and how measuring it went.
+type serverRun struct {
+	srv     mcpconfig.Server
+	name    string // as reported: the key, qualified by its file when two files share it
+	t       *taken
+	figs    *toollist.Figures
+	lints   []toollist.Lint
+	over    []toollist.Over
+	err     error
+	capture string // the file kept with -o
+}
+
+func runConfig(stdout, stderr io.Writer, args []string) error {
+	var o configOptions
+	fs := newConfigFlags(&o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			io.WriteString(stdout, configUsageHead+fs.FlagUsages()+configUsageTail)
+			return nil
+		}
+		return cli.Usage("config: %v (see measure config --help)", err)
+	}
+	switch {
+	case o.json && o.markdown:
+		return cli.Usage("config: --json and --markdown exclude each other")
+	case o.timeout <= 0:
+		return cli.Usage("config: --timeout must be more than 0")
+	case o.jobs <= 0:
+		return cli.Usage("config: --jobs must be 1 or more")
+	case o.maxDescriptionChars < 0:
+		return cli.Usage("config: --max-description-chars %d: a ceiling is a number of characters, 0 or more", o.maxDescriptionChars)
+	}
+	descCeiling := fs.Changed("max-description-chars")
+	inputs := map[string]string{}
+	for _, in := range o.inputs {
+		id, val, ok := strings.Cut(in, "=")
+		if !ok || id == "" {
+			return cli.Usage("config: --input %s: want ID=VALUE", strings.SplitN(in, "=", 2)[0])
+		}
+		inputs[id] = val
+	}
+	tks, err := parseTokenizers(o.tokenizer)
+	if err != nil {
+		return err
+	}
+	given, err := parseBudgetFlags(o.budget)
+	if err != nil {
+		return err
+	}
+	var bfile *budgets.File
+	if o.budgetsFile != "" {
+		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
+			return inputError(err)
+		}
+	}
+	if o.output != "" {
+		if st, err := os.Stat(o.output); err != nil || !st.IsDir() {
+			return cli.Usage("config: -o %s: not a directory to keep the captures in", o.output)
+		}
+	}
+
+	paths := fs.Args()
+	if len(paths) == 0 {
+		home, _ := os.UserHomeDir()
+		locs := mcpconfig.Locations(home, ".", mcpconfig.GOOS)
+		for _, l := range mcpconfig.Found(locs) {
+			paths = append(paths, l.Path)
+		}
+		if len(paths) == 0 {
+			var where []string
+			for _, l := range locs {
+				where = append(where, l.Path)
+			}
+			return cli.Usage("config: no MCP client configuration found (looked at %s): give a FILE", strings.Join(where, ", "))
+		}
+	}
+	vars := mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs}
+	var runs []*serverRun
+	var warnings []string
+	for _, p := range paths {
+		f, err := mcpconfig.Read(p, vars)
+		if err != nil {
+			return cli.Usage("%v", err)
+		}
+		for _, s := range f.Servers {
+			if s.Disabled {
+				warnings = append(warnings, fmt.Sprintf("%s: %s is disabled: not measured", p, s.Name))
+				continue
+			}
+			runs = append(runs, &serverRun{srv: s, name: s.Name})
+		}
+	}
+	if len(runs) == 0 {
+		return cli.Usage("config: %s: no server to measure", strings.Join(paths, ", "))
+	}
+	nameServers(runs)
+
+	measureServers(runs, &o, tks, stderr)
+
+	var budgetSubjects []string
+	var checks gate.Checks
+	var missing []string
+	hold := func(key, subject string, tokens, bytes int64) {
+		name := budgetBlock + "." + key
+		budgetSubjects = append(budgetSubjects, key)
+		found := false
+		for _, g := range given {
+			if g.budget.Name == name {
+				g.used, found = true, true
+				checks = append(checks, gate.Hold(subject, name, gate.Measure{Kind: gate.ToolList}, tokens, bytes, gate.Given{g.budget}))
+			}
+		}
+		if bfile != nil {
+			if c := gate.Hold(subject, name, gate.Measure{Kind: gate.ToolList}, tokens, bytes, bfile); c.Budgeted() {
+				checks, found = append(checks, c), true
+			}
+		}
+		if !found {
+			missing = append(missing, name)
+		}
+	}
+	var total struct{ servers, tools, wire, bytes int64 }
+	var totalTk []int64
+	for _, r := range runs {
+		total.servers++
+		if r.err != nil {
+			continue
+		}
+		if descCeiling {
+			r.over = toollist.OverDescriptions(r.figs, o.maxDescriptionChars)
+		}
+		total.tools += int64(r.figs.Tools)
+		total.wire += r.figs.WireBytes
+		total.bytes += r.figs.ModelReadBytes
+		if totalTk == nil {
+			totalTk = make([]int64, len(r.figs.Tokenizers))
+		}
+		for i, tc := range r.figs.Tokenizers {
+			totalTk[i] += tc.Tokens
+		}
+	}
+	if len(given) > 0 || bfile != nil {
+		for _, r := range runs {
+			if r.err == nil {
+				hold(r.name, r.name, r.figs.ModelReadTokens, r.figs.ModelReadBytes)
+			}
+		}
+		hold("total", "every server", units.Tokens(total.bytes), total.bytes)
+		for _, g := range given {
+			if !g.used {
+				sort.Strings(budgetSubjects)
+				return cli.Usage("%s: no server has that key (keys: %s)", g.budget.File, strings.Join(budgetSubjects, ", "))
+			}
+		}
+		if bfile != nil && len(missing) > 0 {
+			warnings = append(warnings, o.budgetsFile+": no budget for "+strings.Join(missing, ", "))
+		}
+	}
+	collisions := toolCollisions(runs)
+	var lints []string
+	for _, r := range runs {
+		for _, l := range r.lints {
+			lints = append(lints, r.name+": "+l.Text)
+		}
+	}
+	if l, ok := toollist.CountLint(int(total.tools)); ok {
+		lints = append(lints, "every server: "+l.Text)
+	}
+
+	if o.json {
+		err = printCompact(stdout, configJSON(runs, total.servers, total.tools, total.bytes, tks, totalTk, collisions, lints, warnings, checks))
+		if err != nil {
+			return err
+		}
+	} else {
+		out := stdout
+		if o.markdown {
+			out = markdown{stdout}
+		}
+		writeConfigTable(out, paths, runs, total.tools, total.wire, total.bytes, totalTk, tks)
+		writeChecks(out, checks)
+		var notes []string
+		notes = append(notes, collisions...)
+		notes = append(notes, lints...)
+		notes = append(notes, warnings...)
+		writeNotes(out, notes)
+	}
+
+	failed := 0
+	for _, r := range runs {
+		if r.err != nil {
+			failed++
+		}
+	}
+	n := 0
+	for _, r := range runs {
+		for _, ov := range r.over {
+			n++
+			fmt.Fprintf(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)\n",
+				r.name, ov.Tool, group(int64(ov.Chars)), group(int64(ov.Max)))
+		}
+	}
+	if o.strict {
+		for _, l := range lints {
+			n++
+			fmt.Fprintf(stderr, "measure: %s (--strict)\n", l)
+		}
+	}
+	for _, c := range checks.With(gate.Over) {
+		n++
+		fmt.Fprintf(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s\n",
+			c.Key, c.Subject, group(c.Read), group(c.Bytes), group(c.Budget.Value), c.Budget.Where())
+	}
+	if failed > 0 {
+		return &cli.ExitError{Code: cli.ExitWalk, Err: fmt.Errorf("config: %d of %d servers failed", failed, len(runs))}
+	}
+	if n > 0 {
+		return cli.Silent
+	}
+	return nil
+}
+
+// nameServers qualifies the names that two files share with their file.
+func nameServers(runs []*serverRun) {
+	count := map[string]int{}
+	for _, r := range runs {
+		count[r.srv.Name]++
+	}
+	for _, r := range runs {
+		if count[r.srv.Name] > 1 {
+			r.name = r.srv.Name + " (" + r.srv.File + ")"
+		}
+	}
+}
+
+// measureServers measures every server, o.jobs at a time, with a progress
+// bar on stderr when it is a terminal.
+func measureServers(runs []*serverRun, o *configOptions, tks []*tokenize.Tokenizer, stderr io.Writer) {
+	var bar *progressbar.ProgressBar
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions(len(runs), progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("servers"), progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
+	}
+	sem := make(chan struct{}, o.jobs)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r.err = measureServer(r, o, tks)
+			if r.err != nil {
+				r.err = errors.New(mcpconfig.Redact(r.err.Error(), r.srv.Secrets))
+			}
+			if bar != nil {
+				bar.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if bar != nil {
+		bar.Finish()
+	}
+}
+
+// measureServer starts or connects to one server and measures its list.
+func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) error {
+	s := r.srv
+	if s.Err != nil {
+		return s.Err
+	}
+	ctx := context.Background()
+	var c *mcpwire.Client
+	var err error
+	switch s.Transport {
+	case mcpconfig.Stdio:
+		c, err = mcpwire.NewStdio(ctx, append([]string{s.Command}, s.Args...), mcpwire.StdioOptions{Env: s.Env, Dir: s.Dir, Timeout: o.timeout})
+	default:
+		ho := mcpwire.HTTPOptions{Timeout: o.timeout}
+		for _, h := range s.Header {
+			if ho.Header == nil {
+				ho.Header = map[string][]string{}
+			}
+			ho.Header.Add(h[0], h[1])
+		}
+		if s.Transport == mcpconfig.SSE {
+			c, err = mcpwire.NewSSE(s.URL, ho)
+		} else {
+			c = mcpwire.NewHTTP(s.URL, ho)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	path := "tools-" + fileSafe(s.Name) + ".json"
+	if o.output != "" {
+		path = filepath.Join(o.output, path)
+	}
+	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage("{}"), path)
+	if err != nil {
+		return err
+	}
+	if err := countTokens(t.capt, t.figs, tks); err != nil {
+		return err
+	}
+	r.t, r.figs = t, t.figs
+	r.lints = toollist.Lints(t.figs, nil)
+	if init, err := toollist.ParseInit(toollist.InitPath(path), t.initData); err == nil {
+		r.lints = toollist.Lints(t.figs, init)
+	}
+	// The count lints apply to the whole setup, once.
+	kept := r.lints[:0]
+	for _, l := range r.lints {
+		if l.Rule != "tool-count" {
+			kept = append(kept, l)
+		}
+	}
+	r.lints = kept
+	if o.output != "" {
+		if err := writeBoth(path, t.list, toollist.InitPath(path), t.initData); err != nil {
+			return err
+		}
+		r.capture = path
+	}
+	return nil
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// fileSafe makes a server name a file name's part.
+func fileSafe(name string) string {
+	s := unsafeChars.ReplaceAllString(name, "_")
+	if s == "" || s == "." || s == ".." {
+		return "server"
+	}
+	return s
+}
+
+// toolCollisions names each tool name that two or more servers list.
+func toolCollisions(runs []*serverRun) []string {
+	where := map[string][]string{}
+	var order []string
+	for _, r := range runs {
+		if r.err != nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, t := range r.figs.PerTool {
+			if !t.HasName || seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
+			if where[t.Name] == nil {
+				order = append(order, t.Name)
+			}
+			where[t.Name] = append(where[t.Name], r.name)
+		}
+	}
+	var out []string
+	for _, n := range order {
+		if len(where[n]) > 1 {
+			out = append(out, fmt.Sprintf("the tool name %q is listed by %s", n, joinAnd(where[n])))
+		}
+	}
+	return out
+}
+
+func joinAnd(ss []string) string {
+	if len(ss) <= 1 {
+		return strings.Join(ss, "")
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}
+
+// writeConfigTable prints one row per server and a total row.
+func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wire, bytes int64, totalTk []int64, tks []*tokenize.Tokenizer) {
+	fmt.Fprintf(w, "%d %s from %s\n\n", len(runs), plural(len(runs), "server", "servers"), strings.Join(paths, ", "))
+	var t table
+	head := []string{"server", "tools", "wire bytes", "model-read bytes", "tokens"}
+	for _, tk := range tks {
+		head = append(head, tk.Name())
+	}
+	t.add(append(head, "share", "status")...)
+	n := len(head) + 2
+	left := make([]bool, n)
+	left[n-1] = true
+	t.left = left
+	for _, r := range runs {
+		if r.err != nil {
+			row := []string{r.name}
+			for range len(head) - 1 {
+				row = append(row, "-")
+			}
+			t.add(append(row, "-", "failed: "+r.err.Error())...)
+			continue
+		}
+		f := r.figs
+		row := []string{r.name, group(int64(f.Tools)), group(f.WireBytes), group(f.ModelReadBytes), group(f.ModelReadTokens)}
+		for _, tc := range f.Tokenizers {
+			row = append(row, group(tc.Tokens))
+		}
+		t.add(append(row, share(f.ModelReadBytes, bytes), "ok")...)
+	}
+	row := []string{"total", group(tools), group(wire), group(bytes), group(units.Tokens(bytes))}
+	for i := range tks {
+		var v int64
+		if i < len(totalTk) {
+			v = totalTk[i]
+		}
+		row = append(row, group(v))
+	}
+	t.add(append(row, share(bytes, bytes), "")...)
+	t.render(w)
+}
+
+// writeChecks prints the budget table, when there are checks.
+func writeChecks(w io.Writer, checks gate.Checks) {
+	if len(checks) == 0 {
+		return
+	}
+	var bt table
+	bt.add("budget", "tokens", "budget", "bytes", "status", "declared at")
+	bt.left = []bool{false, false, false, false, true, true}
+	for _, c := range checks {
+		status := "ok"
+		if c.Status == gate.Over {
+			status = "over by " + group(-c.Slack())
+		}
+		bt.add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
+	}
+	fmt.Fprintln(w)
+	bt.render(w)
+}
+
+// writeNotes prints warnings once, under the tables.
+func writeNotes(w io.Writer, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "warnings:")
+	bullet := "  "
+	if _, ok := w.(markdown); ok {
+		fmt.Fprintln(w)
+		bullet = "- "
+	}
+	for _, s := range notes {
+		fmt.Fprintln(w, bullet+s)
+	}
+}
+
+// configJSON is the --json report of measure config.
+func configJSON(runs []*serverRun, servers, tools, bytes int64, tks []*tokenize.Tokenizer, totalTk []int64, collisions, lints, warnings []string, checks gate.Checks) []byte {
+	tokenizers := func(counts []int64) jsonjs.Value {
+		ms := make([]jsonjs.Member, len(tks))
+		for i, tk := range tks {
+			var v int64
+			if i < len(counts) {
+				v = counts[i]
+			}
+			ms[i] = member(tk.Name(), num(v))
+		}
+		return jsonjs.ObjectValue(ms)
+	}
+	ss := make([]jsonjs.Value, len(runs))
+	for i, r := range runs {
+		ms := []jsonjs.Member{member("name", str(r.name))}
+		if r.err != nil {
+			ms = append(ms, member("tools", jsonjs.NullValue()), member("model_read_bytes", jsonjs.NullValue()), member("model_read_tokens", jsonjs.NullValue()))
+			if len(tks) > 0 {
+				ms = append(ms, member("tokenizers", jsonjs.NullValue()))
+			}
+			ms = append(ms, member("error", str(r.err.Error())))
+		} else {
+			f := r.figs
+			ms = append(ms, member("tools", num(int64(f.Tools))), member("model_read_bytes", num(f.ModelReadBytes)), member("model_read_tokens", num(f.ModelReadTokens)))
+			if len(tks) > 0 {
+				counts := make([]int64, len(f.Tokenizers))
+				for j, tc := range f.Tokenizers {
+					counts[j] = tc.Tokens
+				}
+				ms = append(ms, member("tokenizers", tokenizers(counts)))
+			}
+			ms = append(ms, member("error", jsonjs.NullValue()))
+		}
+		ss[i] = jsonjs.ObjectValue(ms)
+	}
+	tm := []jsonjs.Member{member("servers", num(servers)), member("tools", num(tools)), member("model_read_bytes", num(bytes)), member("model_read_tokens", num(units.Tokens(bytes)))}
+	if len(tks) > 0 {
+		tm = append(tm, member("tokenizers", tokenizers(totalTk)))
+	}
+	top := []jsonjs.Member{member("servers", jsonjs.ArrayValue(ss)), member("total", jsonjs.ObjectValue(tm))}
+	top = append(top, member("collisions", strs(append([]string{}, collisions...))), member("lints", strs(append([]string{}, lints...))))
+	if len(checks) > 0 {
+		bs := make([]jsonjs.Value, len(checks))
+		for i, c := range checks {
+			bs[i] = jsonjs.ObjectValue([]jsonjs.Member{
+				member("name", str(c.Key)), member("what", str(c.Subject)), member("tokens", num(c.Read)),
+				member("bytes", num(c.Bytes)), member("budget", num(c.Budget.Value)), member("where", str(c.Budget.Where())),
+				member("over", jsonjs.BoolValue(c.Status == gate.Over)),
+			})
+		}
+		top = append(top, member("budgets", jsonjs.ArrayValue(bs)))
+	}
+	top = append(top, member("warnings", strs(append([]string{}, warnings...))))
+	return jsonjs.Stringify(jsonjs.ObjectValue(top))
+}
