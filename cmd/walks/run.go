@@ -20,6 +20,7 @@ import (
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/twin"
@@ -79,7 +80,7 @@ func addGateFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change); with no --url, only in a file marked \"$server\": \"twin\"")
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
-	fs.BoolVar(&f.github, "github", githubDefault(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)")
+	fs.BoolVar(&f.github, "github", ghactions.InJob(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)")
 	fs.Lookup("github").DefValue = "false"
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test case per budget, failed when exceeded, skipped when unbudgeted")
 }
