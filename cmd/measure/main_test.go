@@ -53,8 +53,9 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"measure":  measureCmd,
-			"exitcode": exitcodeCmd,
+			"measure":    measureCmd,
+			"exitcode":   exitcodeCmd,
+			"wellformed": scripttest.Wellformed,
 		},
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
@@ -98,6 +99,14 @@ Flags:
                                 tokenizers (o200k, cl100k; comma-separated),
                                 per tool and in total; the vocabularies are
                                 built in, nothing is fetched
+  --github                      print GitHub Actions annotations (a budget
+                                exceeded at its line in the budget file, a
+                                ceiling passed on the capture) and append
+                                the tables to $GITHUB_STEP_SUMMARY; on when
+                                GITHUB_ACTIONS=true, off with --github=false
+  --junit FILE                  also write a JUnit XML report: a test case
+                                per budget key, failed when exceeded,
+                                skipped when no budget holds it
   -h, --help                    print this help
 `
 
@@ -144,6 +153,8 @@ type options struct {
 	tokenizer            string
 	tokenizers           []*tokenize.Tokenizer
 	strict               bool
+	github               bool
+	junit                string
 	// descCeiling and instrCeiling: the ceilings were asked for
 	descCeiling, instrCeiling bool
 }
@@ -167,6 +178,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
 	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count tokens with real tokenizers: a comma-separated `LIST` of o200k, cl100k")
 	fs.StringVar(&o.budgetKey, "budget-key", "", "budget `KEY` of the one capture given (default: its stem without \"tools-\")")
+	fs.BoolVar(&o.github, "github", ghactions.InJob(), "GitHub Actions annotations and step summary (default: on when GITHUB_ACTIONS=true)")
+	fs.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to `FILE`")
 	return fs
 }
 
@@ -238,6 +251,11 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	case o.maxInstructionsChars < 0:
 		return cli.Usage("--max-instructions-chars %d: a ceiling is a number of characters, 0 or more", o.maxInstructionsChars)
 	}
+	if o.junit != "" {
+		if err := atomicfile.Writable(o.junit); err != nil {
+			return cli.Usage("--junit %s: %v", o.junit, unwrapPath(err))
+		}
+	}
 	given, err := parseBudgetFlags(o.budget)
 	if err != nil {
 		return err
@@ -304,7 +322,15 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	} else {
 		writeSideBySide(out, reports)
 	}
-	return findings(stderr, reports, o.strict)
+	exit := findings(stderr, reports, o.strict)
+	annotate := stdout
+	if o.json { // stdout is the JSON document
+		annotate = stderr
+	}
+	if err := ciOutputs(annotate, stderr, reports, paths, &o, exit); err != nil {
+		return cli.Usage("%v", err)
+	}
+	return exit
 }
 
 // skipInitAnswers leaves out of paths the files that are the init answers

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/xml"
-	"errors"
 	"flag"
-	"io"
 	"os"
 	"testing"
 
@@ -38,47 +35,9 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":      scripttest.Exits,
-			"wellformed": wellformed,
+			"wellformed": scripttest.Wellformed,
 		},
 	})
-}
-
-// wellformed FILE... fails unless each file is well-formed XML (an SVG
-// chart, a JUnit report) with one root element.
-func wellformed(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) == 0 {
-		ts.Fatalf("usage: wellformed FILE...")
-	}
-	for _, a := range args {
-		f, err := os.Open(ts.MkAbs(a))
-		ts.Check(err)
-		d := xml.NewDecoder(f)
-		roots := 0
-		depth := 0
-		for {
-			tok, err := d.Token()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				f.Close()
-				ts.Fatalf("%s: %v", a, err)
-			}
-			switch tok.(type) {
-			case xml.StartElement:
-				if depth == 0 {
-					roots++
-				}
-				depth++
-			case xml.EndElement:
-				depth--
-			}
-		}
-		f.Close()
-		if roots != 1 {
-			ts.Fatalf("%s: %d root elements, want 1", a, roots)
-		}
-	}
 }
 
 // noGitHub turns --github's default off for a test that runs in a GitHub

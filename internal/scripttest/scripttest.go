@@ -13,7 +13,9 @@ package scripttest
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -38,10 +40,16 @@ func Exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// scriptEnv are the variables a program reads from its environment that a
+// script sets with env (and that are otherwise empty, whatever the test's
+// own environment holds): a GitHub Actions job's.
+var scriptEnv = []string{"GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"}
+
 // Run runs program (a command the test registered with testscript.Main,
 // or any on PATH) in the script's current directory, with env added to the
-// process's environment, and returns its output and exit code. It fails
-// the script when the program cannot be run at all.
+// process's environment and the script's values of scriptEnv, and returns
+// its output and exit code. It fails the script when the program cannot be
+// run at all.
 func Run(ts *testscript.TestScript, program string, env []string, args ...string) (stdout, stderr []byte, code int) {
 	path, err := exec.LookPath(program)
 	if err != nil {
@@ -49,8 +57,9 @@ func Run(ts *testscript.TestScript, program string, env []string, args ...string
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Dir = ts.MkAbs(".")
-	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(os.Environ(), env...)
+	for _, name := range scriptEnv {
+		cmd.Env = append(cmd.Env, name+"="+ts.Getenv(name))
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -63,4 +72,42 @@ func Run(ts *testscript.TestScript, program string, env []string, args ...string
 		ts.Fatalf("%s: %v", program, err)
 	}
 	return out.Bytes(), errb.Bytes(), code
+}
+
+// Wellformed is the wellformed command: wellformed FILE... fails unless each file is well-formed XML (an SVG
+// chart, a JUnit report) with one root element.
+func Wellformed(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: wellformed FILE...")
+	}
+	for _, a := range args {
+		f, err := os.Open(ts.MkAbs(a))
+		ts.Check(err)
+		d := xml.NewDecoder(f)
+		roots := 0
+		depth := 0
+		for {
+			tok, err := d.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				f.Close()
+				ts.Fatalf("%s: %v", a, err)
+			}
+			switch tok.(type) {
+			case xml.StartElement:
+				if depth == 0 {
+					roots++
+				}
+				depth++
+			case xml.EndElement:
+				depth--
+			}
+		}
+		f.Close()
+		if roots != 1 {
+			ts.Fatalf("%s: %d root elements, want 1", a, roots)
+		}
+	}
 }
