@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
@@ -80,16 +81,13 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	}
 	fmt.Fprintf(stdout, "old: %s, %d %s\n", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
 	fmt.Fprintf(stdout, "new: %s, %d %s\n\n", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
-	var t table
-	t.add("figure", "old", "new", "delta")
+	t := table.New("figure", "old", "new", "delta").Right(1, 2, 3)
 	for _, r := range c.Figures {
-		t.add(figureLabels[r.Name], group(r.Old), group(r.New), units.Delta(r.Old, r.New))
+		t.Add(figureLabels[r.Name], group(r.Old), group(r.New), units.Delta(r.Old, r.New))
 	}
-	t.render(stdout)
+	render(stdout, t)
 	fmt.Fprintln(stdout)
-	var tt table
-	tt.add("tool (model-read bytes)", "old", "new", "delta", "")
-	tt.left = []bool{false, false, false, false, true}
+	tt := table.New("tool (model-read bytes)", "old", "new", "delta", "").Right(1, 2, 3)
 	for _, r := range c.Tools {
 		o, n, note := group(r.Old), group(r.New), ""
 		switch {
@@ -98,10 +96,10 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 		case r.Removed:
 			n, note = "-", "removed"
 		}
-		tt.add(r.Name, o, n, units.Delta(r.Old, r.New), note)
+		tt.Add(r.Name, o, n, units.Delta(r.Old, r.New), note)
 	}
-	tt.add("total", group(c.Total.Old), group(c.Total.New), units.Delta(c.Total.Old, c.Total.New), "")
-	tt.render(stdout)
+	tt.Add("total", group(c.Total.Old), group(c.Total.New), units.Delta(c.Total.Old, c.Total.New), "")
+	render(stdout, tt)
 	if len(c.Added) > 0 || len(c.Removed) > 0 {
 		fmt.Fprintln(stdout)
 	}

@@ -5,87 +5,24 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/toollist"
 )
-
-// table is a plain text table: the first column left-aligned, the others
-// right-aligned, columns two spaces apart. Written to a markdown writer, it
-// is a Markdown table.
-type table struct {
-	rows   [][]string
-	left   []bool   // columns aligned left, beyond the first
-	mdHead []string // the header a Markdown table needs when rows have none
-}
-
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
 // markdown is a writer that tables are written to as Markdown tables, for
 // a pull-request comment or a CI step summary.
 type markdown struct{ io.Writer }
 
-func (t *table) render(w io.Writer) {
+// render writes t to w: as Markdown when w is a markdown writer, else as
+// plain text.
+func render(w io.Writer, t *table.Table) error {
 	if _, ok := w.(markdown); ok {
-		t.renderMarkdown(w)
-		return
+		return t.Write(w, table.Markdown)
 	}
-	var widths []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	for _, r := range t.rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i == 0 || (i < len(t.left) && t.left[i]) {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}
-
-func (t *table) renderMarkdown(w io.Writer) {
-	rows := t.rows
-	if t.mdHead != nil {
-		rows = append([][]string{t.mdHead}, rows...)
-	}
-	width := 0
-	for _, r := range rows {
-		width = max(width, len(r))
-	}
-	for i, r := range rows {
-		cells := make([]string, width)
-		for j, c := range r {
-			cells[j] = strings.ReplaceAll(c, "|", "\\|")
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-		if i == 0 {
-			seps := make([]string, width)
-			for j := range seps {
-				if j == 0 || (j < len(t.left) && t.left[j]) {
-					seps[j] = "---"
-				} else {
-					seps[j] = "---:"
-				}
-			}
-			fmt.Fprintf(w, "|%s|\n", strings.Join(seps, "|"))
-		}
-	}
+	return t.Write(w, table.Plain)
 }
 
 func group(n int64) string { return units.Group(n) }
@@ -102,48 +39,51 @@ func share(part, total int64) string {
 func writeTable(w io.Writer, r *report) {
 	f := r.figures
 	fmt.Fprintf(w, "%s: %s, %d %s\n\n", r.capture.Path, r.capture.Form, f.Tools, plural(f.Tools, "tool", "tools"))
-	var s table
-	s.add("wire", group(f.WireBytes), "bytes")
-	s.add("what a model reads", group(f.ModelReadBytes), "bytes")
-	s.add("", group(f.ModelReadTokens), "tokens")
+	s := table.New().Right(1)
+	s.Add("wire", group(f.WireBytes), "bytes")
+	s.Add("what a model reads", group(f.ModelReadBytes), "bytes")
+	s.Add("", group(f.ModelReadTokens), "tokens")
 	for _, tc := range f.Tokenizers {
-		s.add("", group(tc.Tokens), tc.Name+" tokens")
+		s.Add("", group(tc.Tokens), tc.Name+" tokens")
 	}
-	s.add("descriptions", group(f.DescriptionBytes), "bytes")
-	s.add("field descriptions", group(f.FieldDescriptionBytes), "bytes")
+	s.Add("descriptions", group(f.DescriptionBytes), "bytes")
+	s.Add("field descriptions", group(f.FieldDescriptionBytes), "bytes")
 	if f.Longest.Index >= 0 {
-		s.add("longest description", group(int64(f.Longest.Chars)), "chars", f.Longest.Tool)
+		s.Add("longest description", group(int64(f.Longest.Chars)), "chars", f.Longest.Tool)
 	}
 	if r.init != nil && r.init.HasInstructions {
-		s.add("instructions", group(int64(r.init.Chars)), "chars", r.init.Path)
+		s.Add("instructions", group(int64(r.init.Chars)), "chars", r.init.Path)
 	}
-	s.left = []bool{false, false, true, true}
-	s.mdHead = []string{"figure", "value", "unit", ""}
-	s.render(w)
+	if _, ok := w.(markdown); ok {
+		s.Head("figure", "value", "unit", "")
+	}
+	render(w, s)
 
 	if len(f.PerTool) > 0 {
 		fmt.Fprintln(w)
 		tools := append(f.PerTool[:0:0], f.PerTool...)
 		sort.SliceStable(tools, func(i, j int) bool { return tools[i].ModelReadBytes > tools[j].ModelReadBytes })
-		var t table
 		head := []string{"tool", "model-read bytes", "tokens"}
 		for _, tc := range f.Tokenizers {
 			head = append(head, tc.Name)
 		}
-		t.add(append(head, "share", "description chars")...)
+		t := table.New(append(head, "share", "description chars")...)
+		for i := 1; i < len(head)+2; i++ {
+			t.Right(i)
+		}
 		for _, tf := range tools {
 			row := []string{tf.Name, group(tf.ModelReadBytes), group(tf.ModelReadTokens)}
 			for _, tc := range tf.Tokenizers {
 				row = append(row, group(tc.Tokens))
 			}
-			t.add(append(row, share(tf.ModelReadBytes, f.ModelReadBytes), group(int64(tf.DescriptionChars)))...)
+			t.Add(append(row, share(tf.ModelReadBytes, f.ModelReadBytes), group(int64(tf.DescriptionChars)))...)
 		}
 		row := []string{"total", group(f.ModelReadBytes), group(f.ModelReadTokens)}
 		for _, tc := range f.Tokenizers {
 			row = append(row, group(tc.Tokens))
 		}
-		t.add(append(row, share(f.ModelReadBytes, f.ModelReadBytes), group(sumChars(f.PerTool)))...)
-		t.render(w)
+		t.Add(append(row, share(f.ModelReadBytes, f.ModelReadBytes), group(sumChars(f.PerTool)))...)
+		render(w, t)
 	}
 	writeSections(w, []*report{r})
 	writeWarnings(w, []*report{r})
@@ -154,48 +94,44 @@ func writeSections(w io.Writer, reports []*report) {
 	for _, r := range reports {
 		if len(r.sets) > 0 {
 			fmt.Fprintln(w)
-			var t table
 			head := "toolset"
 			if len(reports) > 1 {
 				head = "toolset, " + r.capture.Path
 			}
-			t.add(head, "tools", "model-read bytes", "tokens", "share")
+			t := table.New(head, "tools", "model-read bytes", "tokens", "share").Right(1, 2, 3, 4)
 			for _, s := range r.sets {
-				t.add(s.Name, group(int64(len(s.Tools))), group(s.ModelReadBytes), group(s.ModelReadTokens), share(s.ModelReadBytes, r.figures.ModelReadBytes))
+				t.Add(s.Name, group(int64(len(s.Tools))), group(s.ModelReadBytes), group(s.ModelReadTokens), share(s.ModelReadBytes, r.figures.ModelReadBytes))
 			}
-			t.render(w)
+			render(w, t)
 		}
 	}
 	for _, r := range reports {
 		if len(r.savings) > 0 {
 			fmt.Fprintln(w)
-			var t table
 			head := "what-if"
 			if len(reports) > 1 {
 				head = "what-if, " + r.capture.Path
 			}
-			t.add(head, "wire saving bytes", "model-read saving bytes", "changes", "tools changed")
+			t := table.New(head, "wire saving bytes", "model-read saving bytes", "changes", "tools changed").Right(1, 2, 3, 4)
 			for _, s := range r.savings {
-				t.add(s.Name, group(s.WireSavingBytes), group(s.ModelReadSavingBytes), group(int64(s.Changes)), group(int64(len(s.Tools))))
+				t.Add(s.Name, group(s.WireSavingBytes), group(s.ModelReadSavingBytes), group(int64(s.Changes)), group(int64(len(s.Tools))))
 			}
-			t.render(w)
+			render(w, t)
 		}
 	}
-	var bt table
-	bt.add("budget", "tokens", "budget", "bytes", "status", "declared at")
-	bt.left = []bool{false, false, false, false, true, true}
+	bt := table.New("budget", "tokens", "budget", "bytes", "status", "declared at").Right(1, 2, 3)
 	for _, r := range reports {
 		for _, c := range r.budgets {
 			status := string(c.Status)
 			if c.Status == gate.Over {
 				status = "over by " + group(-c.Slack())
 			}
-			bt.add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
+			bt.Add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
 		}
 	}
-	if len(bt.rows) > 1 {
+	if bt.Len() > 0 {
 		fmt.Fprintln(w)
-		bt.render(w)
+		render(w, bt)
 	}
 }
 
@@ -230,7 +166,6 @@ func sumChars(ts []toollist.ToolFigures) int64 {
 
 // writeSideBySide prints several captures' figures, one column each.
 func writeSideBySide(w io.Writer, reports []*report) {
-	var t table
 	head := []string{""}
 	dir := filepath.Dir(reports[0].capture.Path)
 	for _, r := range reports {
@@ -248,13 +183,16 @@ func writeSideBySide(w io.Writer, reports []*report) {
 			head = append(head, r.capture.Path)
 		}
 	}
-	t.add(head...)
+	t := table.New(head...)
+	for i := 1; i < len(head); i++ {
+		t.Right(i)
+	}
 	row := func(name string, f func(r *report) string) {
 		cells := []string{name}
 		for _, r := range reports {
 			cells = append(cells, f(r))
 		}
-		t.add(cells...)
+		t.Add(cells...)
 	}
 	row("form", func(r *report) string { return r.capture.Form.String() })
 	row("tools", func(r *report) string { return group(int64(r.figures.Tools)) })
@@ -274,7 +212,7 @@ func writeSideBySide(w io.Writer, reports []*report) {
 		}
 		return group(int64(r.init.Chars))
 	})
-	t.render(w)
+	render(w, t)
 	writeSections(w, reports)
 	writeWarnings(w, reports)
 }

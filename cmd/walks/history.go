@@ -18,6 +18,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 )
 
@@ -97,7 +98,7 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 		} else {
 			fmt.Fprintln(stdout, blk.name)
 		}
-		historyTable(blk.series).write(stdout, *markdown)
+		historyTable(blk.series).Write(stdout, format(*markdown))
 		if *markdown {
 			fmt.Fprintln(stdout)
 			writeMermaid(stdout, charts[i])
@@ -146,8 +147,8 @@ func label(name string) string {
 	return name
 }
 
-func historyTable(series []budgets.Series) *table {
-	t := &table{head: []string{"budget", "date", "commit", "subject", "value", "delta"}, right: []bool{false, false, false, false, true, true}}
+func historyTable(series []budgets.Series) *table.Table {
+	t := table.New("budget", "date", "commit", "subject", "value", "delta").Right(4, 5)
 	for _, s := range series {
 		name := label(s.Name)
 		for _, c := range s.Changes {
@@ -158,7 +159,7 @@ func historyTable(series []budgets.Series) *table {
 			case c.Old != nil:
 				delta = units.Signed(c.Value-*c.Old) + " (" + units.Delta(*c.Old, c.Value) + ")"
 			}
-			t.add(name, c.Version.Date.UTC().Format(time.DateOnly), c.Version.Short, clip(c.Version.Subject, 60), value, delta)
+			t.Add(name, c.Version.Date.UTC().Format(time.DateOnly), c.Version.Short, clip(c.Version.Subject, 60), value, delta)
 			name = ""
 		}
 	}

@@ -4,85 +4,41 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/walk"
 )
 
-// table is rows of cells; right marks the columns aligned right.
-type table struct {
-	head  []string
-	right []bool
-	rows  [][]string
-}
-
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) write(w io.Writer, markdown bool) {
+// format returns the table form --markdown asks for.
+func format(markdown bool) table.Format {
 	if markdown {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(t.head, " | "))
-		seps := make([]string, len(t.head))
-		for i := range seps {
-			seps[i] = "---"
-			if t.right[i] {
-				seps[i] = "---:"
-			}
-		}
-		fmt.Fprintf(w, "|%s|\n", strings.Join(seps, "|"))
-		for _, r := range t.rows {
-			cells := make([]string, len(r))
-			for i, c := range r {
-				cells[i] = strings.ReplaceAll(c, "|", `\|`)
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-		}
-		return
+		return table.Markdown
 	}
-	width := make([]int, len(t.head))
-	for _, r := range append([][]string{t.head}, t.rows...) {
-		for i, c := range r {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	for _, r := range append([][]string{t.head}, t.rows...) {
-		var b strings.Builder
-		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if t.right[i] {
-				b.WriteString(pad + c)
-			} else {
-				b.WriteString(c + pad)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	return table.Plain
 }
 
 func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool) {
 	if base != nil {
 		printCompare(w, rep, base, markdown)
 	} else {
-		t := &table{head: []string{"walk", "part", "bytes", "tokens"}, right: []bool{false, false, true, true}}
+		t := table.New("walk", "part", "bytes", "tokens").Right(2, 3)
 		for _, wr := range rep.Walks {
 			name := wr.Walk
 			for _, p := range wr.Parts {
-				t.add(name, p.Name, units.Group(p.Bytes), units.Group(p.Tokens))
+				t.Add(name, p.Name, units.Group(p.Bytes), units.Group(p.Tokens))
 				name = ""
 			}
 			total := "total"
 			if wr.Error != "" {
 				total = "total (failed: see above)"
 			}
-			t.add(name, total, units.Group(wr.Bytes), units.Group(wr.Tokens))
+			t.Add(name, total, units.Group(wr.Bytes), units.Group(wr.Tokens))
 		}
-		t.write(w, markdown)
+		t.Write(w, format(markdown))
 	}
-	bt := &table{head: []string{"walk", "key", "measure", "read", "budget", "slack", "status"}, right: []bool{false, false, false, true, true, true, false}}
+	bt := table.New("walk", "key", "measure", "read", "budget", "slack", "status").Right(3, 4, 5)
 	for _, wr := range rep.Walks {
 		for _, b := range wr.Budgets {
 			budget, slack := "-", "-"
@@ -93,20 +49,20 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool
 			if b.Measure != string(gate.Total) && b.Measure != measure {
 				measure = b.Measure + " (" + measure + ")"
 			}
-			bt.add(wr.Walk, b.Key, measure, units.Group(b.Read), budget, slack, string(b.Status))
+			bt.Add(wr.Walk, b.Key, measure, units.Group(b.Read), budget, slack, string(b.Status))
 		}
 	}
-	if len(bt.rows) > 0 {
+	if bt.Len() > 0 {
 		fmt.Fprintln(w)
-		bt.write(w, markdown)
+		bt.Write(w, format(markdown))
 	}
 	if len(rep.Moves) > 0 {
 		fmt.Fprintln(w)
-		mt := &table{head: []string{"budget", "old", "new", "delta", "where"}, right: []bool{false, true, true, true, false}}
+		mt := table.New("budget", "old", "new", "delta", "where").Right(1, 2, 3)
 		for _, m := range rep.Moves {
-			mt.add(m.Key, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old), m.Where)
+			mt.Add(m.Key, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old), m.Where)
 		}
-		mt.write(w, markdown)
+		mt.Write(w, format(markdown))
 	}
 	if len(rep.Over) > 0 {
 		fmt.Fprintln(w)
@@ -145,8 +101,8 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 	for _, wr := range base.Walks {
 		old[wr.Walk] = wr
 	}
-	t := &table{head: []string{"walk", "part", "old bytes", "new bytes", "delta"}, right: []bool{false, false, true, true, true}}
-	tt := &table{head: []string{"walk", "old tokens", "new tokens", "delta"}, right: []bool{false, true, true, true}}
+	t := table.New("walk", "part", "old bytes", "new bytes", "delta").Right(2, 3, 4)
+	tt := table.New("walk", "old tokens", "new tokens", "delta").Right(1, 2, 3)
 	var allOld, allNew, allOldT, allNewT int64
 	seen := map[string]bool{}
 	row := func(wr, ow walk.WalkReport) {
@@ -169,7 +125,7 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 				o = oldParts[p.Name][i]
 				oldCell = units.Group(o)
 			}
-			t.add(label, p.Name, oldCell, units.Group(p.Bytes), units.Delta(o, p.Bytes))
+			t.Add(label, p.Name, oldCell, units.Group(p.Bytes), units.Delta(o, p.Bytes))
 			label = ""
 		}
 		for _, p := range ow.Parts {
@@ -177,11 +133,11 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 				used[p.Name]--
 				continue
 			}
-			t.add(label, p.Name, units.Group(p.Bytes), "-", units.Delta(p.Bytes, 0))
+			t.Add(label, p.Name, units.Group(p.Bytes), "-", units.Delta(p.Bytes, 0))
 			label = ""
 		}
-		t.add(label, "total", units.Group(ow.Bytes), units.Group(wr.Bytes), units.Delta(ow.Bytes, wr.Bytes))
-		tt.add(name, units.Group(ow.Tokens), units.Group(wr.Tokens), units.Delta(ow.Tokens, wr.Tokens))
+		t.Add(label, "total", units.Group(ow.Bytes), units.Group(wr.Bytes), units.Delta(ow.Bytes, wr.Bytes))
+		tt.Add(name, units.Group(ow.Tokens), units.Group(wr.Tokens), units.Delta(ow.Tokens, wr.Tokens))
 		allOld += ow.Bytes
 		allNew += wr.Bytes
 		allOldT += ow.Tokens
@@ -196,9 +152,9 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 			row(walk.WalkReport{Walk: ow.Walk}, ow)
 		}
 	}
-	t.add("all walks", "total", units.Group(allOld), units.Group(allNew), units.Delta(allOld, allNew))
-	tt.add("all walks", units.Group(allOldT), units.Group(allNewT), units.Delta(allOldT, allNewT))
-	t.write(w, markdown)
+	t.Add("all walks", "total", units.Group(allOld), units.Group(allNew), units.Delta(allOld, allNew))
+	tt.Add("all walks", units.Group(allOldT), units.Group(allNewT), units.Delta(allOldT, allNewT))
+	t.Write(w, format(markdown))
 	fmt.Fprintln(w)
-	tt.write(w, markdown)
+	tt.Write(w, format(markdown))
 }
