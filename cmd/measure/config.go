@@ -21,6 +21,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/mcpconfig"
@@ -481,23 +482,21 @@ func joinAnd(ss []string) string {
 // writeConfigTable prints one row per server and a total row.
 func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wire, bytes int64, totalTk []int64, tks []*tokenize.Tokenizer) {
 	fmt.Fprintf(w, "%d %s from %s\n\n", len(runs), plural(len(runs), "server", "servers"), strings.Join(paths, ", "))
-	var t table
 	head := []string{"server", "tools", "wire bytes", "model-read bytes", "tokens"}
 	for _, tk := range tks {
 		head = append(head, tk.Name())
 	}
-	t.add(append(head, "share", "status")...)
-	n := len(head) + 2
-	left := make([]bool, n)
-	left[n-1] = true
-	t.left = left
+	t := table.New(append(head, "share", "status")...)
+	for i := 1; i <= len(head); i++ { // the numbers and the share; the status reads left
+		t.Right(i)
+	}
 	for _, r := range runs {
 		if r.err != nil {
 			row := []string{r.name}
 			for range len(head) - 1 {
 				row = append(row, "-")
 			}
-			t.add(append(row, "-", "failed: "+r.err.Error())...)
+			t.Add(append(row, "-", "failed: "+r.err.Error())...)
 			continue
 		}
 		f := r.figs
@@ -505,7 +504,7 @@ func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wir
 		for _, tc := range f.Tokenizers {
 			row = append(row, group(tc.Tokens))
 		}
-		t.add(append(row, share(f.ModelReadBytes, bytes), "ok")...)
+		t.Add(append(row, share(f.ModelReadBytes, bytes), "ok")...)
 	}
 	row := []string{"total", group(tools), group(wire), group(bytes), group(units.Tokens(bytes))}
 	for i := range tks {
@@ -515,8 +514,8 @@ func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wir
 		}
 		row = append(row, group(v))
 	}
-	t.add(append(row, share(bytes, bytes), "")...)
-	t.render(w)
+	t.Add(append(row, share(bytes, bytes), "")...)
+	render(w, t)
 }
 
 // writeChecks prints the budget table, when there are checks.
@@ -524,18 +523,8 @@ func writeChecks(w io.Writer, checks gate.Checks) {
 	if len(checks) == 0 {
 		return
 	}
-	var bt table
-	bt.add("budget", "tokens", "budget", "bytes", "status", "declared at")
-	bt.left = []bool{false, false, false, false, true, true}
-	for _, c := range checks {
-		status := "ok"
-		if c.Status == gate.Over {
-			status = "over by " + group(-c.Slack())
-		}
-		bt.add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
-	}
 	fmt.Fprintln(w)
-	bt.render(w)
+	render(w, budgetTable(checks))
 }
 
 // writeNotes prints warnings once, under the tables.

@@ -119,20 +119,28 @@ func writeSections(w io.Writer, reports []*report) {
 			render(w, t)
 		}
 	}
-	bt := table.New("budget", "tokens", "budget", "bytes", "status", "declared at").Right(1, 2, 3)
+	var checks gate.Checks
 	for _, r := range reports {
-		for _, c := range r.budgets {
-			status := string(c.Status)
-			if c.Status == gate.Over {
-				status = "over by " + group(-c.Slack())
-			}
-			bt.Add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
-		}
+		checks = append(checks, r.budgets...)
 	}
-	if bt.Len() > 0 {
+	if len(checks) > 0 {
 		fmt.Fprintln(w)
-		render(w, bt)
+		render(w, budgetTable(checks))
 	}
+}
+
+// budgetTable is the checks of what a model reads of tool lists against
+// their budgets, one row each.
+func budgetTable(checks gate.Checks) *table.Table {
+	t := table.New("budget", "tokens", "budget", "bytes", "status", "declared at").Right(1, 2, 3)
+	for _, c := range checks {
+		status := string(c.Status)
+		if c.Status == gate.Over {
+			status = "over by " + group(-c.Slack())
+		}
+		t.Add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
+	}
+	return t
 }
 
 // writeWarnings prints the reports' warnings once, under the tables.
