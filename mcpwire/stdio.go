@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/readmeter/readmeter/internal/procgroup"
 )
 
 // StdioOptions configure the stdio transport.
@@ -90,6 +92,7 @@ func NewStdio(ctx context.Context, argv []string, o StdioOptions) (*Client, erro
 	if err := cmd.Start(); err != nil {
 		return nil, &Error{Where: where, Err: err, msg: where + ": cannot start: " + startError(err)}
 	}
+	procgroup.Track(cmd.Process.Pid)
 	go t.read(stdout)
 	c := newClient(t, where, o.Timeout, nil)
 	t.unwatch = context.AfterFunc(ctx, func() { t.stop() })
@@ -131,6 +134,7 @@ func (t *stdioTransport) read(stdout io.Reader) {
 		signalGroup(t.cmd, true)
 	}
 	werr := t.cmd.Wait()
+	procgroup.Reap(t.cmd.Process.Pid) // children that outlived the server
 	t.state.Lock()
 	t.waitErr = werr
 	t.state.Unlock()

@@ -8,12 +8,15 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 
+	"github.com/readmeter/readmeter/internal/procgroup"
 	"github.com/tidwall/gjson"
 )
 
@@ -89,14 +92,69 @@ func (r *runner) run(ctx context.Context, st *Step, argv []string, env []KV) (*e
 		}
 		cmd.Env = append(cmd.Env, kv.Key+"="+v)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// The command and its children run in a group of their own: the step's
+	// time limit (or a stop) ends them all, SIGTERM then SIGKILL, and a child
+	// that holds the output open after the command exits does not hold the
+	// step. The output is capped as an HTTP answer is.
+	procgroup.Prepare(cmd, procgroup.Grace)
+	stdout := &capped{max: maxBody, over: func() { go procgroup.Stop(cmd.Process.Pid, procgroup.Grace) }}
+	stderr := &capped{max: 1 << 20, drop: true}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := procgroup.Start(cmd)
+	if err == nil {
+		err = procgroup.Wait(cmd)
+	}
+	switch {
+	case stdout.tooLarge:
+		return nil, r.fail(st, 0, fmt.Sprintf("the command's output is larger than %d MiB, the most a step reads", maxBody>>20), ex)
+	case ctx.Err() != nil:
+		ex.body = stderr.Bytes()
+		return nil, r.fail(st, 0, "the command did not finish: "+r.transportError(context.Cause(ctx)), ex)
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The command exited; a child it left held its output open.
+	case err != nil:
 		ex.body = stderr.Bytes()
 		return nil, r.fail(st, 0, "the command failed: "+err.Error(), ex)
 	}
 	ex.body, ex.json = stdout.Bytes(), stdout.Bytes()
 	return ex, nil
+}
+
+// capped is a command's output, kept up to max bytes. Past max it calls
+// over once and refuses the rest (or, with drop, keeps the first max bytes
+// and drops the rest).
+type capped struct {
+	mu       sync.Mutex
+	buf      bytes.Buffer
+	max      int
+	drop     bool
+	tooLarge bool
+	over     func()
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buf.Len()+len(p) <= c.max {
+		return c.buf.Write(p)
+	}
+	if c.drop {
+		c.buf.Write(p[:c.max-c.buf.Len()])
+		return len(p), nil
+	}
+	if !c.tooLarge {
+		c.tooLarge = true
+		if c.over != nil {
+			c.over()
+		}
+	}
+	return 0, errors.New("output past the limit")
+}
+
+func (c *capped) Bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.Bytes()
 }
 
 type keyPair struct {

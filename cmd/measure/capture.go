@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -148,7 +147,7 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 		return cli.Usage("capture: -o %s: no directory %s to write into", o.output, filepath.Dir(o.output))
 	}
 
-	ctx := context.Background()
+	ctx := cli.Context()
 	var c *mcpwire.Client
 	var err error
 	if o.stdio {

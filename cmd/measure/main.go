@@ -12,4 +12,4 @@ import (
 	"github.com/readmeter/readmeter/internal/cli"
 )
 
-func main() { os.Exit(cli.Main("measure", run)) }
+func main() { os.Exit(cli.MainStoppable("measure", run)) }

@@ -21,7 +21,7 @@ import (
 	"github.com/readmeter/readmeter/internal/cli"
 )
 
-func main() { os.Exit(cli.Main("walks", run)) }
+func main() { os.Exit(cli.MainStoppable("walks", run)) }
 
 const usage = `usage:
   walks run SPEC...|DIR [--url BASE] [flags]   replay walks, count, gate budgets

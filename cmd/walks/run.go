@@ -316,7 +316,7 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		}
 		opts.OnStep, stopBar = progress(stderr, steps)
 	}
-	outcomes := walk.RunAll(context.Background(), r.specs, opts, r.f.jobs, r.f.repeat)
+	outcomes := walk.RunAll(cli.Context(), r.specs, opts, r.f.jobs, r.f.repeat)
 	stopBar()
 	return outcomes, nil
 }

@@ -36,7 +36,26 @@ import (
 var (
 	liveMu sync.Mutex
 	live   = map[string]bool{} // temporary files being written
+	frozen bool                // Freeze was called: nothing more is written
 )
+
+// ErrFrozen is the error of a write after Freeze.
+var ErrFrozen = errors.New("not written: the command is stopping")
+
+// Freeze makes every later Prepare and Commit in this process fail with
+// ErrFrozen (for a command stopping on a signal: nothing is written
+// half-way through its work).
+func Freeze() {
+	liveMu.Lock()
+	frozen = true
+	liveMu.Unlock()
+}
+
+func isFrozen() bool {
+	liveMu.Lock()
+	defer liveMu.Unlock()
+	return frozen
+}
 
 // Pending is a file written to its temporary name, not yet in place.
 type Pending struct {
@@ -89,6 +108,9 @@ func Prepare(path string, data []byte) (*Pending, error) {
 // *fs.PathError naming path.
 func Create(path string) (*Pending, error) {
 	path = Target(path)
+	if isFrozen() {
+		return nil, pathError(path, ErrFrozen)
+	}
 	if err := writable(path); err != nil {
 		return nil, pathError(path, err)
 	}
@@ -165,6 +187,13 @@ func (p *Pending) Commit() error {
 	}
 	p.done = true
 	defer track(p.tmp, false)
+	liveMu.Lock()
+	stop := frozen
+	liveMu.Unlock()
+	if stop {
+		os.Remove(p.tmp)
+		return &fs.PathError{Op: "write", Path: p.path, Err: ErrFrozen}
+	}
 	if err := os.Rename(p.tmp, p.path); err != nil {
 		os.Remove(p.tmp)
 		var le *os.LinkError

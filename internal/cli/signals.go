@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/procgroup"
+)
+
+var (
+	ctxMu  sync.Mutex
+	runCtx = context.Background()
+)
+
+// Context returns the context a command's run works under: done when
+// MainStoppable receives SIGINT or SIGTERM (context.Background when the
+// run is called otherwise, as tests do).
+func Context() context.Context {
+	ctxMu.Lock()
+	defer ctxMu.Unlock()
+	return runCtx
+}
+
+// MainStoppable is Main for a command that starts processes or writes
+// files: on SIGINT or SIGTERM it cancels Context, writes nothing more
+// (atomicfile.Freeze), stops every process group it started (SIGTERM, then
+// SIGKILL after procgroup.Grace; a second signal kills at once), removes
+// its temporary files, and exits 130 (SIGINT) or 143 (SIGTERM).
+func MainStoppable(name string, run func(stdout, stderr io.Writer, args []string) error) int {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ctxMu.Lock()
+	runCtx = ctx
+	ctxMu.Unlock()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- run(os.Stdout, os.Stderr, os.Args[1:]) }()
+	select {
+	case err := <-done:
+		signal.Stop(sigs)
+		Report(os.Stderr, name, err)
+		return Code(err)
+	case sig := <-sigs:
+		return stopped(name, sig.(syscall.Signal), cancel, sigs)
+	}
+}
+
+// stopped ends the run on sig; the exit code is 128 + the signal's number.
+func stopped(name string, sig syscall.Signal, cancel context.CancelCauseFunc, sigs chan os.Signal) int {
+	code := 128 + int(sig)
+	atomicfile.Freeze()
+	cancel(fmt.Errorf("stopped by %s", sigName(sig)))
+	go func() {
+		<-sigs // a second signal: no more patience
+		procgroup.StopAll(1)
+		atomicfile.RemoveTemps()
+		os.Exit(code)
+	}()
+	procgroup.StopAll(procgroup.Grace)
+	atomicfile.RemoveTemps()
+	fmt.Fprintf(os.Stderr, "%s: stopped by %s\n", name, sigName(sig))
+	return code
+}
+
+func sigName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}

@@ -1,0 +1,150 @@
+// Package procgroup starts commands in process groups of their own and
+// stops them whole: the command and every child it left, politely first.
+//
+//	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+//	procgroup.Prepare(cmd, 2*time.Second) // ctx done: SIGTERM the group, SIGKILL after 2s
+//	err := procgroup.Run(cmd)             // Start, Wait, tracked in between
+//
+// Every group started through Start or Run is tracked until it is empty,
+// so a command stopping on a signal can stop them all with StopAll.
+package procgroup
+
+import (
+	"errors"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Grace is the time a group has between SIGTERM and SIGKILL when no other
+// is given.
+const Grace = 2 * time.Second
+
+var (
+	mu     sync.Mutex
+	groups = map[int]bool{}
+)
+
+// Prepare makes cmd start in a process group of its own, and makes a done
+// context (of exec.CommandContext) stop the whole group: SIGTERM, then
+// SIGKILL after grace. Pipes still held by a child are closed grace after
+// the command itself exits.
+func Prepare(cmd *exec.Cmd, grace time.Duration) {
+	if grace <= 0 {
+		grace = Grace
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.Cancel = func() error {
+		go Stop(cmd.Process.Pid, grace)
+		return nil
+	}
+	cmd.WaitDelay = grace + 500*time.Millisecond
+}
+
+// Start starts cmd (made ready by Prepare) and tracks its group.
+func Start(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	mu.Lock()
+	groups[cmd.Process.Pid] = true
+	mu.Unlock()
+	return nil
+}
+
+// Wait waits for cmd, then stops what is left of its group (children
+// that outlived it) and stops tracking it.
+func Wait(cmd *exec.Cmd) error {
+	err := cmd.Wait()
+	Reap(cmd.Process.Pid)
+	return err
+}
+
+// Run is Start then Wait.
+func Run(cmd *exec.Cmd) error {
+	if err := Start(cmd); err != nil {
+		return err
+	}
+	return Wait(cmd)
+}
+
+// Reap stops what is left of the group pgid once its leader was waited
+// for (children that outlived it), and stops tracking it.
+func Reap(pgid int) {
+	if Alive(pgid) {
+		Stop(pgid, 200*time.Millisecond)
+	}
+	mu.Lock()
+	delete(groups, pgid)
+	mu.Unlock()
+}
+
+// Track records a group started elsewhere, for StopAll; Untrack forgets it.
+func Track(pgid int) {
+	mu.Lock()
+	groups[pgid] = true
+	mu.Unlock()
+}
+
+// Untrack forgets a group Track recorded.
+func Untrack(pgid int) {
+	mu.Lock()
+	delete(groups, pgid)
+	mu.Unlock()
+}
+
+// Alive reports whether any process of the group pgid is still there.
+func Alive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Stop sends SIGTERM to the group pgid, waits until it is empty or grace
+// has passed, then sends SIGKILL. It returns when the group is gone (or a
+// second after the SIGKILL).
+func Stop(pgid int, grace time.Duration) {
+	if pgid <= 0 {
+		return
+	}
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	syscall.Kill(-pgid, syscall.SIGCONT) // a stopped process gets the TERM too
+	if waitGone(pgid, grace) {
+		return
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	waitGone(pgid, time.Second)
+}
+
+func waitGone(pgid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if !Alive(pgid) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// StopAll stops every tracked group at once (SIGTERM, SIGKILL after
+// grace) and returns how many there were.
+func StopAll(grace time.Duration) int {
+	mu.Lock()
+	var list []int
+	for g := range groups {
+		list = append(list, g)
+	}
+	mu.Unlock()
+	var wg sync.WaitGroup
+	for _, g := range list {
+		wg.Go(func() { Stop(g, grace) })
+	}
+	wg.Wait()
+	return len(list)
+}
