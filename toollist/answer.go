@@ -141,13 +141,14 @@ func unwrapPathErr(err error) error {
 // readAnswer locates the message in a file's bytes. what names the answer
 // in messages ("tools/list answer", "initialize answer").
 func readAnswer(path string, data []byte, what string) (*answer, error) {
-	return readAnswerEach(path, data, what, nil)
+	return readAnswerEach(path, data, what, nil, nil)
 }
 
 // readAnswerEach is readAnswer that hands each element of an array found
 // at findPaths to each as the validating pass reads it (see
-// jsonjs.ValidateFindEach).
-func readAnswerEach(path string, data []byte, what string, each func(k, i int, elem []byte)) (*answer, error) {
+// jsonjs.ValidateFindEach). pg is the mapping data lies in, or nil: the
+// UTF-8 check gives back its pages as it goes.
+func readAnswerEach(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte)) (*answer, error) {
 	a := &answer{path: path, raw: int64(len(data))}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if len(data) == 0 {
@@ -155,10 +156,11 @@ func readAnswerEach(path string, data []byte, what string, each func(k, i int, e
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
-	if validUTF8(data) {
+	if validUTF8(data, pg) {
 		a.text = data
 	} else {
 		a.text, a.replaced = jsonjs.Decode(data)
+		pg.release(0, len(data)) // only the decoded copy is read from here on
 	}
 	if looksLikeEventStream(a.text) {
 		a.form = EventStream
@@ -187,22 +189,46 @@ func readAnswerEach(path string, data []byte, what string, each func(k, i int, e
 }
 
 // validUTF8 reports whether data is valid UTF-8, checking a large text in
-// two halves at once, split where a character starts.
-func validUTF8(data []byte) bool {
+// two halves at once, split where a character starts, each a few
+// megabytes at a time, giving back the pages checked when data is mapped
+// (pg; nil when it is not).
+func validUTF8(data []byte, pg *pages) bool {
 	const above = 1 << 20
 	if len(data) < above || runtime.GOMAXPROCS(0) < 2 {
-		return utf8.Valid(data)
+		return validRange(data, 0, len(data), pg)
 	}
-	mid := len(data) / 2
-	for mid < len(data) && data[mid]&0xC0 == 0x80 {
-		mid++ // a continuation byte: no character starts here
-	}
+	mid := charStart(data, len(data)/2)
 	var second bool
 	var wg sync.WaitGroup
-	wg.Go(func() { second = utf8.Valid(data[mid:]) })
-	first := utf8.Valid(data[:mid])
+	wg.Go(func() { second = validRange(data, mid, len(data), pg) })
+	first := validRange(data, 0, mid, pg)
 	wg.Wait()
 	return first && second
+}
+
+// validRange checks data[lo:hi] (split where characters start).
+func validRange(data []byte, lo, hi int, pg *pages) bool {
+	for lo < hi {
+		e := hi
+		if pg != nil {
+			e = min(charStart(data, lo+releaseStep), hi)
+		}
+		if !utf8.Valid(data[lo:e]) {
+			return false
+		}
+		pg.release(lo, e)
+		lo = e
+	}
+	return true
+}
+
+// charStart returns the first place at or after i where a character
+// starts (a continuation byte starts none).
+func charStart(data []byte, i int) int {
+	for i < len(data) && data[i]&0xC0 == 0x80 {
+		i++
+	}
+	return min(i, len(data))
 }
 
 // looksLikeEventStream reports whether text begins as an event stream does:

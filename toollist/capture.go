@@ -26,6 +26,7 @@ type Capture struct {
 	ans   *answer
 	unmap func() error
 	pre   []*prescanned // tools measured while the capture was validated
+	pg    *pages        // the mapping of a mapped capture
 }
 
 // mapAbove is the size from which Read maps a capture instead of reading
@@ -75,7 +76,7 @@ func readMapped(path string, size int64) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := Parse(path, data)
+	c, err := parse(path, data, &pages{data: data})
 	if err != nil {
 		unmap()
 		return nil, err
@@ -87,8 +88,19 @@ func readMapped(path string, size int64) (*Capture, error) {
 // Parse reads a capture from its bytes; path names it in errors. The
 // capture keeps data (or its decoded copy) and slices of it.
 func Parse(path string, data []byte) (*Capture, error) {
-	var pre prescan
-	a, err := readAnswerEach(path, data, "tools/list answer", pre.each)
+	return parse(path, data, nil)
+}
+
+// parse is Parse; pg is the mapping data lies in, given back behind each
+// pass, or nil.
+func parse(path string, data []byte, pg *pages) (*Capture, error) {
+	pre := prescan{pg: pg}
+	// the workers measuring tools may be a few batches behind
+	back := behind{p: pg, lag: 2 * releaseStep}
+	a, err := readAnswerEach(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
+		pre.each(k, i, elem)
+		back.at(elem)
+	})
 	pre.finish()
 	if err != nil {
 		return nil, err
@@ -142,7 +154,8 @@ func Parse(path string, data []byte) (*Capture, error) {
 			return nil, inputErr(path, "%s[%d] is %s, not an object", at, checked+i, article(k))
 		}
 	}
-	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pre: pres}
+	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pre: pres, pg: pg}
+	pg.release(0, len(data))
 	return c, nil
 }
 

@@ -208,6 +208,7 @@ type prescan struct {
 	wg      sync.WaitGroup
 	mu      sync.Mutex
 	done    []*prescanned
+	pg      *pages // the mapping, whose pages a batch measured gives back
 }
 
 // each is the validating pass's hook (jsonjs.ValidateFindEach).
@@ -249,6 +250,11 @@ func (p *prescan) work() {
 		b.scans = make([]scanned, len(b.tools))
 		for j, t := range b.tools {
 			scanTool(t, &b.figs[j], &b.scans[j])
+		}
+		if lo, ok := p.pg.offset(b.tools[0]); ok {
+			last := b.tools[len(b.tools)-1]
+			hi, _ := p.pg.offset(last)
+			p.pg.release(lo, hi+len(last))
 		}
 		mine = append(mine, b)
 	}
@@ -316,6 +322,7 @@ func Measure(c *Capture) (*Figures, error) {
 		copy(scans[b.start:], b.scans)
 		done = max(done, b.start+len(b.tools))
 	}
+	c.pre = nil // copied: let the batches go
 	rest := len(c.Tools) - done
 	workers := 1
 	if rest >= parallelAbove {
@@ -329,7 +336,9 @@ func Measure(c *Capture) (*Figures, error) {
 			break
 		}
 		wg.Go(func() {
+			back := c.behindFrom(lo)
 			for i := lo; i < hi; i++ {
+				back.at(c.Tools[i])
 				scanTool(c.Tools[i], &f.PerTool[i], &scans[i])
 			}
 		})

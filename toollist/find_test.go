@@ -183,13 +183,13 @@ func TestValidUTF8(t *testing.T) {
 			data := append([]byte(nil), base[:mid+d]...)
 			data = append(data, ins...)
 			data = append(data, base[mid+d:]...)
-			if got, want := validUTF8(data), utf8.Valid(data); got != want {
+			if got, want := validUTF8(data, nil), utf8.Valid(data); got != want {
 				t.Errorf("%q at the middle%+d: %v, want %v", ins, d, got, want)
 			}
 		}
 	}
 	tail := append(append([]byte(nil), base...), "\xe2\x82"...)
-	if validUTF8(tail) {
+	if validUTF8(tail, nil) {
 		t.Error("a broken character at the end is valid")
 	}
 }

@@ -37,7 +37,9 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 	case w != nil:
 		em := &emitter{w: w, buf: make([]byte, 0, 64<<10)}
 		r := newRunner(c, ts, p)
+		back := c.behindFrom(0)
 		err = c.encode(em, func(i int) ([]byte, error) {
+			back.at(c.Tools[i])
 			if err := r.one(i, true, true); err != nil {
 				return nil, err
 			}
@@ -51,7 +53,9 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 		err = whatIfParallel(c, ts, p, savings)
 	default:
 		r := newRunner(c, ts, p)
+		back := c.behindFrom(0)
 		for i := range c.Tools {
+			back.at(c.Tools[i])
 			if err = r.one(i, false, true); err != nil {
 				break
 			}
@@ -156,7 +160,9 @@ func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error
 		wg.Go(func() {
 			r := newRunner(c, ts, p)
 			cur := newSavings(savings)
+			back := c.behindFrom(lo)
 			for i := lo; i < hi; i++ {
+				back.at(c.Tools[i])
 				if err := r.one(i, false, false); err != nil {
 					pieces[wk] = append(pieces[wk], piece{at: -1, savings: cur}, piece{at: i})
 					cur = newSavings(savings)

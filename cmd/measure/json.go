@@ -129,16 +129,27 @@ func printJSON(w io.Writer, v jsonjs.Value) error {
 	return printCompact(w, jsonjs.Stringify(v))
 }
 
-// printCompact writes compact JSON text indented, and a newline.
+// printCompact writes compact JSON text indented, and a newline, a piece
+// at a time (a report of many tools is not held twice).
 func printCompact(w io.Writer, text []byte) error {
-	out := appendIndent(make([]byte, 0, len(text)+len(text)/2), text)
-	_, err := w.Write(append(out, '\n'))
+	var err error
+	out := indent(make([]byte, 0, 128<<10), text, func(out []byte) []byte {
+		if err == nil {
+			_, err = w.Write(out)
+		}
+		return out[:0]
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
 
-// appendIndent appends compact JSON text as JSON.stringify(value, null, 2)
-// would write it.
-func appendIndent(out, src []byte) []byte {
+// indent appends compact JSON text as JSON.stringify(value, null, 2)
+// would write it, handing out to flush whenever it passes 64 KiB and going
+// on with what flush returns.
+func indent(out, src []byte, flush func([]byte) []byte) []byte {
 	depth := 0
 	newline := func() {
 		out = append(out, '\n')
@@ -170,6 +181,9 @@ func appendIndent(out, src []byte) []byte {
 		case ',':
 			out = append(out, c)
 			newline()
+			if flush != nil && len(out) >= 64<<10 {
+				out = flush(out)
+			}
 		case ':':
 			out = append(out, ':', ' ')
 		default:
