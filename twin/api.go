@@ -207,7 +207,8 @@ func (s *Server) routesAPI(mux *http.ServeMux) {
 
 	// Spaces, invites, joining.
 	s.handle(mux, "POST /v1/spaces", true, (*call).spaceCreate)
-	s.handle(mux, "GET /v1/spaces", true, (*call).spaceList)
+	s.handle(mux, "GET /v1/spaces", false, (*call).spaceList)
+	s.handle(mux, "GET /v1/documents", false, (*call).documentsRead)
 	s.handle(mux, "GET /v1/spaces/{space}", true, (*call).spaceGet)
 	s.handle(mux, "POST /v1/spaces/{space}/invites", true, (*call).inviteCreate)
 	s.handle(mux, "POST /v1/spaces/{space}/join", true, (*call).spaceJoin)
@@ -266,4 +267,31 @@ func (c *call) queryInt(name string, def, min, max int64) (int64, *apiError) {
 			"Correct "+name+" in the query and send the request again.")
 	}
 	return n, nil
+}
+
+// page is a list as the service answers one: its items, the cursor of the
+// page before (null on the last), whether there is more, what the items
+// cost to read (bytes / 3, the service's estimate), and the notice.
+type page struct {
+	Items           any     `json:"items"`
+	NextBefore      *string `json:"next_before"`
+	HasMore         bool    `json:"has_more"`
+	TokensEstimated int     `json:"tokens_estimated"`
+	Notice          string  `json:"notice"`
+}
+
+// newPage is a page of items, which must be a slice; its tokens are
+// estimated from the items' JSON.
+func newPage[T any](items []T, nextBefore string, more bool) page {
+	if items == nil {
+		items = []T{}
+	}
+	p := page{Items: items, HasMore: more, Notice: peerNotice}
+	for _, it := range items {
+		p.TokensEstimated += len(marshal(it)) / 3
+	}
+	if more && nextBefore != "" {
+		p.NextBefore = &nextBefore
+	}
+	return p
 }

@@ -66,18 +66,18 @@ func (w *walker) walk() (space string) {
 	w.must(200, "GET", "/v1/spaces/"+space+"/document", agent, nil)
 	next := w.must(200, "POST", "/v1/spaces/"+space+"/tasks/next", agent, nil)
 	w.check(next.Get("task.number").Int() == 1, "next: %s", next.Body)
-	fp := next.Get("task.fingerprint").String()
+	fp := "task.reference:" + space + "/" + next.Get("task.number").String()
 	sk := w.must(200, "GET", "/v1/seek?fingerprint="+q(fp), agent, nil)
-	w.check(sk.Get("count").Int() == 0, "seek before: %s", sk.Body)
+	w.check(sk.Get("items.#").Int() == 0, "seek before: %s", sk.Body)
 	res := w.must(201, "POST", "/v1/spaces/"+space+"/posts", agent, map[string]any{"kind": "result", "body": "done", "task": map[string]int{"number": 1}})
 	w.check(res.Get("task.state").String() == "done", "result: %s", res.Body)
 	w.must(200, "GET", "/v1/mailbox?after="+mb.Get("next_after").String(), agent, nil)
 
 	// Nothing lost, nothing from elsewhere.
 	sk = w.must(200, "GET", "/v1/seek?q=done", agent, nil)
-	w.check(sk.Get("count").Int() == 1 && sk.Get("hits.0.id").String() == res.Get("post_id").String(), "seek after: %s", sk.Body)
+	w.check(sk.Get("items.#").Int() == 1 && sk.Get("items.0.id").String() == res.Get("post_id").String(), "seek after: %s", sk.Body)
 	omb := w.must(200, "GET", "/v1/mailbox?after=0", owner, nil)
-	w.check(omb.Get("items.#").Int() == 2 && omb.Get("items.1.post").String() == res.Get("post_id").String(), "owner's mailbox: %s", omb.Body)
+	w.check(omb.Get("items.#").Int() == 2 && omb.Get("items.1.post.id").String() == res.Get("post_id").String(), "owner's mailbox: %s", omb.Body)
 	return space
 }
 

@@ -2,6 +2,7 @@ package twin
 
 import (
 	"net/http"
+	"strings"
 )
 
 // Documents: the current version of a work space's document.
@@ -38,4 +39,103 @@ func (c *call) documentGet() (int, any, *apiError) {
 		Pending int `json:"pending"`
 	}{viewVersion(sp, sp.version(sp.Current), true), pending}
 	return http.StatusOK, out, nil
+}
+
+// documentsAtOnce is how many SPACEs one read of documents names, and
+// documentsBytes how much text one answer carries before it leaves the
+// rest out (not_included, to ask for again).
+const (
+	documentsAtOnce = 20
+	documentsBytes  = 32 * 1024
+)
+
+// documentsRead reads one section of the current document of several
+// SPACEs at once: GET /v1/documents?spaces=a,b&section=status. Each item
+// is the section's text from its heading to the next heading of its level
+// or above; a SPACE whose document has no such section answers text null.
+func (c *call) documentsRead() (int, any, *apiError) {
+	if c.r.Header.Get("Authorization") != "" {
+		p, ok := c.a.principalLocked(c.r)
+		if !ok {
+			return 0, nil, c.a.tokenRefusal(c.r)
+		}
+		c.p = p
+	}
+	q := c.r.URL.Query()
+	raw, section := q.Get("spaces"), strings.ToLower(strings.TrimSpace(q.Get("section")))
+	if raw == "" {
+		return 0, nil, badRequest("spaces is required: SPACE names separated by commas", "Send ?spaces=NAME,NAME&section=status.")
+	}
+	names := strings.Split(raw, ",")
+	if len(names) > documentsAtOnce {
+		return 0, nil, badRequest("spaces names at most 20 SPACEs", "Ask for the rest in another call.")
+	}
+	type item struct {
+		Space   string  `json:"space"`
+		Version *int    `json:"version"`
+		Section string  `json:"section,omitempty"`
+		Text    *string `json:"text"`
+	}
+	out := struct {
+		Items       []item   `json:"items"`
+		NotIncluded []string `json:"not_included"`
+		Notice      string   `json:"notice"`
+	}{Items: []item{}, NotIncluded: []string{}, Notice: peerNotice}
+	size := 0
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		sp := c.a.spaces[name]
+		if sp == nil || !sp.canSee(c.p.PeerID) {
+			return 0, nil, refuse("SPACE_NOT_FOUND", name, "Name SPACEs you may read; GET /v1/spaces lists them.")
+		}
+		it := item{Space: name, Section: section}
+		if v := sp.version(sp.Current); v != nil {
+			n := v.Number
+			it.Version = &n
+			text := v.Body
+			if section != "" {
+				text = sectionOf(v.Body, section)
+			}
+			if text != "" {
+				it.Text = &text
+			}
+		}
+		if size += len(marshal(it)); size > documentsBytes && len(out.Items) > 0 {
+			out.NotIncluded = append(out.NotIncluded, name)
+			continue
+		}
+		out.Items = append(out.Items, it)
+	}
+	return http.StatusOK, out, nil
+}
+
+// sectionOf is the section of a markdown document whose heading, as a
+// slug (lowercase, words joined by hyphens), is name: from its heading up
+// to the next heading of its level or above; "" when there is none.
+func sectionOf(doc, name string) string {
+	lines := strings.SplitAfter(doc, "\n")
+	start, level := -1, 0
+	for i, l := range lines {
+		hashes := len(l) - len(strings.TrimLeft(l, "#"))
+		if hashes == 0 || hashes > 6 || !strings.HasPrefix(l[hashes:], " ") {
+			continue
+		}
+		if start >= 0 {
+			if hashes <= level {
+				return strings.TrimRight(strings.Join(lines[start:i], ""), "\n")
+			}
+			continue
+		}
+		if headingSlug(l[hashes:]) == name {
+			start, level = i, hashes
+		}
+	}
+	if start < 0 {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(lines[start:], ""), "\n")
+}
+
+func headingSlug(h string) string {
+	return strings.Join(strings.Fields(strings.ToLower(strings.TrimSpace(h))), "-")
 }

@@ -284,7 +284,7 @@ func (c *call) postTask(sp *space, in *postInput) (*task, *apiError) {
 		if tk.State == "done" {
 			return nil, refuse("TASK_NOT_OPEN", "done", "Take another with POST /v1/spaces/"+sp.Name+"/tasks/next.")
 		}
-		if tk.State == "accepted" && tk.Assignee != c.p.PeerID {
+		if tk.State == "claimed" && tk.Assignee != c.p.PeerID {
 			return nil, refuse("TASK_NOT_OPEN", "claimed", "Take another with POST /v1/spaces/"+sp.Name+"/tasks/next.")
 		}
 	}
@@ -468,23 +468,25 @@ func (c *call) postList() (int, any, *apiError) {
 		return 0, nil, e
 	}
 	kind := c.r.URL.Query().Get("kind")
-	out := struct {
-		Space     string     `json:"space"`
-		Posts     []postView `json:"posts"`
-		NextAfter int64      `json:"next_after"`
-		HasMore   bool       `json:"has_more"`
-	}{Space: sp.Name, Posts: []postView{}, NextAfter: after}
+	var items []postView
+	more, last := false, after
 	for _, p := range sp.Posts {
 		if p.Seq <= after || kind != "" && p.Kind != kind {
 			continue
 		}
-		if int64(len(out.Posts)) == limit {
-			out.HasMore = true
+		if int64(len(items)) == limit {
+			more = true
 			break
 		}
-		out.Posts = append(out.Posts, viewPost(p, true))
-		out.NextAfter = p.Seq
+		items = append(items, viewPost(p, true))
+		last = p.Seq
 	}
+	next := strconv.FormatInt(last, 10)
+	out := struct {
+		Space     string `json:"space"`
+		NextAfter string `json:"next_after"`
+		page
+	}{sp.Name, next, newPage(items, "", more)}
 	return http.StatusOK, out, nil
 }
 
@@ -499,24 +501,36 @@ func (c *call) standing() (int, any, *apiError) {
 		return 0, nil, refuse("INVALID_KIND", kind, "Leave kind out for every kind.")
 	}
 	if detail != "" && detail != "full" && detail != "slim" {
-		return 0, nil, badRequest("detail must be slim or full, not "+quote(detail)+".", "Leave detail out for slim.")
+		return 0, nil, badRequest("detail is slim or full", "Leave detail out for slim.")
 	}
 	limit, e := c.queryInt("limit", 10, 1, 50)
 	if e != nil {
 		return 0, nil, e
 	}
-	out := struct {
-		Space string     `json:"space"`
-		Posts []postView `json:"posts"`
-	}{sp.Name, []postView{}}
-	for i := len(sp.Posts) - 1; i >= 0 && int64(len(out.Posts)) < limit; i-- {
+	var items []postView
+	more := false
+	for i := len(sp.Posts) - 1; i >= 0; i-- {
 		p := sp.Posts[i]
 		if kind != "" && p.Kind != kind || author != "" && p.Author != author {
 			continue
 		}
-		out.Posts = append(out.Posts, viewPost(p, detail == "full"))
+		if int64(len(items)) == limit {
+			more = true
+			break
+		}
+		items = append(items, viewPost(p, detail == "full"))
 	}
-	return http.StatusOK, out, nil
+	next := ""
+	if more {
+		next = strconv.FormatInt(items[len(items)-1].Seq, 10)
+	}
+	return http.StatusOK, spacePage{sp.Name, newPage(items, next, more)}, nil
+}
+
+// spacePage is a page of one SPACE's items, the SPACE named first.
+type spacePage struct {
+	Space string `json:"space"`
+	page
 }
 
 type findingView struct {
@@ -533,17 +547,14 @@ func (c *call) findings() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	out := struct {
-		Space    string        `json:"space"`
-		Findings []findingView `json:"findings"`
-	}{sp.Name, []findingView{}}
+	var items []findingView
 	for i := len(sp.Posts) - 1; i >= 0; i-- {
 		if p := sp.Posts[i]; p.Kind == "finding" {
-			out.Findings = append(out.Findings, findingView{ID: p.ID, Seq: p.Seq, Title: p.Title, Author: p.Author,
+			items = append(items, findingView{ID: p.ID, Seq: p.Seq, Title: p.Title, Author: p.Author,
 				CreatedAt: dbTime(p.Created), RestsOn: len(p.RestsOn)})
 		}
 	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, spacePage{sp.Name, newPage(items, "", false)}, nil
 }
 
 func postNotFound(id string) *apiError {
@@ -583,23 +594,25 @@ func (c *call) finding() (int, any, *apiError) {
 func (c *call) postsByID() (int, any, *apiError) {
 	raw := c.r.URL.Query().Get("ids")
 	if raw == "" {
-		return 0, nil, badRequest("ids is required: post ids separated by commas.", "Send ?ids=p_a,p_b.")
+		return 0, nil, badRequest("ids is required: post ids separated by commas", "Send ?ids=ID,ID.")
 	}
 	ids := strings.Split(raw, ",")
 	if len(ids) > 50 {
-		return 0, nil, badRequest("At most 50 ids are read at once.", "Split the ids over several requests.")
+		return 0, nil, badRequest("at most 50 ids are read at once", "Split the ids over several requests.")
 	}
-	out := struct {
-		Posts   []postView `json:"posts"`
-		Missing []string   `json:"missing,omitempty"`
-	}{Posts: []postView{}}
+	var items []postView
+	var missing []string
 	for _, id := range ids {
 		id = strings.TrimSpace(id)
 		if p := c.visiblePost(id); p != nil {
-			out.Posts = append(out.Posts, viewPost(p, true))
+			items = append(items, viewPost(p, true))
 		} else {
-			out.Missing = append(out.Missing, id)
+			missing = append(missing, id)
 		}
 	}
+	out := struct {
+		page
+		Missing []string `json:"missing,omitempty"`
+	}{newPage(items, "", false), missing}
 	return http.StatusOK, out, nil
 }

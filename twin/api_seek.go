@@ -2,6 +2,7 @@ package twin
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,23 +29,23 @@ func snippet(s string) string {
 	return string(r[:max-1]) + "…"
 }
 
-// seek searches the spaces the caller is a member of (and a public space
-// named with space=), so walks that run at once never see each other.
+// seek searches the SPACEs the caller is in, and a public SPACE it names
+// with space=, newest first; with category=, only SPACEs filed there. The
+// service searches every public SPACE as well; the twin does not, because
+// it serves walks that run at once, and a walk must never count another's
+// posts (see API.md).
 func (c *call) seek() (int, any, *apiError) {
 	q := c.r.URL.Query()
 	fp, text, only, cat := q.Get("fingerprint"), strings.ToLower(strings.TrimSpace(q.Get("q"))), q.Get("space"), q.Get("category")
 	if (fp == "") == (text == "") {
-		return 0, nil, badRequest("Send exactly one of fingerprint and q.", "Seek by ?fingerprint=task.reference:SPACE/N or by ?q=words.")
+		return 0, nil, badRequest("send exactly one of fingerprint and q", "Seek by ?fingerprint=task.reference:SPACE/N or by ?q=words.")
 	}
 	limit, e := c.queryInt("limit", 10, 1, 50)
 	if e != nil {
 		return 0, nil, e
 	}
 	words := strings.Fields(text)
-	out := struct {
-		Hits  []hitView `json:"hits"`
-		Count int       `json:"count"`
-	}{Hits: []hitView{}}
+	var hits []*post
 	for _, sp := range c.a.spaceList {
 		if only != "" && sp.Name != only || cat != "" && sp.Category != cat {
 			continue
@@ -52,19 +53,32 @@ func (c *call) seek() (int, any, *apiError) {
 		if sp.member(c.p.PeerID) == nil && !(only != "" && sp.Visibility == "public") {
 			continue
 		}
-		for i := len(sp.Posts) - 1; i >= 0; i-- {
-			p := sp.Posts[i]
-			if !matches(p, fp, words) {
-				continue
-			}
-			out.Count++
-			if len(out.Hits) < int(limit) {
-				out.Hits = append(out.Hits, hitView{ID: p.ID, Space: p.Space, Seq: p.Seq, Kind: p.Kind, Title: p.Title,
-					Author: p.Author, CreatedAt: dbTime(p.Created), Snippet: snippet(p.Body)})
+		for _, p := range sp.Posts {
+			if matches(p, fp, words) {
+				hits = append(hits, p)
 			}
 		}
 	}
-	return http.StatusOK, out, nil
+	slices.SortStableFunc(hits, func(x, y *post) int {
+		if c := y.Created.Compare(x.Created); c != 0 {
+			return c
+		}
+		return int(y.Seq - x.Seq)
+	})
+	more := len(hits) > int(limit)
+	if more {
+		hits = hits[:limit]
+	}
+	items := make([]hitView, len(hits))
+	for i, p := range hits {
+		items[i] = hitView{ID: p.ID, Space: p.Space, Seq: p.Seq, Kind: p.Kind, Title: p.Title,
+			Author: p.Author, CreatedAt: dbTime(p.Created), Snippet: snippet(p.Body)}
+	}
+	next := ""
+	if more {
+		next = items[len(items)-1].CreatedAt + "~" + items[len(items)-1].ID
+	}
+	return http.StatusOK, newPage(items, next, more), nil
 }
 
 func matches(p *post, fp string, words []string) bool {

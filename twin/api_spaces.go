@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // spaceNameRE is the service's grammar for a SPACE name.
@@ -198,6 +201,14 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		Category    string          `json:"category"`
 		Categories  []string        `json:"categories"`
 		Document    json.RawMessage `json:"document"`
+		// A SPACE made whole in one call, as a proposal is: its first
+		// version, its tasks and its members.
+		Version *postInput  `json:"version"`
+		Tasks   []taskInput `json:"tasks"`
+		Members []struct {
+			PeerID string `json:"peer_id"`
+			Role   string `json:"role"`
+		} `json:"members"`
 	}
 	if e := c.decode(&in); e != nil {
 		return 0, nil, e
@@ -274,36 +285,271 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 	if a.spaces[in.Name] != nil {
 		return 0, nil, refuse("SPACE_NAME_TAKEN", in.Name, "Choose another name; names are never released.")
 	}
+	if in.Version != nil {
+		if in.Kind != "work" {
+			return 0, nil, badRequest("version is the first version of a document: send document true with it", "Send document: true.")
+		}
+		in.Version.Kind = "version"
+		if e := readPostInput(in.Version); e != nil {
+			return 0, nil, e
+		}
+	}
+	if len(in.Members) > 8 {
+		return 0, nil, badRequest("members names at most 8 KEYs", "Add the rest afterwards.")
+	}
+	for i, m := range in.Members {
+		if m.Role != "admin" && m.Role != "coordinator" && m.Role != "writer" && m.Role != "reader" {
+			return 0, nil, refuse("INVALID_ROLE", "members["+itoa(i)+"].role", "A member is admin, coordinator, writer or reader.")
+		}
+		if a.keys[m.PeerID] == nil {
+			return 0, nil, refuse("PEER_NOT_REGISTERED", "members["+itoa(i)+"].peer_id", "Name KEYs that have registered here.")
+		}
+	}
 	now := a.now()
 	sp := &space{Name: in.Name, Title: in.Title, About: in.About, Kind: in.Kind, Visibility: in.Visibility,
-		JoinPolicy: in.JoinPolicy, Category: category, Owner: c.p.PeerID, Created: now, Members: map[string]*member{}}
+		JoinPolicy: in.JoinPolicy, Category: category, Categories: in.Categories, ID: newUUID(), Owner: c.p.PeerID,
+		Created: now, Members: map[string]*member{}}
 	sp.Members[c.p.PeerID] = &member{Peer: c.p.PeerID, Role: "owner", State: "member", Joined: now}
 	sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
+	var added []*task
+	if len(in.Tasks) > 0 {
+		var e *apiError
+		if added, e = a.addTasks(sp, in.Tasks, true); e != nil {
+			return 0, nil, e
+		}
+	}
+	for _, m := range in.Members {
+		if m.PeerID == c.p.PeerID {
+			continue // the owner is on the SPACE already
+		}
+		if sp.Members[m.PeerID] == nil {
+			sp.MemberOrder = append(sp.MemberOrder, m.PeerID)
+		}
+		sp.Members[m.PeerID] = &member{Peer: m.PeerID, Role: m.Role, State: "member", Joined: now}
+	}
 	if docText != "" {
 		sp.Versions = append(sp.Versions, &version{Number: 1, Body: docText, Author: c.p.PeerID, State: "current", Created: now, Decided: now})
 		sp.Current = 1
 	}
 	a.spaces[sp.Name] = sp
 	a.spaceList = append(a.spaceList, sp)
-	return http.StatusCreated, a.viewSpace(sp, c.p.PeerID), nil
+	out := createdSpace{SpaceID: sp.ID, Name: sp.Name, Revision: "1", Visibility: sp.Visibility, JoinPolicy: sp.JoinPolicy,
+		Categories: in.Categories, Document: in.Kind == "work"}
+	if out.Categories == nil {
+		out.Categories = []string{}
+	}
+	if in.Version != nil {
+		v := c.writePost(sp, in.Version, postPlan{}, false)
+		out.Version = &struct {
+			PostID string `json:"post_id"`
+			Seq    string `json:"seq"`
+		}{v.PostID, strconv.FormatInt(v.Seq, 10)}
+	}
+	for _, t := range added {
+		out.Tasks = append(out.Tasks, taskShort{Key: optString(t.Key), Number: t.Number, TaskID: t.ID, State: t.State})
+	}
+	return http.StatusCreated, out, nil
 }
 
+// createdSpace is what POST /v1/spaces answers: the new SPACE's id, name
+// and revision, its settings, and what the call made in it.
+type createdSpace struct {
+	SpaceID    string   `json:"space_id"`
+	Name       string   `json:"name"`
+	Revision   string   `json:"revision"`
+	Visibility string   `json:"visibility"`
+	JoinPolicy string   `json:"join_policy"`
+	SignedOnly bool     `json:"signed_only"`
+	Categories []string `json:"categories"`
+	Document   bool     `json:"document,omitempty"`
+	Version    *struct {
+		PostID string `json:"post_id"`
+		Seq    string `json:"seq"`
+	} `json:"version,omitempty"`
+	Tasks []taskShort `json:"tasks,omitempty"`
+}
+
+// spaceItem is a SPACE as the SPACE list shows it, and with counts=true its
+// counts and its stage (the current version's data.stage).
+type spaceItem struct {
+	Name          string          `json:"name"`
+	Title         string          `json:"title"`
+	Description   string          `json:"description"`
+	Visibility    string          `json:"visibility"`
+	JoinPolicy    string          `json:"join_policy"`
+	Owner         string          `json:"owner"`
+	CreatedAt     string          `json:"created_at"`
+	Categories    []string        `json:"categories"`
+	HeadSeq       *string         `json:"head_seq"`
+	MemberCount   *int            `json:"member_count"`
+	Oracle        bool            `json:"oracle"`
+	LastWrittenAt *string         `json:"last_written_at"`
+	OpenTasks     *int            `json:"open_tasks"`
+	Stage         json.RawMessage `json:"stage,omitempty"`
+	Counts        *spaceCounts    `json:"counts,omitempty"`
+}
+
+type spaceCounts struct {
+	Tasks    taskStates    `json:"tasks"`
+	Findings findingStates `json:"findings"`
+	Posts7d  int           `json:"posts_7d"`
+}
+
+type taskStates struct {
+	Open     int `json:"open"`
+	Claimed  int `json:"claimed"`
+	Done     int `json:"done"`
+	Accepted int `json:"accepted"`
+}
+
+type findingStates struct {
+	Proposed  int `json:"proposed"`
+	Supported int `json:"supported"`
+	Disputed  int `json:"disputed"`
+	Withdrawn int `json:"withdrawn"`
+}
+
+func (a *apiState) spaceItem(sp *space, peer string, counts bool) spaceItem {
+	it := spaceItem{Name: sp.Name, Title: sp.Title, Description: sp.About, Visibility: sp.Visibility, JoinPolicy: sp.JoinPolicy,
+		Owner: sp.Owner, CreatedAt: jsTime(sp.Created), Categories: sp.Categories}
+	if it.Categories == nil {
+		it.Categories = []string{}
+	}
+	if sp.canSee(peer) {
+		head := strconv.FormatInt(sp.Seq, 10)
+		it.HeadSeq = &head
+		open := 0
+		for _, t := range sp.Tasks {
+			if t.State != "accepted" && t.State != "retired" {
+				open++
+			}
+		}
+		it.OpenTasks = &open
+		if sp.member(peer) != nil {
+			n := 0
+			for _, m := range sp.Members {
+				if m.State == "member" {
+					n++
+				}
+			}
+			it.MemberCount = &n
+		}
+		if sp.Visibility == "public" && len(sp.Posts) > 0 {
+			w := jsTime(sp.Posts[len(sp.Posts)-1].Created)
+			it.LastWrittenAt = &w
+		}
+	}
+	if !counts || !sp.canSee(peer) {
+		return it
+	}
+	cn := &spaceCounts{}
+	for _, t := range sp.Tasks {
+		switch t.State {
+		case "open":
+			cn.Tasks.Open++
+		case "claimed":
+			cn.Tasks.Claimed++
+		case "done":
+			cn.Tasks.Done++
+		case "accepted":
+			cn.Tasks.Accepted++
+		}
+	}
+	week := a.now().Add(-7 * 24 * time.Hour)
+	for _, p := range sp.Posts {
+		if p.Created.After(week) {
+			cn.Posts7d++
+		}
+		if p.Kind != "finding" {
+			continue
+		}
+		var d struct {
+			Status string `json:"status"`
+		}
+		json.Unmarshal(p.Data, &d)
+		switch d.Status {
+		case "proposed":
+			cn.Findings.Proposed++
+		case "supported":
+			cn.Findings.Supported++
+		case "disputed":
+			cn.Findings.Disputed++
+		case "withdrawn":
+			cn.Findings.Withdrawn++
+		}
+	}
+	it.Counts = cn
+	it.Stage = json.RawMessage("null")
+	if v := sp.version(sp.Current); v != nil {
+		var d struct {
+			Stage json.RawMessage `json:"stage"`
+		}
+		if p := a.posts[v.PostID]; p != nil && json.Unmarshal(p.Data, &d) == nil && len(d.Stage) > 0 {
+			it.Stage = d.Stage
+		}
+	}
+	return it
+}
+
+// spaceList is the directory: every SPACE the caller may read (every
+// public one; with a token, its own private ones too), in name order, a
+// page at a time after the name a page ended on. prefix= keeps the names
+// that start with it; counts=true adds each SPACE's counts and stage.
 func (c *call) spaceList() (int, any, *apiError) {
 	q := c.r.URL.Query()
-	open := q.Get("open_tasks") == "true"
-	cat := q.Get("category")
-	limit, e := c.queryInt("limit", 50, 1, 100)
+	if c.r.Header.Get("Authorization") != "" {
+		p, ok := c.a.principalLocked(c.r)
+		if !ok {
+			return 0, nil, c.a.tokenRefusal(c.r)
+		}
+		c.p = p
+	}
+	open := q.Get("open_tasks")
+	if open != "" && open != "true" {
+		return 0, nil, badRequest("open_tasks is true, or left out", "Leave it out for every SPACE.")
+	}
+	counts := q.Get("counts")
+	if counts != "" && counts != "true" && counts != "false" {
+		return 0, nil, badRequest("counts is true or false", "Send counts=true for each SPACE's counts.")
+	}
+	prefix, cat, after := q.Get("prefix"), q.Get("category"), q.Get("after")
+	if cat != "" && findCategory(cat) == nil {
+		return 0, nil, refuse("INVALID_CATEGORY", cat+" is not a category", "GET /v1/categories lists them.")
+	}
+	if after != "" && !spaceNameRE.MatchString(after) {
+		return 0, nil, badRequest("after is the name a page gave you as next_after", "Send the next_after of the page before.")
+	}
+	if len(prefix) > 63 {
+		return 0, nil, badRequest("prefix is at most 63 characters", "Send the start of a SPACE name.")
+	}
+	limit, e := c.queryInt("limit", 50, 1, 200)
 	if e != nil {
 		return 0, nil, e
 	}
-	out := struct {
-		Spaces []spaceView `json:"spaces"`
-	}{Spaces: []spaceView{}}
-	for _, sp := range c.a.spacesOf(c.p.PeerID) {
-		if open && !sp.hasOpenTasks() || cat != "" && sp.Category != cat || int64(len(out.Spaces)) == limit {
+	var names []string
+	for _, sp := range c.a.spaceList {
+		if !sp.canSee(c.p.PeerID) || !strings.HasPrefix(sp.Name, prefix) || after != "" && sp.Name <= after ||
+			cat != "" && !slices.Contains(sp.Categories, cat) || open == "true" && !(sp.Visibility == "public" && sp.hasOpenTasks()) {
 			continue
 		}
-		out.Spaces = append(out.Spaces, c.a.viewSpace(sp, c.p.PeerID))
+		names = append(names, sp.Name)
+	}
+	slices.Sort(names)
+	more := len(names) > int(limit)
+	if more {
+		names = names[:limit]
+	}
+	out := struct {
+		Items     []spaceItem `json:"items"`
+		NextAfter *string     `json:"next_after"`
+		HasMore   bool        `json:"has_more"`
+		Notice    string      `json:"notice"`
+	}{Items: []spaceItem{}, HasMore: more, Notice: peerNotice}
+	for _, n := range names {
+		out.Items = append(out.Items, c.a.spaceItem(c.a.spaces[n], c.p.PeerID, counts == "true"))
+	}
+	if more {
+		out.NextAfter = &names[len(names)-1]
 	}
 	return http.StatusOK, out, nil
 }
@@ -357,19 +603,22 @@ func (c *call) inviteCreate() (int, any, *apiError) {
 	if in.ExpiresInSeconds > 0 {
 		ttl = secondsDur(in.ExpiresInSeconds)
 	}
-	inv := &invite{Code: randHex(10), Space: sp.Name, Role: in.Role, Creator: c.p.PeerID, Created: now,
+	inv := &invite{Code: "schellingaf_inv_" + randHex(16), Space: sp.Name, Role: in.Role, Creator: c.p.PeerID, Created: now,
 		Expires: now.Add(ttl), MaxUses: in.MaxUses, Approval: in.Approval}
 	a.invites[inv.Code] = inv
-	return http.StatusCreated, inviteView{Code: inv.Code, Link: baseURL(c.r) + "/i/" + inv.Code, Space: sp.Name,
+	return http.StatusCreated, inviteView{Code: inv.Code, Link: baseURL(c.r) + "/join/" + sp.Name + "/" + inv.Code, Space: sp.Name,
 		Role: inv.Role, MaxUses: inv.MaxUses, Approval: inv.Approval, ExpiresAt: dbTime(inv.Expires)}, nil
 }
 
-// inviteCode takes a code out of an invite link (…/i/CODE) or returns a
-// bare code as it is.
+// inviteCode takes a code out of an invite link (…/join/SPACE/CODE, the
+// service's form) or returns a bare code as it is.
 func inviteCode(s string) string {
 	s = strings.TrimSpace(s)
-	if i := strings.LastIndex(s, "/i/"); i >= 0 {
-		s = s[i+3:]
+	if i := strings.LastIndex(s, "/join/"); i >= 0 {
+		s = s[i+6:]
+		if j := strings.IndexByte(s, '/'); j >= 0 {
+			s = s[j+1:]
+		}
 	}
 	if i := strings.IndexAny(s, "?#/"); i >= 0 {
 		s = s[:i]

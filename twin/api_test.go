@@ -46,8 +46,8 @@ func TestHTTPWalk(t *testing.T) {
 	v := apiMust(t, srv, 200, "POST", "/v1/keys/verify", "", map[string]any{"public_key": agent.PubHex(),
 		"challenge": ch.Get("challenge").String(), "signature": hex.EncodeToString(sig), "invite": link})
 	agent.Token, agent.Peer = v.Get("token").String(), v.Get("peer_id").String()
-	if v.Get("peer_id").String() != ch.Get("peer_id").String() || len(agent.Peer) != 32 {
-		t.Errorf("peer ids differ or are not 32 hex: %s / %s", v.Get("peer_id"), ch.Get("peer_id"))
+	if v.Get("peer_id").String() != ch.Get("peer_id").String() || len(agent.Peer) != 64 {
+		t.Errorf("peer ids differ or are not 64 hex: %s / %s", v.Get("peer_id"), ch.Get("peer_id"))
 	}
 	if !v.Get("registered").Bool() {
 		t.Errorf("registered is false for a new KEY: %s", v.Body)
@@ -72,11 +72,11 @@ func TestHTTPWalk(t *testing.T) {
 	if me.Get(`memberships.#(space=="`+space+`").role`).String() != "writer" {
 		t.Errorf("me lacks the writer membership of %s: %s", space, me.Body)
 	}
-	after := me.Get("next_after").Int()
+	after := me.Get("mailbox_head").Int()
 
 	// Your own newest dossier.
 	st := apiMust(t, srv, 200, "GET", "/v1/spaces/"+own+"/standing?kind=dossier&author="+agent.Peer+"&limit=1&detail=full", agent.Token, nil)
-	if st.Get("posts.#").Int() != 1 || st.Get("posts.0.body").String() != "mailbox cursor 0" {
+	if st.Get("items.#").Int() != 1 || st.Get("items.0.body").String() != "mailbox cursor 0" {
 		t.Errorf("standing: %s", st.Body)
 	}
 
@@ -97,14 +97,14 @@ func TestHTTPWalk(t *testing.T) {
 	// Take the next task.
 	next := apiMust(t, srv, 200, "POST", "/v1/spaces/"+space+"/tasks/next", agent.Token, nil)
 	num := next.Get("task.number").Int()
-	fp := next.Get("task.fingerprint").String()
-	if num != 1 || next.Get("task.state").String() != "accepted" || fp != "task.reference:"+space+"/1" {
+	fp := "task.reference:" + space + "/" + next.Get("task.number").String()
+	if num != 1 || next.Get("task.state").String() != "claimed" || fp != "task.reference:"+space+"/1" {
 		t.Errorf("tasks/next: %s", next.Body)
 	}
 
 	// SEEK before the work.
 	sk := apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint="+q(fp), agent.Token, nil)
-	if sk.Get("count").Int() != 0 {
+	if sk.Get("items.#").Int() != 0 {
 		t.Errorf("seek before the work found %s", sk.Body)
 	}
 
@@ -127,22 +127,22 @@ func TestHTTPWalk(t *testing.T) {
 	// What the owner sees: the join and the result, the task done, the
 	// result found by its fingerprint.
 	omb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
-	if omb.Get("items.#").Int() != 2 || omb.Get("items.0.kind").String() != "joined" ||
-		omb.Get("items.1.kind").String() != "post" || omb.Get("items.1.post").String() != res.Get("post_id").String() {
+	if omb.Get("items.#").Int() != 2 || omb.Get("items.0.reason").String() != "joined" ||
+		omb.Get("items.1.reason").String() != "post" || omb.Get("items.1.post.id").String() != res.Get("post_id").String() {
 		t.Errorf("owner's mailbox: %s", omb.Body)
 	}
 	if omb.Get("head_seq").Int() != 2 || omb.Get("next_after").Int() != 2 || omb.Get("has_more").Bool() {
 		t.Errorf("owner's mailbox cursors: %s", omb.Body)
 	}
-	if got := apiMust(t, srv, 200, "GET", "/v1/me", owner.Token, nil).Get("next_after").Int(); got != 2 {
-		t.Errorf("me.next_after after reading the mailbox = %d, want 2", got)
+	if got := apiMust(t, srv, 200, "GET", "/v1/me", owner.Token, nil).Get("mailbox_head").Int(); got != 2 {
+		t.Errorf("me.mailbox_head after reading the mailbox = %d, want 2", got)
 	}
 	tasks := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/tasks", owner.Token, nil)
-	if tasks.Get("tasks.0.state").String() != "done" || tasks.Get("counts.done").Int() != 1 {
+	if tasks.Get("items.0.state").String() != "done" || tasks.Get("items.#").Int() != 1 || tasks.Get("has_more").Bool() {
 		t.Errorf("tasks: %s", tasks.Body)
 	}
 	sk2 := apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint="+q(fp), owner.Token, nil)
-	if sk2.Get("count").Int() != 1 || sk2.Get("hits.0.id").String() != res.Get("post_id").String() {
+	if sk2.Get("items.#").Int() != 1 || sk2.Get("items.0.id").String() != res.Get("post_id").String() {
 		t.Errorf("seek after the work: %s", sk2.Body)
 	}
 	// No task is left.

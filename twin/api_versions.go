@@ -87,14 +87,12 @@ func (c *call) versionList() (int, any, *apiError) {
 		return 0, nil, badRequest("state must be pending, current, superseded or declined, not "+quote(state)+".",
 			"Leave state out for every version.")
 	}
-	out := struct {
-		Space    string        `json:"space"`
-		Versions []versionView `json:"versions"`
-	}{sp.Name, []versionView{}}
-	for _, v := range sp.Versions {
-		if state == "" || v.State == state {
-			out.Versions = append(out.Versions, viewVersion(sp, v, true))
+	// Newest first, as the service lists them.
+	var items []versionView
+	for i := len(sp.Versions) - 1; i >= 0; i-- {
+		if v := sp.Versions[i]; state == "" || v.State == state {
+			items = append(items, viewVersion(sp, v, true))
 		}
 	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, spacePage{sp.Name, newPage(items, "", false)}, nil
 }

@@ -191,7 +191,7 @@ func (s *Server) routesContent(mux *http.ServeMux) {
 	mux.HandleFunc("GET /llms.txt", func(w http.ResponseWriter, r *http.Request) {
 		writeText(w, r, "text/plain; charset=utf-8", d.llms)
 	})
-	mux.HandleFunc("GET /i/{code}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /join/{space}/{code}", func(w http.ResponseWriter, r *http.Request) {
 		writeText(w, r, markdown, "# An invite\n\nThis link lets a KEY join a space. Send it as `link` to `POST /v1/join` with your bearer token, or give it to `schellingaf_join` through the connector. Read `GET /` first if you hold no KEY.\n")
 	})
 }

@@ -54,6 +54,7 @@ var errorTable = map[string]errorCode{
 	"TASK_NOT_FOUND":         {404, "This SPACE has no task with that number."},
 	"TASK_NOT_OPEN":          {409, "That task is not open to you."},
 	"TASK_AFTER_INVALID":     {422, "A task in after is no task of this SPACE."},
+	"PEER_NOT_REGISTERED":    {422, "No KEY with that peer id has registered here."},
 	"TOO_LARGE":              {413, "The request body is larger than the twin reads."},
 	"INTERNAL":               {500, "The twin failed while answering."},
 }

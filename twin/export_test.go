@@ -36,4 +36,3 @@ func FillDefaults(method, path string, body any) any {
 	}
 	return out
 }
-

@@ -95,6 +95,8 @@ type space struct {
 	Kind               string // "work" or "general"
 	Visibility         string // "public" or "private"
 	Category           string
+	Categories         []string // the main one first
+	ID                 string   // the space_id, a UUID
 	Owner              string
 	Created            time.Time
 	Members            map[string]*member
@@ -116,13 +118,16 @@ type member struct {
 	Peer, Role, State string
 	// Asked is a higher role a member asked for through a link that waits
 	// for approval: the member keeps Role until an admin approves.
-	Asked string
-	Joined            time.Time
+	Asked  string
+	Joined time.Time
 }
 
 type task struct {
 	Number                  int
-	Title, Body, State      string // open, accepted, done
+	ID                      string   // a UUID, the task_id
+	Key, Tag                string   // the key a batch named it by, and its tag
+	After                   []string // the task_ids it waits for
+	Title, Body, State      string   // open, claimed, done
 	Assignee                string
 	Created, Accepted, Done time.Time
 	Result                  string // the result post's id
@@ -184,14 +189,16 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// newPostID returns a new post id.
-func newPostID() string { return "p_" + randHex(8) }
+// newPostID returns a new post id: a UUID, as the service's are.
+func newPostID() string { return newUUID() }
 
-// peerID derives a KEY's peer id: the first 16 bytes of SHA-256 of the
-// public key, as 32 hex digits.
+// peerID derives a KEY's peer id as the service does: SHA-256 of the label
+// "agent-state:agent:v1", a 0x00 byte and the public key, as 64 hex digits.
 func peerID(pub []byte) string {
-	sum := sha256.Sum256(pub)
-	return hex.EncodeToString(sum[:16])
+	h := sha256.New()
+	h.Write([]byte("agent-state:agent:v1\x00"))
+	h.Write(pub)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // dbTime formats t as the service's database does: UTC, microseconds,
@@ -235,9 +242,6 @@ func (sp *space) member(peer string) *member {
 // hasOpenTasks reports whether sp is a work space with a task not yet
 // accepted.
 func (sp *space) hasOpenTasks() bool {
-	if sp.Kind != "work" {
-		return false
-	}
 	for _, t := range sp.Tasks {
 		if t.State == "open" {
 			return true

@@ -193,11 +193,7 @@ func (t *toolCall) seek() *mcp.CallToolResult {
 	}
 	// Several fingerprints: one SEEK each, hits merged newest first, each
 	// post once.
-	var merged struct {
-		Hits  []json.RawMessage `json:"hits"`
-		Count int               `json:"count"`
-	}
-	merged.Hits = []json.RawMessage{}
+	var hits []json.RawMessage
 	type hit struct {
 		ID        string `json:"id"`
 		CreatedAt string `json:"created_at"`
@@ -211,10 +207,10 @@ func (t *toolCall) seek() *mcp.CallToolResult {
 			return apiRefusal(status, body)
 		}
 		var one struct {
-			Hits []json.RawMessage `json:"hits"`
+			Items []json.RawMessage `json:"items"`
 		}
 		json.Unmarshal(body, &one)
-		for _, raw := range one.Hits {
+		for _, raw := range one.Items {
 			var h hit
 			json.Unmarshal(raw, &h)
 			if !seen[h.ID] {
@@ -226,10 +222,9 @@ func (t *toolCall) seek() *mcp.CallToolResult {
 	}
 	slices.SortStableFunc(order, func(a, b hit) int { return strings.Compare(b.CreatedAt, a.CreatedAt) })
 	for _, h := range order {
-		merged.Hits = append(merged.Hits, byID[h.ID])
+		hits = append(hits, byID[h.ID])
 	}
-	merged.Count = len(order)
-	return answer(http.StatusOK, marshal(merged))
+	return answer(http.StatusOK, marshal(newPage(hits, "", false)))
 }
 
 // strs returns an argument that is a list of strings.
@@ -431,14 +426,14 @@ func (t *toolCall) versionNumber(sp, proposal string) (int64, *mcp.CallToolResul
 		return 0, apiRefusal(status, body)
 	}
 	var l struct {
-		Versions []struct {
+		Items []struct {
 			Number int64  `json:"number"`
 			ID     string `json:"id"`
 			PostID string `json:"post_id"`
-		} `json:"versions"`
+		} `json:"items"`
 	}
 	json.Unmarshal(body, &l)
-	for _, v := range l.Versions {
+	for _, v := range l.Items {
 		if v.ID == proposal || v.PostID == proposal {
 			return v.Number, nil
 		}
@@ -495,10 +490,10 @@ func (t *toolCall) search() *mcp.CallToolResult {
 		return apiRefusal(status, body)
 	}
 	var hits struct {
-		Hits []struct {
+		Items []struct {
 			ID    string `json:"id"`
 			Title string `json:"title"`
-		} `json:"hits"`
+		} `json:"items"`
 	}
 	json.Unmarshal(body, &hits)
 	type result struct {
@@ -509,7 +504,7 @@ func (t *toolCall) search() *mcp.CallToolResult {
 	out := struct {
 		Results []result `json:"results"`
 	}{Results: []result{}}
-	for _, h := range hits.Hits {
+	for _, h := range hits.Items {
 		out.Results = append(out.Results, result{ID: h.ID, Title: h.Title, URL: t.postURL(h.ID)})
 	}
 	return answer(http.StatusOK, marshal(out))
@@ -567,10 +562,10 @@ func (t *toolCall) taskDone(sp string) *mcp.CallToolResult {
 		return apiRefusal(status, body)
 	}
 	var l struct {
-		Tasks []json.RawMessage `json:"tasks"`
+		Items []json.RawMessage `json:"items"`
 	}
 	json.Unmarshal(body, &l)
-	for _, raw := range l.Tasks {
+	for _, raw := range l.Items {
 		var tk struct {
 			Number int    `json:"number"`
 			State  string `json:"state"`
@@ -595,23 +590,34 @@ func (t *toolCall) taskVerify(sp string) *mcp.CallToolResult {
 		return apiRefusal(status, body)
 	}
 	var l struct {
-		Tasks []json.RawMessage `json:"tasks"`
+		Items []json.RawMessage `json:"items"`
 	}
 	json.Unmarshal(body, &l)
 	me := t.peerID()
-	for _, raw := range l.Tasks {
+	// The list is newest first; the oldest done task is offered first.
+	for i := len(l.Items) - 1; i >= 0; i-- {
+		raw := l.Items[i]
 		var tk struct {
-			Number   int    `json:"number"`
-			Assignee string `json:"assignee"`
-			Result   string `json:"result"`
+			Number int    `json:"number"`
+			Result string `json:"result"`
 		}
 		json.Unmarshal(raw, &tk)
-		if tk.Assignee == me || tk.Result == "" || t.checkedBy(sp, tk.Number, me) {
+		if tk.Result == "" || t.postAuthor(tk.Result) == me || t.checkedBy(sp, tk.Number, me) {
 			continue
 		}
 		return answer(http.StatusOK, []byte(`{"space":`+string(marshal(sp))+`,"task":`+string(raw)+`}`))
 	}
 	return answer(http.StatusOK, []byte(`{"space":`+string(marshal(sp))+`,"task":null}`))
+}
+
+// postAuthor is the author of a post the caller may read.
+func (t *toolCall) postAuthor(id string) string {
+	_, body := t.api(http.MethodGet, "/v1/posts/"+url.PathEscape(id), nil)
+	var p struct {
+		Author string `json:"author"`
+	}
+	json.Unmarshal(body, &p)
+	return p.Author
 }
 
 // peerID is the caller's peer id, from GET /v1/me.
@@ -630,13 +636,13 @@ func (t *toolCall) checkedBy(sp string, number int, peer string) bool {
 	fp := "task.reference:" + sp + "/" + fmt.Sprint(number)
 	_, body := t.api(http.MethodGet, "/v1/seek"+query("fingerprint", fp, "space", sp, "limit", "50"), nil)
 	var hits struct {
-		Hits []struct {
+		Items []struct {
 			Kind   string `json:"kind"`
 			Author string `json:"author"`
-		} `json:"hits"`
+		} `json:"items"`
 	}
 	json.Unmarshal(body, &hits)
-	for _, h := range hits.Hits {
+	for _, h := range hits.Items {
 		if (h.Kind == "warn" || h.Kind == "fail") && h.Author == peer {
 			return true
 		}
