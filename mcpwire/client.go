@@ -278,12 +278,28 @@ func mustJSON(v any, def string) json.RawMessage {
 // the answer. A JSON-RPC error answer is returned as an *Error wrapping an
 // *RPCError, with the Response inside.
 func (c *Client) Request(ctx context.Context, method string, params any) (*Response, error) {
-	id := c.nextID.Add(1)
+	id, reserved := ctx.Value(idKey{}).(int64)
+	if !reserved {
+		id = c.nextID.Add(1)
+	}
 	body, name, err := c.build(method, params, strconv.FormatInt(id, 10))
 	if err != nil {
 		return nil, c.fail(method, err)
 	}
 	return c.do(ctx, &outgoing{body: body, id: gjson.Parse(strconv.FormatInt(id, 10)), method: method, name: name, modern: c.isModern()})
+}
+
+// Reserve reserves n consecutive request ids and returns the first: for
+// requests sent at once whose ids must follow the order they are written
+// in, each sent with a context from WithID.
+func (c *Client) Reserve(n int) int64 { return c.nextID.Add(int64(n)) - int64(n) + 1 }
+
+type idKey struct{}
+
+// WithID returns a context whose Request sends the JSON-RPC id given (one
+// Reserve returned) instead of the next one.
+func WithID(ctx context.Context, id int64) context.Context {
+	return context.WithValue(ctx, idKey{}, id)
 }
 
 // RequestRaw sends body exactly as given (a JSON-RPC request or

@@ -64,30 +64,45 @@ func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) er
 		}
 	}
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
-	for _, st := range all {
+	for i := 0; i < len(all); i++ {
+		st := all[i]
+		if st.Group != nil {
+			// Sent at once: none sees what another keeps.
+			var defs []string
+			for _, g := range st.Group {
+				for _, t := range g.templates() {
+					use(g.File, t.at(g), t.s)
+				}
+				defs = append(defs, g.defines()...)
+			}
+			for _, g := range st.Group {
+				if g.MCP != nil {
+					g.checkServer(s, server, &errs)
+				}
+			}
+			for _, name := range defs {
+				defined[name] = true
+			}
+			continue
+		}
 		for _, t := range st.templates() {
 			use(st.File, t.at(st), t.s)
 		}
 		if st.MCP != nil {
-			switch {
-			case st.MCP.Inline != nil:
-				server(st, st.MCP.Inline)
-			case st.MCP.Server != "":
-				if sv, ok := s.Servers[st.MCP.Server]; ok {
-					server(st, sv)
-				} else {
-					errs = append(errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp.server: no server %q in servers (have: %s)", st.MCP.Server, strings.Join(s.serverNames(), ", "))})
-				}
-			case len(s.Servers) == 1:
-				for _, sv := range s.Servers {
-					server(st, sv)
-				}
-			default:
-				errs = append(errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp: which server? name one (server: ...) of %s, or give url or command", strings.Join(s.serverNames(), ", "))})
-			}
+			st.checkServer(s, server, &errs)
 		}
 		for _, name := range st.defines() {
 			defined[name] = true
+		}
+		if r := st.Repeat; r != nil {
+			// The condition and the next run's variables read what the run kept.
+			use(st.File, r.Line, r.While)
+			for _, kv := range r.Set {
+				use(st.File, kv.Line, kv.Value)
+			}
+			for _, kv := range r.Set {
+				defined[kv.Key] = true
+			}
 		}
 	}
 	if len(errs) > 0 {
@@ -358,5 +373,25 @@ func (st *Step) rewrite(f func(string) string) {
 	}
 	for _, a := range st.Expect.Paths {
 		rewriteNode(a.Equals, f)
+	}
+}
+
+// checkServer checks the server an mcp step names, with check.
+func (st *Step) checkServer(s *Spec, check func(*Step, *Server), errs *SpecErrors) {
+	switch {
+	case st.MCP.Inline != nil:
+		check(st, st.MCP.Inline)
+	case st.MCP.Server != "":
+		if sv, ok := s.Servers[st.MCP.Server]; ok {
+			check(st, sv)
+		} else {
+			*errs = append(*errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp.server: no server %q in servers (have: %s)", st.MCP.Server, strings.Join(s.serverNames(), ", "))})
+		}
+	case len(s.Servers) == 1:
+		for _, sv := range s.Servers {
+			check(st, sv)
+		}
+	default:
+		*errs = append(*errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp: which server? name one (server: ...) of %s, or give url or command", strings.Join(s.serverNames(), ", "))})
 	}
 }

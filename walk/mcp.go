@@ -21,6 +21,7 @@ type mcpClient interface {
 	Notify(ctx context.Context, method string, params any) (*mcpwire.Response, error)
 	Discover(ctx context.Context, o ...mcpwire.InitOptions) (*mcpwire.Response, error)
 	ListTools(ctx context.Context) ([]*mcpwire.Response, error)
+	Reserve(n int) int64
 	CallTool(ctx context.Context, name string, args any) (*mcpwire.Response, error)
 	SetProtocolVersion(v string)
 	Where() string
@@ -128,10 +129,10 @@ func (r *runner) mcp(ctx context.Context, st *Step) (*exchange, error) {
 			return nil, specErr(st, err)
 		}
 	}
-	method := map[string]string{"initialize": "initialize", "discover": "server/discover", "list": "tools/list", "call": "tools/call", "notify": name, "method": name, "raw": "raw"}[m.Op]
+	method := map[string]string{"initialize": "initialize", "discover": "server/discover", "list": "tools/list", "call": "tools/call", "prompt": "prompts/get", "notify": name, "method": name, "raw": "raw"}[m.Op]
 	ex := &exchange{request: method + " " + c.Where(), reqBody: params, mcp: true}
-	if m.Op == "call" {
-		ex.request = "tools/call " + name + " " + c.Where()
+	if m.Op == "call" || m.Op == "prompt" {
+		ex.request = method + " " + name + " " + c.Where()
 	}
 	var resp *mcpwire.Response
 	var pages []*mcpwire.Response
@@ -173,6 +174,17 @@ func (r *runner) mcp(ctx context.Context, st *Step) (*exchange, error) {
 		} else {
 			resp, err = c.CallTool(ctx, name, params)
 		}
+	case "prompt":
+		// {"name":...,"arguments":...}, the arguments as written.
+		p := []byte(`{"name":`)
+		q, _ := json.Marshal(name)
+		p = append(p, q...)
+		if params != nil {
+			p = append(append(p, `,"arguments":`...), params...)
+		}
+		p = append(p, '}')
+		ex.reqBody = p
+		resp, err = c.Request(ctx, "prompts/get", json.RawMessage(p))
 	case "notify":
 		resp, err = c.Notify(ctx, name, paramsOrNil(params))
 	case "method":

@@ -328,7 +328,7 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 			continue
 		}
 		found := false
-		for _, st := range s.Steps {
+		for _, st := range s.Flat() {
 			if st.Counted && st.Part == m.Part && (m.Kind != gate.ToolList || (st.MCP != nil && st.MCP.Op == "list")) {
 				found = true
 			}
@@ -456,7 +456,7 @@ func (p *parser) servers(s *Spec, n *yaml.Node) {
 	}
 }
 
-var stepKinds = []string{"http", "mcp", "doc", "exec", "key", "pkce", "use"}
+var stepKinds = []string{"http", "mcp", "doc", "exec", "key", "pkce", "use", "together"}
 
 // kindKeys are the keys only a kind of step takes.
 var kindKeys = map[string][]string{
@@ -465,7 +465,7 @@ var kindKeys = map[string][]string{
 	"key":  {"seed", "sign", "as"},
 }
 
-var commonKeys = []string{"part", "count", "keep", "expect"}
+var commonKeys = []string{"part", "count", "keep", "expect", "repeat"}
 
 func (p *parser) steps(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 	if n.Kind != yaml.SequenceNode {
@@ -489,7 +489,7 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		return nil
 	}
 	st := &Step{File: p.file, Line: n.Line, Setup: !counted}
-	var kindNode, keepNode, expectNode *yaml.Node
+	var kindNode, keepNode, expectNode, repeatNode *yaml.Node
 	count := true
 	for _, kv := range pairs {
 		k := kv[0].Value
@@ -523,7 +523,18 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 			keepNode = v
 		case "expect":
 			expectNode = v
+		case "repeat":
+			repeatNode = v
 		}
+	}
+	if st.Kind == "together" {
+		for _, kv := range pairs {
+			if k := kv[0].Value; k != "together" {
+				p.errf(kv[0], "%s: a together step takes no %s: give it to the steps inside", what, k)
+			}
+		}
+		st.Group = p.together(s, kindNode, what, counted)
+		return []*Step{st}
 	}
 	if st.Kind == "use" {
 		for _, kv := range pairs {
@@ -574,6 +585,13 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 	}
 	if expectNode != nil {
 		st.Expect = p.expect(expectNode, what+".expect")
+	}
+	if repeatNode != nil {
+		if st.Kind != "http" && st.Kind != "mcp" {
+			p.errf(repeatNode, "%s.repeat: only http and mcp steps repeat, this is a %s step", what, st.Kind)
+		} else {
+			st.Repeat = p.repeat(repeatNode, what+".repeat")
+		}
 	}
 	if (st.Kind == "key" || st.Kind == "pkce") && (keepNode != nil || expectNode != nil) {
 		p.errf(n, "%s: a %s step keeps its own values and takes no keep or expect", what, st.Kind)
@@ -733,7 +751,7 @@ func (p *parser) nodeTemplates(n *yaml.Node, what string) {
 	}
 }
 
-var mcpOps = []string{"initialize", "discover", "list", "call", "notify", "method", "raw"}
+var mcpOps = []string{"initialize", "discover", "list", "call", "prompt", "notify", "method", "raw"}
 
 func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 	r := &MCPRequest{}
@@ -790,7 +808,7 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 	switch r.Op {
 	case "":
 		p.errf(n, "%s.mcp: no message: want one of %s", what, strings.Join(mcpOps, ", "))
-	case "call", "notify", "method", "raw":
+	case "call", "prompt", "notify", "method", "raw":
 		if r.Name == "" {
 			p.errf(n, "%s.mcp.%s: want a name", what, r.Op)
 		}
@@ -997,4 +1015,67 @@ func (p *parser) pathAssert(k, v *yaml.Node, what string) PathAssert {
 	p.nodeTemplates(v, what)
 	a.Kind, a.Equals = "equals", v
 	return a
+}
+
+// together parses a together step's steps: http requests and mcp calls,
+// prompts and methods, sent at once.
+func (p *parser) together(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
+	what += ".together"
+	if n.Kind != yaml.SequenceNode || len(n.Content) < 2 {
+		p.errf(n, "%s: want a list of two or more steps", what)
+		return nil
+	}
+	if len(n.Content) > MaxTogether {
+		p.errf(n, "%s: %d steps; at most %d are sent at once", what, len(n.Content), MaxTogether)
+		return nil
+	}
+	var out []*Step
+	for i, c := range n.Content {
+		c = resolveAlias(c)
+		w := fmt.Sprintf("%s[%d]", what, i)
+		for _, st := range p.step(s, c, w, counted) {
+			switch {
+			case st.Kind == "http":
+			case st.Kind == "mcp" && (st.MCP.Op == "call" || st.MCP.Op == "prompt" || st.MCP.Op == "method"):
+			default:
+				p.errf(c, "%s: only http steps and mcp call, prompt and method steps are sent together", w)
+				continue
+			}
+			if st.Repeat != nil {
+				p.errf(c, "%s: a step sent together does not repeat", w)
+			}
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// MaxTogether is the most steps a together step sends at once.
+const MaxTogether = 16
+
+// repeat parses a step's repeat: {while, max, set}.
+func (p *parser) repeat(n *yaml.Node, what string) *Repeat {
+	r := &Repeat{Line: n.Line}
+	for _, kv := range p.pairs(n, what, "while", "max", "set") {
+		switch kv[0].Value {
+		case "while":
+			r.While = p.str(kv[1], what+".while")
+			p.template(kv[1], r.While, what+".while")
+		case "max":
+			m, err := strconv.Atoi(kv[1].Value)
+			if err != nil || kv[1].Kind != yaml.ScalarNode || m < 1 || m > MaxRepeat {
+				p.errf(kv[1], "%s.max: want a whole number from 1 to %d, got %q", what, MaxRepeat, kv[1].Value)
+			}
+			r.Max = m
+		case "set":
+			r.Set = p.kvs(kv[1], what+".set")
+		}
+	}
+	if r.While == "" {
+		p.errf(n, "%s: want while, a template such as \"{{has_more}}\"", what)
+	}
+	if r.Max == 0 {
+		p.errf(n, "%s: want max, the most runs (a bound on a server that always says there is more)", what)
+	}
+	return r
 }

@@ -11,11 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
+	"github.com/readmeter/readmeter/mcpwire"
 )
 
 // Options are what a run needs beside its spec.
@@ -298,6 +300,107 @@ type exchange struct {
 }
 
 func (r *runner) step(ctx context.Context, st *Step) error {
+	if st.Group != nil {
+		return r.together(ctx, st)
+	}
+	if st.Repeat == nil {
+		return r.once(ctx, st)
+	}
+	rp := st.Repeat
+	for run := 1; ; run++ {
+		if err := r.once(ctx, st); err != nil {
+			return err
+		}
+		more, err := r.sc.render(rp.While)
+		if err != nil {
+			return specErr(st, err)
+		}
+		if !truthy(more) {
+			return nil
+		}
+		if run >= rp.Max {
+			return r.fail(st, rp.Line, fmt.Sprintf("repeat: %q still says there is more after %d runs, its max", clip(more), rp.Max), nil)
+		}
+		for _, kv := range rp.Set {
+			v, err := r.sc.render(kv.Value)
+			if err != nil {
+				return &SpecError{File: st.File, Line: kv.Line, Msg: "repeat.set." + kv.Key + ": " + err.Error()}
+			}
+			r.sc.set(kv.Key, value{text: v}, false)
+		}
+	}
+}
+
+// truthy reports whether a repeat's condition, rendered, says there is
+// more: anything but "", "false", "0", "null" and "[]".
+func truthy(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "false", "0", "null", "[]":
+		return false
+	}
+	return true
+}
+
+// together sends a together step's requests at once, then checks, keeps
+// from and counts each answer in the order the steps are written.
+func (r *runner) together(ctx context.Context, st *Step) error {
+	ids := make([]int64, len(st.Group))
+	for i, g := range st.Group {
+		if g.Kind != "mcp" {
+			continue
+		}
+		// Connect first, in order; MCP ids follow the order written.
+		sv, err := r.server(g)
+		if err != nil {
+			return err
+		}
+		c, err := r.connect(ctx, g, sv)
+		if err != nil {
+			return err
+		}
+		ids[i] = c.Reserve(1)
+	}
+	exs := make([]*exchange, len(st.Group))
+	errs := make([]error, len(st.Group))
+	var wg sync.WaitGroup
+	for i, g := range st.Group {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+			defer cancel()
+			if ids[i] != 0 {
+				c = mcpwire.WithID(c, ids[i])
+			}
+			exs[i], errs[i] = r.send1(c, g)
+		}()
+	}
+	wg.Wait()
+	for i, g := range st.Group {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := r.finish(g, exs[i]); err != nil {
+			return err
+		}
+		if r.opts.OnStep != nil {
+			r.opts.OnStep()
+		}
+	}
+	return nil
+}
+
+// send1 sends an http or mcp step's request and reads its answer.
+func (r *runner) send1(ctx context.Context, st *Step) (*exchange, error) {
+	if st.Kind == "http" {
+		return r.http(ctx, st)
+	}
+	return r.mcp(ctx, st)
+}
+
+// once runs a step once: its request, then what must hold, what to keep,
+// and its count.
+func (r *runner) once(ctx context.Context, st *Step) error {
 	if r.opts.OnStep != nil {
 		defer r.opts.OnStep()
 	}
@@ -324,6 +427,11 @@ func (r *runner) step(ctx context.Context, st *Step) error {
 	if err != nil {
 		return err
 	}
+	return r.finish(st, ex)
+}
+
+// finish holds an answer to what must hold, keeps from it and counts it.
+func (r *runner) finish(st *Step, ex *exchange) error {
 	if err := r.expect(st, ex); err != nil {
 		return err
 	}

@@ -50,6 +50,20 @@ func (s *Spec) AllMeasures() []Measure {
 	return append(out, s.Measures...)
 }
 
+// Flat returns the walk's steps with each together step's steps in its
+// place.
+func (s *Spec) Flat() []*Step {
+	var out []*Step
+	for _, st := range s.Steps {
+		if st.Group != nil {
+			out = append(out, st.Group...)
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
 // Measure is a budget entry of a walk: what is measured and the budget
 // key it is held to.
 type Measure struct {
@@ -130,6 +144,14 @@ type Step struct {
 	Key  *KeyStep
 	PKCE string
 
+	// Group holds the steps of a `together` step, sent at once: each
+	// answer is checked, kept from and counted under its own part, in the
+	// order written, once all have come.
+	Group []*Step
+	// Repeat, when set, sends the step again while a kept value says
+	// there is more, at most Repeat.Max times in all.
+	Repeat *Repeat
+
 	// Keep are the values kept from the answer, in file order.
 	Keep []Keep
 	// Expect is what must hold of the answer.
@@ -148,6 +170,26 @@ func (s *Step) Title() string {
 		return "set-up " + s.Kind + " step"
 	}
 	return s.Kind + " step"
+}
+
+// MaxRepeat is the most a repeat's max may be.
+const MaxRepeat = 1000
+
+// Repeat is a step sent again while its condition holds: a page read
+// while the answer says there is more.
+type Repeat struct {
+	// While is a template, rendered after each run (with what the run
+	// kept): the step runs again unless it renders to "", "false", "0",
+	// "null" or "[]".
+	While string
+	// Max bounds the runs, the first included; a condition that still
+	// holds after Max runs fails the walk.
+	Max int
+	// Set are variables set (templates) before each further run, such as
+	// the cursor the next page starts after.
+	Set []KV
+	// Line is where the repeat is declared.
+	Line int
 }
 
 // HTTPRequest is an HTTP step's request; every string is a template.
@@ -173,10 +215,10 @@ type MCPRequest struct {
 	// Server names a server of `servers:`; Inline is one given in the step.
 	Server string
 	Inline *Server
-	// Op is "initialize", "discover", "list", "call", "notify", "method"
-	// or "raw".
+	// Op is "initialize", "discover", "list", "call", "prompt", "notify",
+	// "method" or "raw".
 	Op string
-	// Name is the tool (call), the method (notify, method), the protocol
+	// Name is the tool (call), the prompt (prompt), the method (notify, method), the protocol
 	// version (initialize, discover) or the raw message (raw).
 	Name string
 	// Args are the tool's arguments or the method's params.

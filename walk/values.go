@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
@@ -23,6 +24,7 @@ type value struct {
 type scope struct {
 	vals    map[string]value
 	env     func(string) (string, bool)
+	mu      sync.Mutex // guards secrets: steps sent together add to them at once
 	secrets []string
 }
 
@@ -47,6 +49,8 @@ func (sc *scope) secret(s string) {
 	if len(s) < 4 {
 		return // too short to redact without mangling the text
 	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
 	for _, x := range sc.secrets {
 		if x == s {
 			return
@@ -72,7 +76,10 @@ var (
 
 // redact replaces every secret and every credential field in s.
 func (sc *scope) redact(s string) string {
-	for _, x := range sc.secrets {
+	sc.mu.Lock()
+	secrets := sc.secrets
+	sc.mu.Unlock()
+	for _, x := range secrets {
 		s = strings.ReplaceAll(s, x, "[redacted]")
 	}
 	s = secretJSON.ReplaceAllString(s, "${1}[redacted]${3}")
@@ -194,4 +201,32 @@ func keptValue(r gjson.Result) value {
 		return value{text: r.String(), raw: r.Raw}
 	}
 	return value{text: r.Raw, raw: r.Raw}
+}
+
+func init() {
+	// @commas joins an array's values with commas, as a JSON string: the
+	// names a read of many takes in one query value (items.#.name|@commas).
+	// With an argument, at most that many: @commas:20.
+	gjson.AddModifier("commas", func(jsonText, arg string) string {
+		max := -1
+		if arg != "" {
+			if n, err := strconv.Atoi(arg); err == nil && n >= 0 {
+				max = n
+			}
+		}
+		var parts []string
+		gjson.Parse(jsonText).ForEach(func(_, v gjson.Result) bool {
+			if max >= 0 && len(parts) >= max {
+				return false
+			}
+			if v.Type == gjson.String {
+				parts = append(parts, v.String())
+			} else {
+				parts = append(parts, v.Raw)
+			}
+			return true
+		})
+		b, _ := json.Marshal(strings.Join(parts, ","))
+		return string(b)
+	})
 }

@@ -706,7 +706,7 @@ func checkSpecs(stdout, stderr io.Writer, args []string) error {
 	}
 	for _, s := range specs {
 		counted := 0
-		for _, st := range s.Steps {
+		for _, st := range s.Flat() {
 			if st.Counted {
 				counted++
 			}

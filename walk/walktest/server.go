@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -45,7 +46,11 @@ type Server struct {
 	tokens  map[string]string // token -> peer id
 	pending map[string][]byte // challenge hex -> public key
 	grows   int               // GET /grows answers one byte more each time
+	meet    chan struct{}     // GET /meet: the first request waits for a second
 }
+
+// Pages is how many pages GET /pages answers.
+const Pages = 3
 
 // Start starts a server on loopback; Close stops it.
 func Start() *Server {
@@ -155,6 +160,34 @@ func (s *Server) handler() http.Handler {
 		n := s.grows
 		s.mu.Unlock()
 		fmt.Fprintf(w, "answer %s", strings.Repeat("x", n))
+	})
+	mux.HandleFunc("GET /pages", func(w http.ResponseWriter, r *http.Request) {
+		// Three pages of two items, a string cursor between them.
+		after, _ := strconv.Atoi(r.URL.Query().Get("after"))
+		items := []string{fmt.Sprintf("item-%d", after+1), fmt.Sprintf("item-%d", after+2)}
+		more := after+2 < Pages*2
+		writeJSON(w, 200, map[string]any{"items": items, "has_more": more, "next_after": strconv.Itoa(after + 2)})
+	})
+	mux.HandleFunc("GET /meet", func(w http.ResponseWriter, r *http.Request) {
+		// Answers only when a second request meets the first: two requests
+		// sent one after the other never meet.
+		s.mu.Lock()
+		if s.meet == nil {
+			s.meet = make(chan struct{})
+			ch := s.meet
+			s.mu.Unlock()
+			select {
+			case <-ch:
+				writeJSON(w, 200, map[string]any{"met": true, "who": r.URL.Query().Get("who")})
+			case <-time.After(5 * time.Second):
+				writeJSON(w, 408, map[string]any{"met": false})
+			}
+			return
+		}
+		close(s.meet)
+		s.meet = nil
+		s.mu.Unlock()
+		writeJSON(w, 200, map[string]any{"met": true, "who": r.URL.Query().Get("who")})
 	})
 	mux.HandleFunc("GET /status/{code}", func(w http.ResponseWriter, r *http.Request) {
 		code, _ := strconv.Atoi(r.PathValue("code"))
@@ -276,6 +309,12 @@ func newMCPServer(pageSize int) *mcp.Server {
 				out.Task.State = "done"
 			}
 			return nil, out, nil
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: "propose", Description: "Drafts the calls of a proposal.", Arguments: []*mcp.PromptArgument{{Name: "slug", Required: true}}},
+		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			slug := req.Params.Arguments["slug"]
+			text := "Send these in order.\n1. task {\"action\":\"next\"}\n2. task {\"action\":\"done\",\"slug\":\"" + slug + "\"}"
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "refuse", Description: "Always refuses."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {

@@ -1,0 +1,90 @@
+package walk_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/readmeter/readmeter/walk"
+	"github.com/readmeter/readmeter/walk/walktest"
+)
+
+// TestRepeatTogetherPrompt runs a walk that pages while the answer says
+// there is more, sends three requests at once, and reads an MCP prompt:
+// every page is its own part under the step's name, the requests sent
+// together meet on the server (one sent after the other would not), each
+// is counted under its own part in the order written, MCP ids follow that
+// order, and the prompt is prompts/get with the arguments as written.
+func TestRepeatTogetherPrompt(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	s := load(t, "testdata/features.yaml")
+	res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := srv.Log()
+	var names []string
+	for _, p := range res.Ledger.Parts() {
+		names = append(names, p.Name)
+	}
+	want := "a page,a page,a page,one,the next task,two,the prompt"
+	if got := strings.Join(names, ","); got != want {
+		t.Fatalf("parts %s, want %s", got, want)
+	}
+	if res.Calls != 7 {
+		t.Errorf("%d calls, want 7", res.Calls)
+	}
+	var pages []string
+	for _, a := range log {
+		if a.Path == "/pages" {
+			pages = append(pages, gjson.GetBytes(a.Body, "next_after").String())
+		}
+	}
+	if strings.Join(pages, ",") != "2,4,6" {
+		t.Errorf("pages ended at %v, want 2,4,6", pages)
+	}
+	// Each part is the bytes of its own answer, whatever order they came in.
+	parts := res.Ledger.Parts()
+	for _, a := range log {
+		if a.Path != "/meet" {
+			continue
+		}
+		who := gjson.GetBytes(a.Body, "who").String()
+		for _, p := range parts {
+			if p.Name == who && p.Bytes != int64(len(a.Body)) {
+				t.Errorf("part %s: %d bytes, its answer %d", who, p.Bytes, len(a.Body))
+			}
+		}
+	}
+	// The call sent together took id 1, the prompt after it id 2.
+	var ids []string
+	for _, a := range log {
+		if a.Path == "/mcp" {
+			body := string(a.Body)
+			if i := strings.Index(body, "data: "); i >= 0 {
+				body = body[i+6:]
+			}
+			ids = append(ids, gjson.Get(body, "id").Raw)
+		}
+	}
+	if strings.Join(ids, ",") != "1,2" {
+		t.Errorf("MCP ids %v, want 1,2", ids)
+	}
+}
+
+// TestRepeatStopsAtMax fails a walk whose condition still holds after its
+// max runs, naming the repeat's line.
+func TestRepeatStopsAtMax(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	s := load(t, "testdata/features.yaml")
+	s.Steps[0].Repeat.Max = 2
+	s.Steps = s.Steps[:1]
+	_, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err == nil || !strings.Contains(err.Error(), `features.yaml:11: step "a page": repeat: "true" still says there is more after 2 runs, its max`) {
+		t.Fatalf("err = %v", err)
+	}
+}
