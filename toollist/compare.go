@@ -12,6 +12,9 @@ type ToolRow struct {
 	Name           string
 	Old, New       int64
 	Added, Removed bool
+	// OldFig and NewFig are the tool's figures in each list (zero where
+	// it is absent).
+	OldFig, NewFig ToolFigures
 }
 
 // Comparison is two tool lists side by side, as benchstat compares runs.
@@ -44,6 +47,12 @@ func Compare(old, new *Figures) *Comparison {
 		Removed: []string{},
 		Total:   Row{"model_read_bytes", old.ModelReadBytes, new.ModelReadBytes},
 	}
+	// Each tokenizer both lists were counted with: NAME_tokens.
+	for _, ot := range old.Tokenizers {
+		if n, ok := TokenizerTokens(new.Tokenizers, ot.Name); ok {
+			c.Figures = append(c.Figures, Row{ot.Name + "_tokens", ot.Tokens, n})
+		}
+	}
 	type key struct {
 		name string
 		nth  int
@@ -67,16 +76,16 @@ func Compare(old, new *Figures) *Comparison {
 		nt := new.PerTool[i]
 		if j, ok := oldAt[k]; ok {
 			matched[j] = true
-			c.Tools = append(c.Tools, ToolRow{Name: nt.Name, Old: old.PerTool[j].ModelReadBytes, New: nt.ModelReadBytes})
+			c.Tools = append(c.Tools, ToolRow{Name: nt.Name, Old: old.PerTool[j].ModelReadBytes, New: nt.ModelReadBytes, OldFig: old.PerTool[j], NewFig: nt})
 			continue
 		}
-		c.Tools = append(c.Tools, ToolRow{Name: nt.Name, New: nt.ModelReadBytes, Added: true})
+		c.Tools = append(c.Tools, ToolRow{Name: nt.Name, New: nt.ModelReadBytes, Added: true, NewFig: nt})
 		c.Added = append(c.Added, nt.Name)
 	}
 	for j, ok := range matched {
 		if !ok {
 			ot := old.PerTool[j]
-			c.Tools = append(c.Tools, ToolRow{Name: ot.Name, Old: ot.ModelReadBytes, Removed: true})
+			c.Tools = append(c.Tools, ToolRow{Name: ot.Name, Old: ot.ModelReadBytes, Removed: true, OldFig: ot})
 			c.Removed = append(c.Removed, ot.Name)
 		}
 	}

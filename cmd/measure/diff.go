@@ -3,6 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -10,26 +14,40 @@ import (
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
 
-const diffUsage = `usage: measure diff [--json | --markdown] OLD NEW
+const diffUsage = `usage: measure diff [flags] OLD NEW
 
 Compares two captures of a tools/list answer (any of the forms measure
 reads; OLD may also be a report that measure --json wrote for one
-capture): old, new and delta (%+.2f%%, "?" when old is 0) for every figure,
-then each tool's model-read bytes, with the tools added and removed and a
-total row. Tools are matched by name.
+capture): old, new, change and delta (%+.2f%%, "?" when old is 0) for
+every figure, then each tool's model-read bytes, with the tools added and
+removed and a total row. Tools are matched by name.
+
+--max-growth gates the growth of what a model reads, in tokens (--unit):
+N% is growth past N percent of the old count, N is growth past N tokens;
+give both to hold to both. It applies to the whole list and to each tool
+(a tool added grows from nothing: only N tokens applies to it). Growth
+past it is a finding: one line each on stderr, exit 1.
 
 Flags:
-  --json      print the comparison as JSON with exact integers
-  --markdown  print the tables as Markdown
-  -h, --help  print this help
+  --changed          show only the figures and tools that moved
+  --max-growth N%|N  fail when model-read tokens grow past N percent or N
+                     tokens, in total or for one tool (repeatable)
+  --unit UNIT        the tokens --max-growth counts: tokens (bytes/3, the
+                     default), o200k or cl100k (real tokenizers)
+  --tokenizer LIST   count captures with real tokenizers too (o200k, cl100k)
+  --json             print the comparison as JSON with exact integers
+  --markdown         print the tables as Markdown
+  -h, --help         print this help
 `
 
 const diffTail = `
 Exit codes:
-  0  compared
+  0  compared; nothing grew past --max-growth
+  1  model-read tokens grew past --max-growth (one line each on stderr)
   2  usage or input error (one line naming the file and what is wrong)
 `
 
@@ -45,11 +63,69 @@ var figureLabels = map[string]string{
 	"longest_description_chars": "longest description chars",
 }
 
-func runDiff(stdout, _ io.Writer, args []string) error {
+func figureLabel(name string) string {
+	if l, ok := figureLabels[name]; ok {
+		return l
+	}
+	return strings.ReplaceAll(name, "_", " ")
+}
+
+// growthLimit is one --max-growth: a percentage or a number of tokens.
+type growthLimit struct {
+	flag   string
+	pct    float64
+	tokens int64
+	isPct  bool
+}
+
+// exceeded reports whether growing from old to new passes the limit; a
+// percentage does not apply when old is 0.
+func (g growthLimit) exceeded(old, new int64) bool {
+	grow := new - old
+	if g.isPct {
+		return old > 0 && float64(grow) > g.pct*float64(old)/100
+	}
+	return grow > g.tokens
+}
+
+// growth is one count that grew past a limit.
+type growth struct {
+	what     string // "total" or the tool
+	old, new int64
+	limit    growthLimit
+}
+
+func parseGrowth(flags []string) ([]growthLimit, error) {
+	var out []growthLimit
+	for _, f := range flags {
+		g := growthLimit{flag: f}
+		if v, ok := strings.CutSuffix(f, "%"); ok {
+			p, err := strconv.ParseFloat(v, 64)
+			if err != nil || p < 0 || math.IsInf(p, 0) || math.IsNaN(p) {
+				return nil, cli.Usage("diff: --max-growth %s: want N%% (a percentage, such as 5%%) or N (tokens, such as 500)", f)
+			}
+			g.pct, g.isPct = p, true
+		} else {
+			n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
+			if err != nil || n < 0 {
+				return nil, cli.Usage("diff: --max-growth %s: want N%% (a percentage, such as 5%%) or N (tokens, such as 500)", f)
+			}
+			g.tokens = n
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func runDiff(stdout, stderr io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("measure diff", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON with exact integers")
 	asMarkdown := fs.Bool("markdown", false, "print the tables as Markdown")
+	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
+	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N% or N tokens")
+	unit := fs.String("unit", "tokens", "the tokens --max-growth counts: tokens, o200k or cl100k")
+	tokenizer := fs.String("tokenizer", "", "count captures with real tokenizers too")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			io.WriteString(stdout, diffUsage+diffTail)
@@ -60,46 +136,86 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	if fs.NArg() != 2 {
 		return cli.Usage("diff takes two captures, OLD and NEW; %d given (see measure diff --help)", fs.NArg())
 	}
-	oldPath, newPath := fs.Arg(0), fs.Arg(1)
-	old, err := readFigures(oldPath)
+	if *asJSON && *asMarkdown {
+		return cli.Usage("diff: --json and --markdown exclude each other")
+	}
+	limits, err := parseGrowth(*maxGrowth)
 	if err != nil {
 		return err
 	}
-	nw, err := readFigures(newPath)
+	tks, err := parseTokenizers(*tokenizer)
+	if err != nil {
+		return err
+	}
+	u := *unit
+	if u != "tokens" {
+		n, ok := tokenize.Canonical(u)
+		if !ok {
+			return cli.Usage("diff: --unit %s: use tokens, o200k or cl100k", u)
+		}
+		u = n
+		if !slices.ContainsFunc(tks, func(t *tokenize.Tokenizer) bool { return t.Name() == n }) {
+			t, err := tokenize.Get(n)
+			if err != nil {
+				return cli.Usage("diff: --unit %v", err)
+			}
+			tks = append(tks, t)
+		}
+	}
+	oldPath, newPath := fs.Arg(0), fs.Arg(1)
+	old, err := readFiguresCounted(oldPath, tks)
+	if err != nil {
+		return err
+	}
+	nw, err := readFiguresCounted(newPath, tks)
 	if err != nil {
 		return err
 	}
 	c := toollist.Compare(old, nw)
-	if *asJSON && *asMarkdown {
-		return cli.Usage("diff: --json and --markdown exclude each other")
+	var grown []growth
+	if len(limits) > 0 {
+		if grown, err = checkGrowth(c, old, nw, u, limits, oldPath, newPath); err != nil {
+			return err
+		}
+	}
+	if *changed {
+		c = onlyChanged(c)
 	}
 	if *asJSON {
-		return printJSON(stdout, comparisonValue(oldPath, newPath, c))
+		if err := printJSON(stdout, comparisonValue(oldPath, newPath, c, u, limits, grown)); err != nil {
+			return err
+		}
+		return growthFindings(stderr, grown, u)
 	}
 	if *asMarkdown {
 		stdout = markdown{stdout}
 	}
 	fmt.Fprintf(stdout, "old: %s, %d %s\n", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
-	fmt.Fprintf(stdout, "new: %s, %d %s\n\n", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
-	t := table.New("figure", "old", "new", "delta").Right(1, 2, 3)
-	for _, r := range c.Figures {
-		t.Add(figureLabels[r.Name], group(r.Old), group(r.New), units.Delta(r.Old, r.New))
-	}
-	render(stdout, t)
-	fmt.Fprintln(stdout)
-	tt := table.New("tool (model-read bytes)", "old", "new", "delta", "").Right(1, 2, 3)
-	for _, r := range c.Tools {
-		o, n, note := group(r.Old), group(r.New), ""
-		switch {
-		case r.Added:
-			o, note = "-", "added"
-		case r.Removed:
-			n, note = "-", "removed"
+	fmt.Fprintf(stdout, "new: %s, %d %s\n", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
+	if len(c.Figures) > 0 {
+		fmt.Fprintln(stdout)
+		t := table.New("figure", "old", "new", "change", "delta").Right(1, 2, 3, 4)
+		for _, r := range c.Figures {
+			t.Add(figureLabel(r.Name), group(r.Old), group(r.New), units.Signed(r.New-r.Old), units.Delta(r.Old, r.New))
 		}
-		tt.Add(r.Name, o, n, units.Delta(r.Old, r.New), note)
+		render(stdout, t)
 	}
-	tt.Add("total", group(c.Total.Old), group(c.Total.New), units.Delta(c.Total.Old, c.Total.New), "")
-	render(stdout, tt)
+	if len(c.Tools) > 0 || !*changed {
+		fmt.Fprintln(stdout)
+		tt := table.New("tool (model-read bytes)", "old", "new", "change", "delta", "").Right(1, 2, 3, 4)
+		for _, r := range c.Tools {
+			o, n, note := group(r.Old), group(r.New), ""
+			switch {
+			case r.Added:
+				o, note = "-", "added"
+			case r.Removed:
+				n, note = "-", "removed"
+			}
+			tt.Add(r.Name, o, n, units.Signed(r.New-r.Old), units.Delta(r.Old, r.New), note)
+		}
+		tt.Add("total", group(c.Total.Old), group(c.Total.New), units.Signed(c.Total.New-c.Total.Old), units.Delta(c.Total.Old, c.Total.New), "")
+		render(stdout, tt)
+	}
 	if len(c.Added) > 0 || len(c.Removed) > 0 {
 		fmt.Fprintln(stdout)
 	}
@@ -113,7 +229,113 @@ func runDiff(stdout, _ io.Writer, args []string) error {
 	if len(c.Removed) > 0 {
 		fmt.Fprintf(stdout, "%sremoved: %s\n", bullet, joinNames(c.Removed))
 	}
+	return growthFindings(stderr, grown, u)
+}
+
+// readFiguresCounted reads the figures of a capture or report; a capture
+// is also counted with the tokenizers.
+func readFiguresCounted(path string, tks []*tokenize.Tokenizer) (*toollist.Figures, error) {
+	f, err := readFigures(path)
+	if err != nil || len(tks) == 0 {
+		return f, err
+	}
+	c, err := toollist.Read(path)
+	if err != nil {
+		return f, nil // a report: its own counts, if any
+	}
+	defer c.Close()
+	f, err = toollist.Measure(c)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	if err := countTokens(c, f, tks); err != nil {
+		return nil, inputError(err)
+	}
+	return f, nil
+}
+
+// toolTokens returns a tool's tokens in unit, and whether it has them.
+func toolTokens(t toollist.ToolFigures, unit string) (int64, bool) {
+	if unit == "tokens" {
+		return t.ModelReadTokens, true
+	}
+	return toollist.TokenizerTokens(t.Tokenizers, unit)
+}
+
+// checkGrowth holds the total and each tool to the limits.
+func checkGrowth(c *toollist.Comparison, old, nw *toollist.Figures, unit string, limits []growthLimit, oldPath, newPath string) ([]growth, error) {
+	total := func(f *toollist.Figures, path string) (int64, error) {
+		if unit == "tokens" {
+			return f.ModelReadTokens, nil
+		}
+		if n, ok := toollist.TokenizerTokens(f.Tokenizers, unit); ok {
+			return n, nil
+		}
+		return 0, cli.Usage("diff: --unit %s: %s has no %s counts (a report measured without --tokenizer %s)", unit, path, unit, unit)
+	}
+	ot, err := total(old, oldPath)
+	if err != nil {
+		return nil, err
+	}
+	nt, err := total(nw, newPath)
+	if err != nil {
+		return nil, err
+	}
+	var out []growth
+	for _, l := range limits {
+		if l.exceeded(ot, nt) {
+			out = append(out, growth{what: "total", old: ot, new: nt, limit: l})
+		}
+	}
+	for _, r := range c.Tools {
+		if r.Removed {
+			continue
+		}
+		n, _ := toolTokens(r.NewFig, unit)
+		var o int64
+		if !r.Added {
+			o, _ = toolTokens(r.OldFig, unit)
+		}
+		for _, l := range limits {
+			if l.exceeded(o, n) {
+				out = append(out, growth{what: r.Name, old: o, new: n, limit: l})
+			}
+		}
+	}
+	return out, nil
+}
+
+func growthFindings(stderr io.Writer, grown []growth, unit string) error {
+	for _, g := range grown {
+		what := "the tool list"
+		if g.what != "total" {
+			what = g.what
+		}
+		fmt.Fprintf(stderr, "measure: diff: %s grew from %s to %s %s (%s, %s), past --max-growth %s\n",
+			what, group(g.old), group(g.new), unit, units.Signed(g.new-g.old), units.Delta(g.old, g.new), g.limit.flag)
+	}
+	if len(grown) > 0 {
+		return cli.Silent
+	}
 	return nil
+}
+
+// onlyChanged keeps the figures and tools that moved.
+func onlyChanged(c *toollist.Comparison) *toollist.Comparison {
+	out := *c
+	out.Figures = nil
+	for _, r := range c.Figures {
+		if r.Old != r.New {
+			out.Figures = append(out.Figures, r)
+		}
+	}
+	out.Tools = nil
+	for _, r := range c.Tools {
+		if r.Added || r.Removed || r.Old != r.New {
+			out.Tools = append(out.Tools, r)
+		}
+	}
+	return &out
 }
 
 func joinNames(ns []string) string {
@@ -146,7 +368,7 @@ func rowValue(name string, old, new int64, extra ...jsonjs.Member) jsonjs.Value 
 	return jsonjs.ObjectValue(append(ms, extra...))
 }
 
-func comparisonValue(oldPath, newPath string, c *toollist.Comparison) jsonjs.Value {
+func comparisonValue(oldPath, newPath string, c *toollist.Comparison, unit string, limits []growthLimit, grown []growth) jsonjs.Value {
 	figs := make([]jsonjs.Value, len(c.Figures))
 	for i, r := range c.Figures {
 		figs[i] = rowValue(r.Name, r.Old, r.New)
@@ -170,5 +392,21 @@ func comparisonValue(oldPath, newPath string, c *toollist.Comparison) jsonjs.Val
 		member("total", rowValue(c.Total.Name, c.Total.Old, c.Total.New)),
 		member("added", strs(c.Added)),
 		member("removed", strs(c.Removed)),
+		member("growth", growthValue(unit, limits, grown)),
 	})
+}
+
+func growthValue(unit string, limits []growthLimit, grown []growth) jsonjs.Value {
+	ls := make([]string, len(limits))
+	for i, l := range limits {
+		ls[i] = l.flag
+	}
+	over := make([]jsonjs.Value, len(grown))
+	for i, g := range grown {
+		over[i] = jsonjs.ObjectValue([]jsonjs.Member{
+			member("what", str(g.what)), member("old", num(g.old)), member("new", num(g.new)),
+			member("change", num(g.new-g.old)), member("max_growth", str(g.limit.flag)),
+		})
+	}
+	return jsonjs.ObjectValue([]jsonjs.Member{member("unit", str(unit)), member("max_growth", strs(ls)), member("over", jsonjs.ArrayValue(over))})
 }

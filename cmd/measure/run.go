@@ -22,9 +22,10 @@ import (
 )
 
 const usageHead = `usage: measure [flags] CAPTURE...
-       measure diff [--json | --markdown] OLD NEW
+       measure diff [flags] OLD NEW
        measure capture -o FILE [flags] URL
        measure config [flags] [FILE...]
+       measure snap [--check | --update] DIR CAPTURE
 
 measure reads saved tools/list answers and reports what a language model
 reads of them, byte-exact with Node's JSON.stringify: wire bytes, model-read
@@ -52,9 +53,11 @@ each reports its wire saving (the answer re-serialized compact, as
 JSON.stringify writes it, before minus after) and its model-read saving,
 measured after the ones before it.
 
-measure diff OLD NEW compares two captures: old, new and delta for every
-figure and per tool, with the tools added and removed (see measure diff
---help). measure capture takes a tool list live from a server and saves it,
+measure diff OLD NEW compares two captures: old, new, change and delta
+for every figure and per tool, with the tools added and removed, and gates
+growth with --max-growth (see measure diff --help). measure snap DIR
+CAPTURE keeps one file per tool, what a model reads of it, to review and
+check in (see measure snap --help). measure capture takes a tool list live from a server and saves it,
 with its init answer beside it (see measure capture --help). measure config
 measures every server of an MCP client's configuration, one row each and
 a total (see measure config --help).
@@ -107,7 +110,8 @@ Flags:
   --junit FILE                  also write a JUnit XML report: a test case
                                 per budget key, failed when exceeded,
                                 skipped when no budget holds it
-  -h, --help                    print this help
+  --version                     print the version
+  -h, --help                    print this help (also: measure help)
 `
 
 const usageTail = `
@@ -130,6 +134,18 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runDiff(stdout, stderr, args[1:])
 		case "config":
 			return runConfig(stdout, stderr, args[1:])
+		case "snap":
+			return runSnap(stdout, stderr, args[1:])
+		case "help":
+			if len(args) == 1 {
+				printUsage(stdout)
+				return nil
+			}
+			switch args[1] {
+			case "diff", "capture", "config", "snap":
+				return run(stdout, stderr, []string{args[1], "--help"})
+			}
+			return cli.Usage("help: no subcommand %q: use diff, capture, config or snap", args[1])
 		}
 	}
 	return runMeasure(stdout, stderr, args)

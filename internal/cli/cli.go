@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 )
 
@@ -75,7 +77,14 @@ func Code(err error) int {
 // and returns the exit code. A command's main is
 //
 //	func main() { os.Exit(cli.Main("measure", run)) }
+//
+// --version anywhere before a "--" prints the command's version instead
+// (see Version), for every command alike.
 func Main(name string, run func(stdout, stderr io.Writer, args []string) error) int {
+	if AsksVersion(os.Args[1:]) {
+		fmt.Fprintln(os.Stdout, Version(name))
+		return ExitOK
+	}
 	err := run(os.Stdout, os.Stderr, os.Args[1:])
 	Report(os.Stderr, name, err)
 	return Code(err)
@@ -92,4 +101,59 @@ func Report(w io.Writer, name string, err error) {
 		return
 	}
 	fmt.Fprintf(w, "%s: %v\n", name, err)
+}
+
+// AsksVersion reports whether args hold --version before any "--" (after
+// which arguments belong to a command the tool runs).
+func AsksVersion(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--version" {
+			return true
+		}
+	}
+	return false
+}
+
+// Version returns the command's version line from the build information:
+// "measure v1.2.0 (go1.26.0 linux/amd64)" for a module version (go install
+// MODULE/cmd/measure@v1.2.0), or "measure (devel) 156ed53 2026-12-02T17:04:52Z
+// dirty (go1.26.0 linux/amd64)" for a build from a checkout, with the
+// commit, its time and whether the tree had changes.
+func Version(name string) string {
+	v := "(devel)"
+	var rev, at string
+	dirty := false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	out := name + " " + v
+	if v == "(devel)" {
+		if len(rev) > 7 {
+			rev = rev[:7]
+		}
+		for _, x := range []string{rev, at} {
+			if x != "" {
+				out += " " + x
+			}
+		}
+		if dirty {
+			out += " dirty"
+		}
+	}
+	return out + " (" + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")"
 }

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/toollist"
+)
+
+const snapUsage = `usage: measure snap [--check | --update] DIR CAPTURE
+
+measure snap keeps a snapshot of a tool list: one file per tool in DIR,
+TOOL.json, holding what a model reads of it
+(JSON.stringify({name, description, input_schema}) as Node writes it),
+indented two spaces, keys in their order, with a final newline: stable
+across runs, so that a change to a tool's name, description or schema
+shows in a pull request as a diff of its file.
+
+With neither flag, it writes the snapshot when DIR holds none yet, and
+checks it when DIR does. --check compares and exits 1 with a per-tool diff
+(files added, removed or changed; nothing is written). --update rewrites
+DIR to match the capture, removing the files of tools that are gone.
+
+A tool's file name is its name with every character other than letters,
+digits, '.', '_' and '-' made '_'; two tools that map to one name are an
+input error.
+
+Flags:
+  --check       compare only: exit 1 with a diff when any tool differs
+  --update      rewrite the snapshot to match the capture
+  -h, --help    print this help
+
+Exit codes:
+  0  written, or checked and equal
+  1  --check (or a check by default) found a tool added, removed or changed
+  2  usage or input error: a bad capture, a DIR that cannot be written
+`
+
+func runSnap(stdout, stderr io.Writer, args []string) error {
+	fs := pflag.NewFlagSet("measure snap", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	check := fs.Bool("check", false, "compare only")
+	update := fs.Bool("update", false, "rewrite the snapshot")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			io.WriteString(stdout, snapUsage)
+			return nil
+		}
+		return cli.Usage("snap: %v (see measure snap --help)", err)
+	}
+	if fs.NArg() != 2 {
+		return cli.Usage("snap takes DIR and CAPTURE; %d given (see measure snap --help)", fs.NArg())
+	}
+	if *check && *update {
+		return cli.Usage("snap: --check and --update exclude each other")
+	}
+	dir, path := fs.Arg(0), fs.Arg(1)
+	want, order, err := snapshot(path)
+	if err != nil {
+		return err
+	}
+	have, err := readSnapshot(dir)
+	if err != nil {
+		return err
+	}
+	if !*check && !*update && have == nil {
+		*update = true
+	}
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return cli.Usage("snap: %s: %v", dir, unwrapPath(err))
+		}
+		written := 0
+		for _, name := range order {
+			if old, ok := have[name]; ok && bytes.Equal(old, want[name]) {
+				continue
+			}
+			if err := atomicfile.Write(filepath.Join(dir, name), want[name]); err != nil {
+				return cli.Usage("snap: %s: %v", filepath.Join(dir, name), unwrapPath(err))
+			}
+			written++
+		}
+		removed := 0
+		for name := range have {
+			if _, ok := want[name]; !ok {
+				if err := os.Remove(filepath.Join(dir, name)); err != nil {
+					return cli.Usage("snap: %v", err)
+				}
+				removed++
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %d %s from %s; %d written, %d removed\n", dir, len(order), plural(len(order), "tool", "tools"), path, written, removed)
+		return nil
+	}
+	// check
+	var changed []string
+	for _, name := range order {
+		old, ok := have[name]
+		switch {
+		case !ok:
+			changed = append(changed, name)
+			fmt.Fprintf(stdout, "added: %s\n", filepath.Join(dir, name))
+			fmt.Fprint(stdout, lineDiff(nil, want[name]))
+		case !bytes.Equal(old, want[name]):
+			changed = append(changed, name)
+			fmt.Fprintf(stdout, "changed: %s\n", filepath.Join(dir, name))
+			fmt.Fprint(stdout, lineDiff(old, want[name]))
+		}
+	}
+	var gone []string
+	for name := range have {
+		if _, ok := want[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	sort.Strings(gone)
+	for _, name := range gone {
+		changed = append(changed, name)
+		fmt.Fprintf(stdout, "removed: %s\n", filepath.Join(dir, name))
+	}
+	if len(changed) == 0 {
+		fmt.Fprintf(stdout, "%s: %d %s, as %s lists them\n", dir, len(order), plural(len(order), "tool", "tools"), path)
+		return nil
+	}
+	fmt.Fprintf(stderr, "measure: snap: %s: %d of %d %s differ from %s (measure snap --update %s %s rewrites them)\n",
+		dir, len(changed), len(order)+len(gone), plural(len(order)+len(gone), "tool", "tools"), path, dir, path)
+	return cli.Silent
+}
+
+// lineDiff returns the lines that differ between old and new, as a
+// unified diff writes them ("-" old, "+" new, " " around them), two lines
+// of context, "@@" between distant changes; each line indented two spaces.
+func lineDiff(old, new []byte) string {
+	a, b := splitLines(old), splitLines(new)
+	// lcs[i][j]: the longest common subsequence of a[i:] and b[j:]
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type line struct {
+		op   byte
+		text string
+	}
+	var ls []line
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			ls = append(ls, line{' ', a[i]})
+			i, j = i+1, j+1
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+			ls = append(ls, line{'-', a[i]})
+			i++
+		default:
+			ls = append(ls, line{'+', b[j]})
+			j++
+		}
+	}
+	const context = 2
+	keep := make([]bool, len(ls))
+	for k, l := range ls {
+		if l.op != ' ' {
+			for c := max(0, k-context); c <= min(len(ls)-1, k+context); c++ {
+				keep[c] = true
+			}
+		}
+	}
+	var out strings.Builder
+	skipped := false
+	for k, l := range ls {
+		if !keep[k] {
+			skipped = true
+			continue
+		}
+		if skipped && out.Len() > 0 {
+			out.WriteString("  @@\n")
+		}
+		skipped = false
+		out.WriteString("  " + string(l.op) + " " + l.text + "\n")
+	}
+	return out.String()
+}
+
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// snapshot returns each tool's snapshot file by file name, and the names
+// in the capture's order.
+func snapshot(path string) (map[string][]byte, []string, error) {
+	c, err := toollist.Read(path)
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	defer c.Close()
+	f, err := toollist.Measure(c)
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	out := map[string][]byte{}
+	from := map[string]string{}
+	var order []string
+	for i, t := range f.PerTool {
+		name := fileSafe(t.Name) + ".json"
+		if prev, dup := from[name]; dup {
+			return nil, nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, t.Name, name)
+		}
+		from[name] = t.Name
+		text, err := c.ModelReadText(i)
+		if err != nil {
+			return nil, nil, inputError(err)
+		}
+		out[name] = append(appendIndent(nil, text), '\n')
+		order = append(order, name)
+	}
+	return out, order, nil
+}
+
+// readSnapshot reads the *.json files of dir; nil when dir does not exist.
+func readSnapshot(dir string) (map[string][]byte, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, cli.Usage("snap: %s: %v", dir, unwrapPath(err))
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, cli.Usage("snap: %s: %v", filepath.Join(dir, e.Name()), unwrapPath(err))
+		}
+		out[e.Name()] = b
+	}
+	return out, nil
+}
