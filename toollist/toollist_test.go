@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -356,8 +357,11 @@ func TestCompare(t *testing.T) {
 		{Name: "b", Old: 12, Removed: true},
 		{Name: "a", Old: 12, Removed: true},
 	}
-	if d := cmp.Diff(want, c.Tools); d != "" {
+	if d := cmp.Diff(want, c.Tools, cmpopts.IgnoreFields(ToolRow{}, "OldFig", "NewFig")); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)
+	}
+	if c.Tools[1].OldFig.Name != "a" || c.Tools[1].NewFig.ModelReadBytes != 30 || c.Tools[0].OldFig.Name != "" {
+		t.Errorf("figures of the rows: %+v", c.Tools[:2])
 	}
 	if d := cmp.Diff([]string{"c"}, c.Added); d != "" {
 		t.Error(d)

@@ -232,7 +232,7 @@ func snapshot(path string) (map[string][]byte, []string, error) {
 		if err != nil {
 			return nil, nil, inputError(err)
 		}
-		out[name] = append(appendIndent(nil, text), '\n')
+		out[name] = append(indent(nil, text, func(b []byte) []byte { return b }), '\n')
 		order = append(order, name)
 	}
 	return out, order, nil
