@@ -14,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -579,29 +580,16 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*Response
 // by itself; for HTTP+SSE it closes the stream.
 func (c *Client) Close() error { return c.t.close() }
 
-// redact replaces every secret in s with "[redacted]".
+// redact replaces every spelling of every secret in s with "[redacted]".
 func redact(s string, secrets []string) string {
-	for _, x := range secrets {
-		if x != "" {
-			s = replaceAll(s, x, "[redacted]")
-		}
-	}
-	return s
-}
-
-func replaceAll(s, old, repl string) string {
-	return string(bytes.ReplaceAll([]byte(s), []byte(old), []byte(repl)))
+	return secret.Redact(s, secrets)
 }
 
 // excerpt quotes the start of b for an error line: at most 120 bytes, on
 // one line. Secrets are redacted first, so that neither the cut nor the
 // quoting can let part of one through.
 func excerpt(b []byte, secrets ...string) string {
-	for _, x := range secrets {
-		if x != "" {
-			b = bytes.ReplaceAll(b, []byte(x), []byte("[redacted]"))
-		}
-	}
+	b = secret.New(secrets...).Bytes(b)
 	b = bytes.TrimSpace(b)
 	const n = 120
 	cut := len(b) > n

@@ -139,7 +139,7 @@ func TestSSEEndpointElsewhere(t *testing.T) {
 	var elsewhere []string
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		elsewhere = append(elsewhere, r.Header.Get("Authorization"))
+		elsewhere = append(elsewhere, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key"))
 		if id := gjson.GetBytes(body, "id"); id.Exists() {
 			ids <- id.Raw
 		}
@@ -166,7 +166,7 @@ func TestSSEEndpointElsewhere(t *testing.T) {
 		stream.CloseClientConnections()
 		stream.Close()
 	}()
-	c, err := mcpwire.NewSSE(stream.URL+"/sse", mcpwire.HTTPOptions{Token: token})
+	c, err := mcpwire.NewSSE(stream.URL+"/sse", mcpwire.HTTPOptions{Token: token, Header: http.Header{"X-Api-Key": {"sse-api-key"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestSSEEndpointElsewhere(t *testing.T) {
 		t.Errorf("the stream's host got %q", streamAuth)
 	}
 	if len(elsewhere) != 1 || elsewhere[0] != "" {
-		t.Errorf("the other host got Authorization %q", elsewhere)
+		t.Errorf("the other host got credentials %q", elsewhere)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
+	"github.com/readmeter/readmeter/internal/secret"
 )
 
 // HTTPOptions configure the HTTP transports.
@@ -24,9 +25,14 @@ type HTTPOptions struct {
 	// Token, when set, is sent as "Authorization: Bearer TOKEN", only to
 	// the host named in the URL. It never appears in an error's text.
 	Token string
-	// Header holds extra headers sent with every request. An Authorization
-	// header here is treated as a secret like Token.
+	// Header holds extra headers sent with every request. A credential
+	// header here (Authorization, Cookie, X-Api-Key and the like: see
+	// secret.Header, and those named in Credentials) is treated as a secret
+	// like Token: never sent to another host, redacted from errors in every
+	// spelling.
 	Header http.Header
+	// Credentials names more headers of Header that carry credentials.
+	Credentials []string
 	// HTTPClient is the client used (http.DefaultClient's settings when
 	// nil). Its redirect policy is wrapped so that credentials never follow
 	// a redirect to another host.
@@ -51,18 +57,23 @@ type HTTPOptions struct {
 
 func (o *HTTPOptions) secrets() []string {
 	s := []string{o.Token}
-	for _, v := range o.Header.Values("Authorization") {
-		s = append(s, v)
-		if _, tok, ok := strings.Cut(v, " "); ok {
-			s = append(s, tok)
+	for k, vs := range o.Header {
+		if !secret.Header(k, o.Credentials...) {
+			continue
+		}
+		for _, v := range vs {
+			s = append(s, v)
+			if _, tok, ok := strings.Cut(v, " "); ok {
+				s = append(s, tok) // "Bearer TOKEN", "Basic B64"
+			}
 		}
 	}
 	return s
 }
 
-// safeClient returns a copy of hc whose redirects drop credentials when
-// they leave the host of the first request (or leave https).
-func safeClient(hc *http.Client) *http.Client {
+// safeClient returns a copy of hc whose redirects drop every credential
+// header when they leave the host of the first request (or leave https).
+func safeClient(hc *http.Client, credentials []string) *http.Client {
 	var c http.Client
 	if hc != nil {
 		c = *hc
@@ -71,7 +82,11 @@ func safeClient(hc *http.Client) *http.Client {
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		first := via[0].URL
 		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
-			req.Header.Del("Authorization")
+			for k := range req.Header {
+				if secret.Header(k, credentials...) {
+					req.Header.Del(k)
+				}
+			}
 		}
 		if prev != nil {
 			return prev(req, via)
@@ -120,7 +135,7 @@ func NewHTTP(url string, o HTTPOptions) *Client {
 }
 
 func newHTTPTransport(url string, o HTTPOptions) *httpTransport {
-	t := &httpTransport{url: url, o: o, secrets: o.secrets(), hc: safeClient(o.HTTPClient), max: o.MaxBody, grace: o.StreamGrace}
+	t := &httpTransport{url: url, o: o, secrets: o.secrets(), hc: safeClient(o.HTTPClient, o.Credentials), max: o.MaxBody, grace: o.StreamGrace}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
 	}

@@ -338,7 +338,10 @@ func TestTokenStaysHome(t *testing.T) {
 	const token = "s3cret-token-value"
 	var elsewhere []string
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		elsewhere = append(elsewhere, r.Header.Get("Authorization"))
+		elsewhere = append(elsewhere, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key")+r.Header.Get("Cookie")+r.Header.Get("X-Tenant"))
+		if r.Header.Get("X-Plain") != "kept" {
+			t.Errorf("a header that is no credential was dropped")
+		}
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	}))
@@ -355,7 +358,8 @@ func TestTokenStaysHome(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	c := mcpwire.NewHTTP(srv.URL+"/mcp", mcpwire.HTTPOptions{Token: token})
+	creds := http.Header{"X-Api-Key": {"key-value"}, "Cookie": {"sid=1234"}, "X-Tenant": {"tenant-secret"}, "X-Plain": {"kept"}}
+	c := mcpwire.NewHTTP(srv.URL+"/mcp", mcpwire.HTTPOptions{Token: token, Header: creds, Credentials: []string{"x-tenant"}})
 	if _, err := c.Request(ctx(t), "ping", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +367,7 @@ func TestTokenStaysHome(t *testing.T) {
 		t.Errorf("home host saw %q", home)
 	}
 	if len(elsewhere) != 1 || elsewhere[0] != "" {
-		t.Errorf("the other host saw Authorization %q", elsewhere)
+		t.Errorf("the other host saw credentials %q", elsewhere)
 	}
 
 	c = mcpwire.NewHTTP(srv.URL+"/echo", mcpwire.HTTPOptions{Token: token})

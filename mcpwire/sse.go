@@ -14,6 +14,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
+	"github.com/readmeter/readmeter/internal/secret"
 )
 
 // sseTransport is the older HTTP+SSE transport: one GET stream for the
@@ -57,7 +58,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	t := &sseTransport{base: base, o: o, secrets: secrets, hc: safeClient(o.HTTPClient), max: o.MaxBody,
+	t := &sseTransport{base: base, o: o, secrets: secrets, hc: safeClient(o.HTTPClient, o.Credentials), max: o.MaxBody,
 		waiters: map[string]chan *eventstream.Event{}, done: make(chan struct{})}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
@@ -221,8 +222,8 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 		return nil, err
 	}
 	for k, vs := range t.o.Header {
-		if !t.sameHost && strings.EqualFold(k, "Authorization") {
-			continue
+		if !t.sameHost && secret.Header(k, t.o.Credentials...) {
+			continue // credentials stay on the stream's host
 		}
 		for _, v := range vs {
 			req.Header.Add(k, v)

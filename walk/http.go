@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/readmeter/readmeter/internal/fetch"
+	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/tidwall/gjson"
 )
 
@@ -82,8 +83,11 @@ func (r *runner) http(ctx context.Context, st *Step) (*exchange, error) {
 		if err != nil {
 			return nil, specErr(st, err)
 		}
-		if strings.EqualFold(kv.Key, "Authorization") {
-			r.sc.secret(strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
+		if secret.Header(kv.Key) {
+			r.sc.secret(v)
+			if _, tok, ok := strings.Cut(v, " "); ok {
+				r.sc.secret(strings.TrimSpace(tok)) // "Bearer TOKEN"
+			}
 		}
 		headers.Add(kv.Key, v)
 	}

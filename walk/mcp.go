@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/readmeter/readmeter/mcpwire"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -99,6 +101,12 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 			v, err := r.sc.render(kv.Value)
 			if err != nil {
 				return nil, specErr(st, err)
+			}
+			if secret.Header(kv.Key) {
+				r.sc.secret(v)
+				if _, tok, ok := strings.Cut(v, " "); ok {
+					r.sc.secret(tok)
+				}
 			}
 			h.Add(kv.Key, v)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 )
@@ -69,8 +70,10 @@ var secretName = regexp.MustCompile(`(?i)(^|[._-])(access_token|refresh_token|id
 const credential = `(?:[A-Za-z0-9_-]*)(?:token|secret|password|passwd|api[_-]?key|private[_-]?key|verifier|seed|authorization)`
 
 // secretField finds credentials in answer and request text, JSON and form.
+// A JSON member is found in a JSON text written inside a JSON string too
+// (its quotes escaped: \"token\":\"...\"), however deep.
 var (
-	secretJSON = regexp.MustCompile(`(?i)("` + credential + `"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
+	secretJSON = regexp.MustCompile(`(?i)(\\*)"` + credential + `\\*"\s*:\s*(\\*)"`)
 	secretForm = regexp.MustCompile(`(?i)((?:^|[&?])` + credential + `=)([^&\s]*)`)
 )
 
@@ -79,10 +82,8 @@ func (sc *scope) redact(s string) string {
 	sc.mu.Lock()
 	secrets := sc.secrets
 	sc.mu.Unlock()
-	for _, x := range secrets {
-		s = strings.ReplaceAll(s, x, "[redacted]")
-	}
-	s = secretJSON.ReplaceAllString(s, "${1}[redacted]${3}")
+	s = secret.Redact(s, secrets) // in every spelling: escaped, URL-encoded, base64
+	s = redactJSONFields(s)
 	s = secretForm.ReplaceAllString(s, "${1}[redacted]")
 	return s
 }
@@ -229,4 +230,41 @@ func init() {
 		b, _ := json.Marshal(strings.Join(parts, ","))
 		return string(b)
 	})
+}
+
+// redactJSONFields masks the value of every credential member in s, at
+// any depth of escaping: the value's closing quote is the first one with
+// as many backslashes before it as its opening quote had.
+func redactJSONFields(s string) string {
+	var b strings.Builder
+	for {
+		m := secretJSON.FindStringSubmatchIndex(s)
+		if m == nil {
+			b.WriteString(s)
+			return b.String()
+		}
+		depth := m[5] - m[4] // backslashes before the value's opening quote
+		start := m[1]
+		end := -1
+		for i := start; i < len(s); i++ {
+			if s[i] != '"' {
+				continue
+			}
+			n := 0
+			for k := i - 1; k >= start && s[k] == '\\'; k-- {
+				n++
+			}
+			if n == depth {
+				end = i - depth
+				break
+			}
+		}
+		if end < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:start])
+		b.WriteString("[redacted]")
+		s = s[end:]
+	}
 }

@@ -22,6 +22,10 @@ func TestRedact(t *testing.T) {
 		{`POST /x?token=q1&a=b&api_key=q2`, `POST /x?token=[redacted]&a=b&api_key=[redacted]`},
 		{`grant_type=code&code_verifier=v&client_secret=s`, `grant_type=code&code_verifier=[redacted]&client_secret=[redacted]`},
 		{`echo: kept-SECRET-value, abc`, `echo: [redacted], abc`},
+		{`{"text":"{\"token\":\"t4\",\"n\":1}"}`, `{"text":"{\"token\":\"[redacted]\",\"n\":1}"}`},
+		{`{"text":"{\"token\":\"a \\\" q\"}"}`, `{"text":"{\"token\":\"[redacted]\"}"}`},
+		{`"{\\\"secret\\\":\\\"deep\\\"}"`, `"{\\\"secret\\\":\\\"[redacted]\\\"}"`},
+		{`echo: a2VwdC1TRUNSRVQtdmFsdWU= and kept-SECRET-value%21`, `echo: [redacted] and [redacted]%21`},
 	} {
 		if got := sc.redact(tc.in); got != tc.want {
 			t.Errorf("redact(%s) = %s, want %s", tc.in, got, tc.want)

@@ -66,15 +66,16 @@ Exit codes:
 
 // captureOptions are the flags of `measure capture`.
 type captureOptions struct {
-	output       string
-	token        string
-	protocol     string
-	capabilities string
-	timeout      time.Duration
-	maxBody      int64
-	stdio        bool
-	sse          bool
-	headers      []string
+	output        string
+	token         string
+	protocol      string
+	capabilities  string
+	timeout       time.Duration
+	maxBody       int64
+	stdio         bool
+	sse           bool
+	headers       []string
+	secretHeaders []string
 }
 
 func newCaptureFlags(o *captureOptions) *pflag.FlagSet {
@@ -87,7 +88,8 @@ func newCaptureFlags(o *captureOptions) *pflag.FlagSet {
 	fs.StringVar(&o.capabilities, "capabilities", "{}", "client capabilities, a `JSON` object (some servers list more tools to a client that declares more)")
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION` such as 30s or 2m")
 	fs.Int64Var(&o.maxBody, "max-body", mcpwire.DefaultMaxBody, "largest answer read, in `BYTES`")
-	fs.StringArrayVar(&o.headers, "header", nil, "extra HTTP header `NAME: VALUE` (repeatable)")
+	fs.StringArrayVar(&o.headers, "header", nil, "extra HTTP header `NAME: VALUE` (repeatable); Authorization, Cookie and X-Api-Key-like ones are credentials: never sent to another host, never printed")
+	fs.StringArrayVar(&o.secretHeaders, "secret-header", nil, "treat the --header `NAME` as a credential too (repeatable)")
 	fs.BoolVar(&o.sse, "sse", false, "use the older HTTP+SSE transport: URL is the event stream (.../sse)")
 	fs.BoolVar(&o.stdio, "stdio", false, "run COMMAND and speak to it on stdin and stdout")
 	return fs
@@ -252,7 +254,7 @@ func httpOptions(o *captureOptions, raw string) (mcpwire.HTTPOptions, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return mcpwire.HTTPOptions{}, cli.Usage("capture: %q is not an http:// or https:// URL", raw)
 	}
-	ho := mcpwire.HTTPOptions{Token: o.token, MaxBody: o.maxBody, Timeout: o.timeout}
+	ho := mcpwire.HTTPOptions{Token: o.token, MaxBody: o.maxBody, Timeout: o.timeout, Credentials: o.secretHeaders}
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
