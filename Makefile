@@ -17,9 +17,10 @@ test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, race tests, tidy
 	@out=$$(gofmt -l . | grep -v '^testdata/' || true); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
-	@cp go.mod /tmp/readmeter.go.mod.bak && cp go.sum /tmp/readmeter.go.sum.bak && $(GO) mod tidy && \
-	  if ! cmp -s go.mod /tmp/readmeter.go.mod.bak || ! cmp -s go.sum /tmp/readmeter.go.sum.bak; then \
-	    echo "go mod tidy changes go.mod or go.sum"; cp /tmp/readmeter.go.mod.bak go.mod; cp /tmp/readmeter.go.sum.bak go.sum; exit 1; fi
+	@bak=$$(mktemp -d) && trap 'rm -rf "$$bak"' EXIT INT TERM && \
+	  cp go.mod go.sum "$$bak"/ && $(GO) mod tidy && \
+	  if ! cmp -s go.mod "$$bak"/go.mod || ! cmp -s go.sum "$$bak"/go.sum; then \
+	    echo "go mod tidy changes go.mod or go.sum"; cp "$$bak"/go.mod "$$bak"/go.sum .; exit 1; fi
 
 npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
 	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi
