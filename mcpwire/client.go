@@ -644,6 +644,27 @@ func readEnvelope(msg []byte) (*envelope, bool) {
 	return e, true
 }
 
+// envelopeOf reads the top level of the JSON text raw from the members a
+// jsonjs.Checker found in it, as readEnvelope does.
+func envelopeOf(raw []byte, members []jsonjs.Span) *envelope {
+	e := &envelope{}
+	for _, m := range members {
+		key := raw[m.KeyStart+1 : m.KeyEnd-1]
+		value := raw[m.ValueStart:m.ValueEnd]
+		switch {
+		case jsonjs.KeyIs(key, "id"):
+			e.id = gjson.ParseBytes(value)
+		case jsonjs.KeyIs(key, "result"):
+			e.isResult = true
+		case jsonjs.KeyIs(key, "error"):
+			e.isError, e.err = true, gjson.ParseBytes(value)
+		case jsonjs.KeyIs(key, "method"):
+			e.isMethod = true
+		}
+	}
+	return e
+}
+
 // isResponse reports whether the message is a JSON-RPC response of any id.
 func (e *envelope) isResponse() bool { return !e.isMethod && (e.isResult || e.isError) }
 

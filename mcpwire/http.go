@@ -18,6 +18,7 @@ import (
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
 	"github.com/readmeter/readmeter/internal/secret"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // HTTPOptions configure the HTTP transports.
@@ -232,12 +233,20 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		if fetch.Decoded(resp) {
 			size = -1 // the length is not the decoded body's
 		}
-		r.Raw, err = readLimitedSize(body, t.max, size)
+		// The answer is checked as it is read: by its end, it is known
+		// to be JSON and where its top-level members lie.
+		var chk jsonjs.Checker
+		r.Raw, err = readLimitedSize(body, t.max, size, &chk)
 		if err != nil {
 			return nil, err
 		}
 		msg := bytes.TrimSpace(r.Raw)
-		env, err := checkAnswer(msg, m, t.secrets)
+		var env *envelope
+		if chk.Valid() {
+			env, err = checkEnvelope(envelopeOf(r.Raw, chk.Members()), msg, m, t.secrets)
+		} else {
+			env, err = checkAnswer(msg, m, t.secrets) // says what is wrong
+		}
 		if err != nil {
 			return r, err
 		}
@@ -329,6 +338,12 @@ func checkAnswer(msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 	if !ok {
 		return nil, fmt.Errorf("the answer is not JSON: %s", excerpt(msg, secrets...))
 	}
+	return checkEnvelope(env, msg, m, secrets)
+}
+
+// checkEnvelope checks that the JSON message msg, whose top level is env,
+// is the response to m.
+func checkEnvelope(env *envelope, msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 	if !env.answers(m.id) {
 		if env.isResponse() {
 			return nil, fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
@@ -357,29 +372,26 @@ func mediaType(ct string) string {
 }
 
 func readLimited(r io.Reader, max int64) ([]byte, error) {
-	return readLimitedSize(r, max, -1)
+	return readLimitedSize(r, max, -1, nil)
 }
 
-// readLimitedSize reads r to the end, at most max bytes; size, when known
-// (a Content-Length), sizes the buffer.
-func readLimitedSize(r io.Reader, max, size int64) ([]byte, error) {
+// readLimitedSize reads r to the end, at most max bytes, handing each
+// piece read to w when it is not nil; size, when known (a Content-Length),
+// sizes the buffer.
+func readLimitedSize(r io.Reader, max, size int64, w io.Writer) ([]byte, error) {
 	if size > max {
 		return nil, tooLargeError{max}
 	}
 	lr := io.LimitReader(r, max+1)
 	if size < 0 {
-		b, err := io.ReadAll(lr)
-		if int64(len(b)) > max {
-			return nil, tooLargeError{max}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the answer: %w", err)
-		}
-		return b, nil
+		size = 4<<10 - 1 // doubled as it fills
 	}
 	b := make([]byte, 0, size+1) // the read that meets the end needs room
 	for {
 		n, err := lr.Read(b[len(b):cap(b)])
+		if w != nil && n > 0 {
+			w.Write(b[len(b) : len(b)+n])
+		}
 		b = b[:len(b)+n]
 		if int64(len(b)) > max {
 			return nil, tooLargeError{max}
@@ -391,7 +403,7 @@ func readLimitedSize(r io.Reader, max, size int64) ([]byte, error) {
 			return nil, fmt.Errorf("reading the answer: %w", err)
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			b = append(make([]byte, 0, 2*cap(b)), b...)
 		}
 	}
 }
