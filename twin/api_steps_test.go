@@ -456,3 +456,39 @@ func TestNoServerErrorOnJunk(t *testing.T) {
 		}
 	}
 }
+
+// A member who redeems a link that waits for approval, for a role above
+// its own, keeps its role until an admin approves: the link grants nothing
+// at once (it did: a reader became a writer on the spot).
+func TestApprovalLinkGivesNoHigherRoleAtOnce(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	space, readerLink := trialSpace(t, srv, owner, "reader")
+	reader := apiLogin(t, srv)
+	apiMust(t, srv, 200, "POST", "/v1/join", reader.Token, map[string]string{"link": readerLink})
+	gated := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{"role": "writer", "approval": true}).Get("link").String()
+	j := apiMust(t, srv, 200, "POST", "/v1/join", reader.Token, map[string]string{"link": gated})
+	if j.Get("state").String() != "pending" || j.Get("start").Exists() {
+		t.Errorf("the ask: %s", j.Body)
+	}
+	me := apiMust(t, srv, 200, "GET", "/v1/me", reader.Token, nil)
+	if role := me.Get(`memberships.#(space=="` + space + `").role`).String(); role != "reader" {
+		t.Errorf("role before approval %q, want reader: %s", role, me.Body)
+	}
+	if a := apiMust(t, srv, 403, "POST", "/v1/spaces/"+space+"/posts", reader.Token, map[string]any{"kind": "obs", "body": "x"}); a.Get("error.code").String() != "WRITE_DENIED" {
+		t.Errorf("a reader wrote before approval: %s", a.Body)
+	}
+	apiMust(t, srv, 403, "POST", "/v1/spaces/"+space+"/tasks/next", reader.Token, nil)
+	// Asking again changes nothing, and the owner is asked once.
+	apiMust(t, srv, 200, "POST", "/v1/join", reader.Token, map[string]string{"link": gated})
+	mb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
+	if n := mb.Get(`items.#(reason=="ask")#|#`).Int(); n != 1 {
+		t.Errorf("the owner was asked %d times: %s", n, mb.Body)
+	}
+	// The reader cannot approve itself; the owner can.
+	apiMust(t, srv, 403, "POST", "/v1/spaces/"+space+"/members/"+reader.Peer+"/approve", reader.Token, nil)
+	if ap := apiMust(t, srv, 200, "POST", "/v1/spaces/"+space+"/members/"+reader.Peer+"/approve", owner.Token, nil); ap.Get("role").String() != "writer" {
+		t.Errorf("approved: %s", ap.Body)
+	}
+	apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", reader.Token, map[string]any{"kind": "obs", "body": "x"})
+}

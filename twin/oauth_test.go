@@ -133,6 +133,16 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 	client := reg.Get("client_id").String()
 	apiMust(t, srv, 400, "POST", "/oauth/register", "", map[string]any{"redirect_uris": []string{}})
 	apiMust(t, srv, 400, "POST", "/oauth/register", "", map[string]any{"redirect_uris": []string{"http://evil.example/cb"}})
+	// Only https, or http to a loopback address: a scheme that runs or
+	// reads what the code is sent to is refused.
+	for _, u := range []string{"javascript:alert(document.cookie)", "JavaScript://x/%0aalert(1)", "data:text/html,<script>x</script>",
+		"file:///etc/passwd", "vbscript:msgbox", "myapp://cb", "ftp://x/cb", "https:///nohost", "https://app.example/cb#frag"} {
+		a := apiMust(t, srv, 400, "POST", "/oauth/register", "", map[string]any{"redirect_uris": []string{"https://app.example/ok", u}})
+		if a.Get("error").String() != "invalid_redirect_uri" {
+			t.Errorf("%s: %s", u, a.Body)
+		}
+	}
+	apiMust(t, srv, 201, "POST", "/oauth/register", "", map[string]any{"redirect_uris": []string{"http://localhost:8080/cb", "http://[::1]/cb"}})
 	apiMust(t, srv, 400, "POST", "/oauth/register", "", "{")
 
 	get := func(v url.Values) *http.Response {
