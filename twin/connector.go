@@ -302,7 +302,7 @@ func newRequestID() string {
 func (s *Server) newMCPServer(c *conn) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "schellingaf", Version: "0.1.0"}, &mcp.ServerOptions{
 		Instructions: Instructions(),
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 		SetCacheable: func(_ context.Context, req mcp.Request, cc *mcp.Cacheable) {
 			if _, ok := req.(*mcp.ListToolsRequest); ok && c.set != nil {
 				cc.TTLMs, cc.CacheScope = 0, "private"
@@ -314,6 +314,7 @@ func (s *Server) newMCPServer(c *conn) *mcp.Server {
 	for _, name := range c.toolNames() {
 		srv.AddTool(toolDef(name), s.toolHandler(c, name))
 	}
+	srv.AddPrompt(proposeChangePrompt(), proposeChange)
 	srv.AddReceivingMiddleware(listInOrder(c.toolNames()))
 	if c.set != nil {
 		srv.AddReceivingMiddleware(notInToolset(c.set))

@@ -353,7 +353,14 @@ func (t *toolCall) spaceControl() *mcp.CallToolResult {
 			}
 		}
 		if cats := t.strs("categories"); len(cats) > 0 {
-			in["category"] = cats[0]
+			in["categories"] = cats
+		}
+		// A proposal is made whole in one call: its first version, its
+		// tasks and its members pass as they are.
+		for _, k := range []string{"version", "tasks", "members"} {
+			if v, ok := t.args[k]; ok {
+				in[k] = v
+			}
 		}
 		return answer(t.api(http.MethodPost, "/v1/spaces", in))
 	case "invite":
