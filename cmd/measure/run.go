@@ -69,49 +69,6 @@ name. In a budgets file the key is looked up as TOOL_LIST_TOKENS.KEY;
 tokens than its budget is a breach.
 
 Flags:
-  --json                        print a JSON report with exact integers (an
-                                array for several captures)
-  --markdown                    print the tables as Markdown, for a
-                                pull-request comment or a CI step summary
-  --toolsets FILE               JSON map from set name to tool names: report
-                                each set of the first capture
-  --lean                        what-if: remove $schema at any depth, and any
-                                maximum equal to 9007199254740991, from the
-                                input and output schemas
-  --drop-empty-output-schemas   what-if: remove output schemas that declare
-                                no property
-  --words FILE                  what-if: JSON map from "TOOL" (its
-                                description) or "TOOL:/json/pointer" (a text
-                                inside its inputSchema) to the new text
-  --write FILE                  save the capture after the what-ifs, in the
-                                capture's own form (one capture)
-  --init FILE                   the initialize or server/discover answer
-                                (default: STEM.init.EXT beside the capture)
-  --max-description-chars N     ceiling for a tool description, in UTF-16
-                                code units: a gate, none by default (the
-                                service's CI asks for 2000)
-  --max-instructions-chars N    ceiling for the instructions: a gate, none
-                                by default
-  --strict                      a client limit passed (a lint) is a finding
-  --budget KEY=TOKENS           a budget for a capture or toolset key
-                                (repeatable)
-  --budgets FILE                a budgets file (JSON or TypeScript) holding
-                                TOOL_LIST_TOKENS
-  --budget-key KEY              the budget key of the one capture given
-  --tokenizer LIST              also count what a model reads with real
-                                tokenizers (o200k, cl100k; comma-separated),
-                                per tool and in total; the vocabularies are
-                                built in, nothing is fetched
-  --github                      print GitHub Actions annotations (a budget
-                                exceeded at its line in the budget file, a
-                                ceiling passed on the capture) and append
-                                the tables to $GITHUB_STEP_SUMMARY; on when
-                                GITHUB_ACTIONS=true, off with --github=false
-  --junit FILE                  also write a JUnit XML report: a test case
-                                per budget key, failed when exceeded,
-                                skipped when no budget holds it
-  --version                     print the version
-  -h, --help                    print this help (also: measure help)
 `
 
 const usageTail = `
@@ -138,7 +95,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runSnap(stdout, stderr, args[1:])
 		case "help":
 			if len(args) == 1 {
-				printUsage(stdout)
+				printUsage(stdout, newFlagSet(new(options)))
 				return nil
 			}
 			switch args[1] {
@@ -181,38 +138,42 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.BoolVar(&o.json, "json", false, "print a JSON report with exact integers (an array for several captures)")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown, for a pull-request comment or a CI step summary")
-	fs.StringVar(&o.toolsets, "toolsets", "", "JSON `FILE` from set name to tool names: report each set of the first capture")
-	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth and maximum 9007199254740991 from the schemas")
+	fs.StringVar(&o.toolsets, "toolsets", "", "JSON map from set name to tool names in `FILE`: report each set of the first capture")
+	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth, and any maximum equal to 9007199254740991, from the input and output schemas")
 	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
-	fs.StringVar(&o.words, "words", "", "what-if: JSON `FILE` from \"TOOL\" or \"TOOL:/json/pointer\" (into inputSchema) to new text")
-	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form")
-	fs.StringVar(&o.init, "init", "", "initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
-	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "ceiling for a tool description, in UTF-16 code units (a gate: none by default)")
-	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "ceiling for the instructions, in UTF-16 code units (a gate: none by default)")
-	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint) is a finding: exit 1")
-	fs.StringArrayVar(&o.budget, "budget", nil, "budget `KEY=TOKENS` for a capture or toolset (repeatable)")
-	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
-	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count tokens with real tokenizers: a comma-separated `LIST` of o200k, cl100k")
-	fs.StringVar(&o.budgetKey, "budget-key", "", "budget `KEY` of the one capture given (default: its stem without \"tools-\")")
-	fs.BoolVar(&o.github, "github", ghactions.InJob(), "GitHub Actions annotations and step summary (default: on when GITHUB_ACTIONS=true)")
-	fs.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to `FILE`")
+	fs.StringVar(&o.words, "words", "", "what-if: JSON map in `FILE` from \"TOOL\" (its description) or \"TOOL:/json/pointer\" (a text inside its inputSchema) to the new text")
+	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form (one capture)")
+	fs.StringVar(&o.init, "init", "", "the initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
+	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
+	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "a ceiling of `N` UTF-16 code units for the instructions: a gate, none by default")
+	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint) is a finding")
+	fs.StringArrayVar(&o.budget, "budget", nil, "a budget `KEY=TOKENS` for a capture or toolset key (repeatable)")
+	fs.StringVar(&o.budgetsFile, "budgets", "", "a budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
+	fs.StringVar(&o.budgetKey, "budget-key", "", "the budget `KEY` of the one capture given (default: its stem without \"tools-\")")
+	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count what a model reads with real tokenizers, per tool and in total: a comma-separated `LIST` of o200k, cl100k (the vocabularies are built in, nothing is fetched)")
+	fs.BoolVar(&o.github, "github", ghactions.InJob(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file, a ceiling passed on the capture) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; off with --github=false)")
+	fs.Lookup("github").DefValue = "false" // the help names the default; it differs by environment
+	fs.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test case per budget key, failed when exceeded, skipped when no budget holds it")
+	fs.Bool("version", false, "print the version") // cli.Main answers it before the flags are parsed
+	fs.BoolP("help", "h", false, "print this help (also: measure help)")
 	return fs
 }
 
-func printUsage(w io.Writer) {
-	io.WriteString(w, usageHead)
-	io.WriteString(w, usageTail)
+// printUsage prints the help: the prose, the flags as pflag lists them,
+// the exit codes.
+func printUsage(w io.Writer, fs *pflag.FlagSet) {
+	io.WriteString(w, usageHead+fs.FlagUsages()+usageTail)
 }
 
 // parseFlags parses args; help is true when --help was asked for (the usage
 // is then printed to stdout).
 func parseFlags(stdout io.Writer, fs *pflag.FlagSet, args []string) (help bool, err error) {
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			printUsage(stdout)
-			return true, nil
-		}
 		return false, cli.Usage("%v (see measure --help)", err)
+	}
+	if help, _ := fs.GetBool("help"); help {
+		printUsage(stdout, fs)
+		return true, nil
 	}
 	return false, nil
 }
