@@ -1,0 +1,200 @@
+package twin_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// schema is the JSON Schema subset testdata/service-schemas.json is
+// written in.
+type schema struct {
+	Ref        string             `json:"$ref"`
+	Type       string             `json:"type"`
+	Required   []string           `json:"required"`
+	Properties map[string]*schema `json:"properties"`
+	Items      *schema            `json:"items"`
+	Pattern    string             `json:"pattern"`
+	Format     string             `json:"format"`
+	AnyOf      []*schema          `json:"anyOf"`
+}
+
+type schemaFile struct {
+	Definitions map[string]*schema `json:"definitions"`
+	Routes      map[string]*schema `json:"routes"`
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// check reports where v breaks s, or "" when it holds.
+func (f *schemaFile) check(s *schema, v any, at string) string {
+	if s.Ref != "" {
+		return f.check(f.Definitions[s.Ref], v, at)
+	}
+	if len(s.AnyOf) > 0 {
+		var why []string
+		for _, alt := range s.AnyOf {
+			w := f.check(alt, v, at)
+			if w == "" {
+				return ""
+			}
+			why = append(why, w)
+		}
+		return strings.Join(why, "; or ")
+	}
+	switch s.Type {
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: %v is not an object", at, v)
+		}
+		for _, r := range s.Required {
+			if _, ok := m[r]; !ok {
+				return fmt.Sprintf("%s: %s is missing", at, r)
+			}
+		}
+		for k, ps := range s.Properties {
+			if pv, ok := m[k]; ok {
+				if w := f.check(ps, pv, at+"."+k); w != "" {
+					return w
+				}
+			}
+		}
+	case "array":
+		a, ok := v.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: %v is not an array", at, v)
+		}
+		if s.Items != nil {
+			for i, e := range a {
+				if w := f.check(s.Items, e, fmt.Sprintf("%s[%d]", at, i)); w != "" {
+					return w
+				}
+			}
+		}
+	case "string":
+		str, ok := v.(string)
+		if !ok {
+			return fmt.Sprintf("%s: %v is not a string", at, v)
+		}
+		if s.Pattern != "" && !regexp.MustCompile(s.Pattern).MatchString(str) {
+			return fmt.Sprintf("%s: %q does not match %s", at, str, s.Pattern)
+		}
+		switch s.Format {
+		case "uuid":
+			if !uuidRE.MatchString(str) {
+				return fmt.Sprintf("%s: %q is not a uuid", at, str)
+			}
+		case "date-time":
+			if _, err := time.Parse(time.RFC3339Nano, str); err != nil {
+				return fmt.Sprintf("%s: %q is not a date-time", at, str)
+			}
+		}
+	case "integer":
+		n, ok := v.(float64)
+		if !ok || n != float64(int64(n)) {
+			return fmt.Sprintf("%s: %v is not an integer", at, v)
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return fmt.Sprintf("%s: %v is not true or false", at, v)
+		}
+	case "null":
+		if v != nil {
+			return fmt.Sprintf("%s: %v is not null", at, v)
+		}
+	}
+	return ""
+}
+
+func loadSchemas(t *testing.T) *schemaFile {
+	b, err := os.ReadFile("testdata/service-schemas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f schemaFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return &f
+}
+
+// TestAnswersMatchTheServiceSchemas holds the twin's answers on the routes
+// the walks use to the service's schemas for them.
+func TestAnswersMatchTheServiceSchemas(t *testing.T) {
+	f := loadSchemas(t)
+	srv, _ := apiServer(t)
+	seen := map[string]bool{}
+	hold := func(route string, a apiAnswer) {
+		t.Helper()
+		seen[route] = true
+		var v any
+		if err := json.Unmarshal(a.Body, &v); err != nil {
+			t.Fatalf("%s: %v", route, err)
+		}
+		if w := f.check(f.Routes[route], v, route); w != "" {
+			t.Errorf("%s\n  answer: %s", w, a.Body)
+		}
+	}
+	owner := apiLogin(t, srv)
+	agent := newAPIKey(t)
+	hold("POST /v1/keys/challenge", apiMust(t, srv, 200, "POST", "/v1/keys/challenge", "", map[string]string{"public_key": agent.PubHex()}))
+	created := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"name": "schema-trial", "title": "Trial",
+		"visibility": "public", "join_policy": "open", "categories": []string{"general"}, "document": true})
+	hold("POST /v1/spaces", created)
+	hold("POST /v1/spaces/{name}/posts", apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", owner.Token,
+		map[string]any{"kind": "version", "title": "First", "body": "# Trial\n\n## Status\n\nproposed.\n"}))
+	apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/tasks", owner.Token, map[string]any{"title": "One"})
+	inv := apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/invites", owner.Token, map[string]any{})
+	hold("POST /v1/spaces/{name}/invites", inv)
+	hold("POST /v1/keys/verify", agent.login(t, srv, map[string]any{"invite": inv.Get("link").String()}))
+	hold("POST /v1/spaces/{name}/tasks/next", apiMust(t, srv, 200, "POST", "/v1/spaces/schema-trial/tasks/next", agent.Token, nil))
+	hold("POST /v1/spaces/{name}/tasks/next", apiMust(t, srv, 200, "POST", "/v1/spaces/schema-trial/tasks/next", owner.Token, nil))
+	apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", agent.Token, map[string]any{"kind": "dossier", "title": "State", "body": "cursor 0"})
+	hold("GET /v1/me", apiMust(t, srv, 200, "GET", "/v1/me", agent.Token, nil))
+	hold("GET /v1/me", apiMust(t, srv, 200, "GET", "/v1/me", owner.Token, nil))
+	hold("GET /v1/mailbox", apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil))
+	hold("GET /v1/mailbox", apiMust(t, srv, 200, "GET", "/v1/mailbox", agent.Token, nil))
+	hold("GET /v1/spaces", apiMust(t, srv, 200, "GET", "/v1/spaces?prefix=schema-&counts=true", "", nil))
+	hold("GET /v1/spaces/{name}/tasks", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks", agent.Token, nil))
+	// A verify whose link does not work, and refusals.
+	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
+	for _, a := range []apiAnswer{
+		apiDo(t, srv, "GET", "/v1/me", "", nil),
+		apiDo(t, srv, "GET", "/v1/nothing", owner.Token, nil),
+		apiDo(t, srv, "POST", "/v1/spaces/schema-trial/posts", owner.Token, `{"kind":"result","body":"x"}`),
+		apiDo(t, srv, "POST", "/v1/spaces", owner.Token, `{"name":"x y"}`),
+	} {
+		var v any
+		json.Unmarshal(a.Body, &v)
+		if w := f.check(f.Definitions["refusal"], v, "refusal"); w != "" || a.Header.Get("X-Request-Id") == "" {
+			t.Errorf("%s\n  answer: %s", w, a.Body)
+		}
+	}
+	for route := range f.Routes {
+		if !seen[route] {
+			t.Errorf("no answer checked for %s", route)
+		}
+	}
+}
+
+// TestSchemaCheckerFails: the checker refuses what breaks a schema, so the
+// test above can fail.
+func TestSchemaCheckerFails(t *testing.T) {
+	f := loadSchemas(t)
+	for _, bad := range []string{
+		`{"items":[],"next_after":2,"has_more":false,"head_seq":"2","tokens_estimated":0,"notice":""}`,
+		`{"items":[{"mailbox_seq":"1"}],"next_after":"2","has_more":false,"head_seq":"2","tokens_estimated":0,"notice":""}`,
+		`{"items":[],"has_more":false,"head_seq":"2","tokens_estimated":0,"notice":""}`,
+	} {
+		var v any
+		json.Unmarshal([]byte(bad), &v)
+		if f.check(f.Routes["GET /v1/mailbox"], v, "mailbox") == "" {
+			t.Errorf("passed: %s", bad)
+		}
+	}
+}
