@@ -17,6 +17,7 @@ var updateGoldens = flag.Bool("u", false, "update the golden files of testdata/s
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"walks": func() { os.Exit(cli.Main("walks", run)) },
+		"gh":    fakeGH, // the GitHub CLI, as TestAction's action calls it
 	})
 }
 
