@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/toollist"
 )
 
 // budgetBlock is the block of a budgets file that holds tool-list budgets.
@@ -48,36 +51,82 @@ func budgetKey(path string) string {
 	return stem
 }
 
+// unitBlocks are the blocks of tool-list budgets, one per unit: bytes/3
+// tokens (the default), and each real tokenizer's tokens.
+var unitBlocks = []struct{ block, unit string }{
+	{budgetBlock, ""},
+	{"TOOL_LIST_O200K", "o200k"},
+	{"TOOL_LIST_CL100K", "cl100k"},
+}
+
+// wantedUnits returns the tokenizers that budgets name (a block of the
+// file, or a --budget), so that they are counted.
+func wantedUnits(file *budgets.File, given []*givenBudget) []string {
+	var out []string
+	for _, ub := range unitBlocks[1:] {
+		want := file != nil && slices.Contains(file.Blocks(), ub.block)
+		for _, g := range given {
+			want = want || strings.HasPrefix(g.budget.Name, ub.block+".")
+		}
+		if want {
+			out = append(out, ub.unit)
+		}
+	}
+	return out
+}
+
+// unitName is how a budget key's unit is printed: "tokens", "o200k tokens".
+func unitName(key string) string {
+	for _, ub := range unitBlocks[1:] {
+		if strings.HasPrefix(key, ub.block+".") {
+			return ub.unit + " tokens"
+		}
+	}
+	return "tokens"
+}
+
 // checkBudgets holds what a model reads of each capture and toolset to the
-// budgets named for its key (each --budget, then the file's), and records
-// the checks in the reports. A --budget whose key matches nothing measured
-// is a usage error.
-func checkBudgets(reports []*report, paths []string, key string, given []*givenBudget, file *budgets.File, filePath string) error {
-	if len(given) == 0 && file == nil {
-		return nil
+// budgets named for its key (each --budget, then the file's), in every
+// unit a budget names, and records the checks in the reports. A --budget
+// whose key matches nothing measured is a usage error. It returns what was
+// read under every key of the default block and of the blocks the budgets
+// use: the values --update writes. A budget of the file's tool-list blocks
+// that nothing read is a warning on the first report (stale).
+func checkBudgets(reports []*report, paths []string, key string, given []*givenBudget, file *budgets.File, filePath string) (map[string]int64, error) {
+	readings := map[string]int64{}
+	if len(given) == 0 && file == nil && filePath == "" {
+		return readings, nil
 	}
 	var keys []string
 	var missing []string
 	measure := gate.Measure{Kind: gate.ToolList}
-	check := func(r *report, k, what string, bytes, tokens int64) {
-		name := budgetBlock + "." + k
+	units := append([]string{""}, wantedUnits(file, given)...)
+	check := func(r *report, k, what string, bytes int64, tokens map[string]int64) {
 		keys = append(keys, k)
-		found := false
-		for _, g := range given {
-			if g.budget.Name == name {
-				g.used = true
-				found = true
-				r.budgets = append(r.budgets, gate.Hold(what, name, measure, tokens, bytes, gate.Given{g.budget}))
+		for _, ub := range unitBlocks {
+			if !slices.Contains(units, ub.unit) {
+				continue
 			}
-		}
-		if file != nil {
-			if c := gate.Hold(what, name, measure, tokens, bytes, file); c.Budgeted() {
-				found = true
-				r.budgets = append(r.budgets, c)
+			name := ub.block + "." + k
+			read := tokens[ub.unit]
+			readings[name] = read
+			found := false
+			for _, g := range given {
+				if g.budget.Name == name {
+					g.used = true
+					found = true
+					r.budgets = append(r.budgets, gate.Hold(what, name, measure, read, bytes, gate.Given{g.budget}))
+				}
 			}
-		}
-		if !found {
-			missing = append(missing, name)
+			if file != nil {
+				if c := gate.Hold(what, name, measure, read, bytes, file); c.Budgeted() {
+					found = true
+					r.budgets = append(r.budgets, c)
+				}
+			}
+			if !found && ub.unit == "" {
+				missing = append(missing, name)
+			}
 		}
 	}
 	for i, r := range reports {
@@ -85,19 +134,48 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 		if k == "" {
 			k = budgetKey(paths[i])
 		}
-		check(r, k, paths[i], r.figures.ModelReadBytes, r.figures.ModelReadTokens)
+		check(r, k, paths[i], r.figures.ModelReadBytes, unitTokens(r.figures.ModelReadTokens, r.figures.Tokenizers))
 		for _, s := range r.sets {
-			check(r, s.Name, "toolset "+s.Name+" of "+paths[i], s.ModelReadBytes, s.ModelReadTokens)
+			tk := map[string]int64{"": s.ModelReadTokens}
+			for _, t := range r.figures.PerTool {
+				if slices.Contains(s.Tools, t.Name) {
+					for _, tc := range t.Tokenizers {
+						tk[tc.Name] += tc.Tokens
+					}
+				}
+			}
+			check(r, s.Name, "toolset "+s.Name+" of "+paths[i], s.ModelReadBytes, tk)
 		}
 	}
 	for _, g := range given {
 		if !g.used {
 			sort.Strings(keys)
-			return cli.Usage("%s: no capture or toolset has that key (keys: %s)", g.budget.File, strings.Join(keys, ", "))
+			return nil, cli.Usage("%s: no capture or toolset has that key (keys: %s)", g.budget.File, strings.Join(keys, ", "))
 		}
 	}
 	if file != nil && len(missing) > 0 && len(reports) > 0 {
 		reports[0].warnings = append(reports[0].warnings, filePath+": no budget for "+strings.Join(missing, ", "))
 	}
-	return nil
+	if file != nil && len(reports) > 0 {
+		for _, b := range file.Budgets() {
+			block, _, _ := strings.Cut(b.Name, ".")
+			if !slices.ContainsFunc(unitBlocks, func(ub struct{ block, unit string }) bool { return ub.block == block }) {
+				continue
+			}
+			if _, read := readings[b.Name]; !read {
+				reports[0].stale = append(reports[0].stale, fmt.Sprintf("%s: %s: no capture or toolset read it in this run", b.Where(), b.Name))
+			}
+		}
+		reports[0].warnings = append(reports[0].warnings, reports[0].stale...)
+	}
+	return readings, nil
+}
+
+// unitTokens maps each unit ("" for bytes/3) to a count.
+func unitTokens(tokens int64, tks []toollist.TokenizerCount) map[string]int64 {
+	m := map[string]int64{"": tokens}
+	for _, tc := range tks {
+		m[tc.Name] = tc.Tokens
+	}
+	return m
 }

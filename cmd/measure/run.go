@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -66,7 +70,11 @@ Budgets: a capture's budget key is --budget-key, or its file stem with a
 leading "tools-" removed (tools-mcp.json -> mcp); a toolset's key is its
 name. In a budgets file the key is looked up as TOOL_LIST_TOKENS.KEY;
 --budget takes KEY=TOKENS or TOOL_LIST_TOKENS.KEY=TOKENS. A list reading more
-tokens than its budget is a breach.
+tokens than its budget is a breach. Tokens are floor(bytes/3); a budget in
+the block TOOL_LIST_O200K (or TOOL_LIST_CL100K) counts that tokenizer's
+tokens instead. --update sets every budget at what was read, adding the
+keys and blocks the file lacks (or the file). A budget in these blocks
+that nothing read is reported (with --strict, a finding).
 
 Flags:
 `
@@ -126,6 +134,7 @@ type options struct {
 	tokenizer            string
 	tokenizers           []*tokenize.Tokenizer
 	strict               bool
+	update               bool
 	github               bool
 	junit                string
 	// descCeiling and instrCeiling: the ceilings were asked for
@@ -146,7 +155,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.init, "init", "", "the initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
 	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
 	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "a ceiling of `N` UTF-16 code units for the instructions: a gate, none by default")
-	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint) is a finding")
+	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint), or a budget that nothing read, is a finding")
+	fs.BoolVar(&o.update, "update", false, "set the --budgets FILE's tool-list budgets at what was read (digits only), adding a missing key or block, or the file itself")
 	fs.StringArrayVar(&o.budget, "budget", nil, "a budget `KEY=TOKENS` for a capture or toolset key (repeatable)")
 	fs.StringVar(&o.budgetsFile, "budgets", "", "a budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
 	fs.StringVar(&o.budgetKey, "budget-key", "", "the budget `KEY` of the one capture given (default: its stem without \"tools-\")")
@@ -196,6 +206,7 @@ type report struct {
 	savings  []toollist.Saving
 	over     []toollist.Over
 	budgets  gate.Checks
+	stale    []string // budgets nothing read (on the first report)
 	lints    []toollist.Lint
 	warnings []string
 }
@@ -253,9 +264,24 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	var bfile *budgets.File
+	if o.update && o.budgetsFile == "" {
+		return cli.Usage("--update sets the budgets of a budgets file: give --budgets FILE")
+	}
 	if o.budgetsFile != "" {
-		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-			return inputError(err)
+		_, statErr := os.Stat(o.budgetsFile)
+		if !(o.update && errors.Is(statErr, os.ErrNotExist)) { // --update creates it
+			if bfile, err = budgets.Load(o.budgetsFile); err != nil {
+				return inputError(err)
+			}
+		}
+	}
+	for _, u := range wantedUnits(bfile, given) {
+		if !slices.ContainsFunc(o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == u }) {
+			t, err := tokenize.Get(u)
+			if err != nil {
+				return cli.Usage("%v", err)
+			}
+			o.tokenizers = append(o.tokenizers, t)
 		}
 	}
 
@@ -277,8 +303,37 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		defer r.capture.Close()
 		reports = append(reports, r)
 	}
-	if err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
+	readings, err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile)
+	if err != nil {
 		return err
+	}
+	if o.update {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		moves, added, err := budgets.SetFile(ctx, o.budgetsFile, readings)
+		cancel()
+		if err != nil {
+			return inputError(err)
+		}
+		for _, m := range moves {
+			if m.Old != m.New && !slices.Contains(added, m.Name) {
+				fmt.Fprintf(stderr, "measure: %s: %s moved from %s to %s (%s)\n", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
+			}
+		}
+		for _, a := range added {
+			fmt.Fprintf(stderr, "measure: %s: %s added at %s\n", o.budgetsFile, a, units.Group(readings[a]))
+		}
+		// the checks as they hold now
+		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
+			return inputError(err)
+		}
+		for _, r := range reports {
+			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return slices.Contains(r.stale, w) })
+			r.budgets, r.stale = nil, nil
+			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return strings.HasPrefix(w, o.budgetsFile+": no budget for ") })
+		}
+		if _, err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
+			return err
+		}
 	}
 	if pending != nil {
 		if err := pending.Commit(); err != nil {
@@ -437,6 +492,10 @@ func findings(stderr io.Writer, reports []*report, strict bool) error {
 	n := 0
 	for _, r := range reports {
 		if strict {
+			for _, st := range r.stale {
+				n++
+				fmt.Fprintf(stderr, "measure: %s (--strict)\n", st)
+			}
 			for _, l := range r.lints {
 				n++
 				where := r.capture.Path
@@ -458,8 +517,8 @@ func findings(stderr io.Writer, reports []*report, strict bool) error {
 		}
 		for _, c := range r.budgets.With(gate.Over) {
 			n++
-			fmt.Fprintf(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s\n",
-				c.Key, c.Subject, units.Group(c.Read), units.Group(c.Bytes), units.Group(c.Budget.Value), c.Budget.Where())
+			fmt.Fprintf(stderr, "measure: %s: %s reads %s %s (%s bytes), over the budget of %s %s declared at %s\n",
+				c.Key, c.Subject, units.Group(c.Read), unitName(c.Key), units.Group(c.Bytes), units.Group(c.Budget.Value), unitName(c.Key), c.Budget.Where())
 		}
 	}
 	if n > 0 {

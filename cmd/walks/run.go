@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -651,19 +652,28 @@ func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, err
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := bf.Update(values); err != nil {
+	// A budget the file lacks (its key or its whole block) is added at
+	// what was read, so a new project starts its file with one run.
+	for _, c := range checks.With(gate.Unbudgeted) {
+		if _, dup := values[c.Key]; !dup {
+			values[c.Key] = c.Read
+		}
+	}
+	if _, err := bf.Insert(values); err != nil {
 		return nil, err // a name or value the file refuses: said before locking
 	}
 	// The file as it is under its lock: another run may have moved it.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	moves, err := budgets.UpdateFile(ctx, bf.Path, values)
+	moves, added, err := budgets.SetFile(ctx, bf.Path, values)
 	if err != nil {
 		return nil, err
 	}
 	out := []walk.MoveReport{}
 	for _, m := range moves {
-		if m.Old != m.New {
+		if slices.Contains(added, m.Name) {
+			out = append(out, walk.MoveReport{Key: m.Name, Old: 0, New: m.New, Where: m.Where()})
+		} else if m.Old != m.New {
 			out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 		}
 	}

@@ -1,0 +1,96 @@
+package budgets
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestInsert(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, in, want string
+		values               map[string]int64
+	}{{
+		name:   "JSON: a key after the block's last",
+		path:   "b.json",
+		in:     "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 100\n  }\n}\n",
+		values: map[string]int64{"TOOL_LIST_TOKENS.tasks": 20, "TOOL_LIST_TOKENS.mcp": 100},
+		want:   "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 100,\n    \"tasks\": 20\n  }\n}\n",
+	}, {
+		name:   "JSON: a new block at the end",
+		path:   "b.json",
+		in:     "{\n    \"FIRST_TASK_TOKENS\": {\n        \"plugin\": 5\n    }\n}\n",
+		values: map[string]int64{"TOOL_LIST_TOKENS.mcp": 11161},
+		want:   "{\n    \"FIRST_TASK_TOKENS\": {\n        \"plugin\": 5\n    },\n    \"TOOL_LIST_TOKENS\": {\n        \"mcp\": 11161\n    }\n}\n",
+	}, {
+		name:   "TypeScript: a key after a trailing comma, separators kept",
+		path:   "first-task.ts",
+		in:     "// budgets\nexport const TOOL_LIST_TOKENS = {\n  mcp: 11_161, // the connector\n} as const;\n",
+		values: map[string]int64{"TOOL_LIST_TOKENS.tasks": 2345, "TOOL_LIST_TOKENS.my-set": 7},
+		want:   "// budgets\nexport const TOOL_LIST_TOKENS = {\n  mcp: 11_161, // the connector\n  \"my-set\": 7,\n  tasks: 2_345,\n} as const;\n",
+	}, {
+		name:   "TypeScript: a new block",
+		path:   "first-task.ts",
+		in:     "export const FIRST_TASK_TOKENS = {\n  plugin: 23_324\n} as const;\n",
+		values: map[string]int64{"TOOL_LIST_TOKENS.mcp": 11161},
+		want:   "export const FIRST_TASK_TOKENS = {\n  plugin: 23_324\n} as const;\n\nexport const TOOL_LIST_TOKENS = {\n  mcp: 11161,\n} as const;\n",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse(tc.path, []byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.Insert(tc.values)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			g, err := Parse(tc.path, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, v := range tc.values {
+				if b, ok := g.Get(name); !ok || b.Value != v {
+					t.Errorf("%s: %v %v", name, b.Value, ok)
+				}
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	for path, want := range map[string]string{
+		"budgets.json": "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 10,\n    \"total\": 30\n  }\n}\n",
+		"budgets.ts":   "export const TOOL_LIST_TOKENS = {\n  mcp: 10,\n  total: 30,\n} as const;\n",
+	} {
+		got, err := New(path, map[string]int64{"TOOL_LIST_TOKENS.mcp": 10, "TOOL_LIST_TOKENS.total": 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("%s:\n%s\nwant\n%s", path, got, want)
+		}
+	}
+}
+
+func TestSetFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "budgets.json")
+	ctx := context.Background()
+	moves, added, err := SetFile(ctx, path, map[string]int64{"TOOL_LIST_TOKENS.mcp": 10})
+	if err != nil || len(moves) != 1 || len(added) != 1 {
+		t.Fatalf("create: %v %v %v", moves, added, err)
+	}
+	moves, added, err = SetFile(ctx, path, map[string]int64{"TOOL_LIST_TOKENS.mcp": 12, "FIRST_TASK_TOKENS.plugin": 5})
+	if err != nil || len(added) != 1 || added[0] != "FIRST_TASK_TOKENS.plugin" {
+		t.Fatalf("add: %v %v %v", moves, added, err)
+	}
+	got, _ := os.ReadFile(path)
+	want := "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 12\n  },\n  \"FIRST_TASK_TOKENS\": {\n    \"plugin\": 5\n  }\n}\n"
+	if string(got) != want {
+		t.Errorf("file:\n%s\nwant\n%s", got, want)
+	}
+}
