@@ -192,6 +192,9 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	}
 	fmt.Fprintf(stdout, "old: %s, %d %s\n", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
 	fmt.Fprintf(stdout, "new: %s, %d %s\n", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
+	if *changed && len(c.Figures) == 0 && len(c.Tools) == 0 {
+		fmt.Fprintln(stdout, "\nnothing moved")
+	}
 	if len(c.Figures) > 0 {
 		fmt.Fprintln(stdout)
 		t := table.New("figure", "old", "new", "change", "delta").Right(1, 2, 3, 4)
