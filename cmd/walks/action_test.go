@@ -464,3 +464,53 @@ func TestAction(t *testing.T) {
 		t.Errorf("command twin: exit %d\n%s", r.exitCode, r.stdout)
 	}
 }
+
+// TestExampleWorkflowsUseTheAction holds the example workflows to the
+// action: every input they give it exists, and its arguments start with a
+// command of walks (or measure's capture arguments).
+func TestExampleWorkflowsUseTheAction(t *testing.T) {
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../../docs/examples/*.yml")
+	uses := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []actionStep `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(data, &wf); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for job, j := range wf.Jobs {
+			for _, st := range j.Steps {
+				if st.Uses != "readmeter/readmeter@v1" {
+					continue
+				}
+				uses++
+				for k := range st.With {
+					if _, ok := a.Inputs[k]; !ok {
+						t.Errorf("%s: job %s: input %q: action.yml has no such input", f, job, k)
+					}
+				}
+				sub, _, _ := strings.Cut(strings.TrimSpace(st.With["args"]), " ")
+				if st.With["command"] == "" && sub != "run" && sub != "merge" && sub != "history" {
+					t.Errorf("%s: job %s: args %q: want a walks command", f, job, st.With["args"])
+				}
+			}
+		}
+	}
+	if uses < 3 {
+		t.Errorf("the example workflows use the action %d times", uses)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 )
@@ -50,6 +51,8 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 	markdown := fs.Bool("markdown", false, "write markdown: a table and a Mermaid line chart per block of budgets")
 	asJSON := fs.Bool("json", false, "write the history as JSON, exact integers")
 	svg := fs.String("svg", "", "also write the charts as a standalone SVG image to `FILE`")
+	github := fs.Bool("github", ghactions.InJob(), "append the markdown (tables and charts) to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true)")
+	fs.Lookup("github").DefValue = "false"
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(stdout, historyHelp+fs.FlagUsages())
@@ -78,43 +81,57 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 		seq[v.Commit] = i
 	}
 	blocks := historyBlocks(series)
+	charts := func() []chart { return chartsOf(blocks, versions, seq) }
 	if *svg != "" {
 		var buf bytes.Buffer
-		writeSVG(&buf, chartsOf(blocks, versions, seq))
+		writeSVG(&buf, charts())
 		if err := atomicfile.Write(*svg, buf.Bytes()); err != nil {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("history: --svg %s: %v", *svg, err)}
+		}
+	}
+	if *github {
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "### walks history: %s\n\n", *file)
+		writeHistory(&buf, blocks, charts(), skipped, true)
+		buf.WriteString("\n")
+		if err := ghactions.AppendSummary(buf.Bytes()); err != nil {
+			fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %v\n", err)
 		}
 	}
 	if *asJSON {
 		return writeHistoryJSON(stdout, series, skipped)
 	}
-	charts := chartsOf(blocks, versions, seq)
+	writeHistory(stdout, blocks, charts(), skipped, *markdown)
+	return nil
+}
+
+// writeHistory writes a table per block, in markdown with its chart.
+func writeHistory(w io.Writer, blocks []historyBlock, charts []chart, skipped []string, markdown bool) {
 	for i, blk := range blocks {
 		if i > 0 {
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(w)
 		}
-		if *markdown {
-			fmt.Fprintf(stdout, "### %s\n\n", blk.name)
+		if markdown {
+			fmt.Fprintf(w, "### %s\n\n", blk.name)
 		} else {
-			fmt.Fprintln(stdout, blk.name)
+			fmt.Fprintln(w, blk.name)
 		}
-		historyTable(blk.series).Write(stdout, format(*markdown))
-		if *markdown {
-			fmt.Fprintln(stdout)
-			writeMermaid(stdout, charts[i])
+		historyTable(blk.series).Write(w, format(markdown))
+		if markdown {
+			fmt.Fprintln(w)
+			writeMermaid(w, charts[i])
 		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintln(stdout)
+		fmt.Fprintln(w)
 		for _, s := range skipped {
-			if *markdown {
-				fmt.Fprintf(stdout, "> warning: %s\n", s)
+			if markdown {
+				fmt.Fprintf(w, "> warning: %s\n", s)
 			} else {
-				fmt.Fprintf(stdout, "warning: %s\n", s)
+				fmt.Fprintf(w, "warning: %s\n", s)
 			}
 		}
 	}
-	return nil
 }
 
 // historyBlock is the series of one block of budgets.
