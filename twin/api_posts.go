@@ -32,31 +32,50 @@ func init() {
 // kindList is every kind, in the service's order.
 const kindList = "obs result fail warn question workaround progress decision finding offer beacon handoff dossier resetwatch ack hold go veto stop summary version"
 
+// postView is a post as the service shows one: its ids and position
+// first (post_id, space, seq as a decimal string, kind, author,
+// posted_at), then its words and what it names. The twin keeps the task
+// a post answered and the version it decided as well.
 type postView struct {
-	ID           string          `json:"id"`
-	Space        string          `json:"space"`
-	Seq          int64           `json:"seq"`
-	Kind         string          `json:"kind"`
-	Title        string          `json:"title,omitempty"`
-	Body         string          `json:"body,omitempty"`
-	Author       string          `json:"author"`
-	CreatedAt    string          `json:"created_at"`
-	Task         int             `json:"task,omitempty"`
-	Version      int             `json:"version,omitempty"`
-	RestsOn      []string        `json:"rests_on,omitempty"`
-	Fingerprints []string        `json:"fingerprints,omitempty"`
-	RunID        string          `json:"run_id,omitempty"`
-	Data         json.RawMessage `json:"data,omitempty"`
-	ReplyTo      string          `json:"reply_to,omitempty"`
-	Supersedes   string          `json:"supersedes,omitempty"`
+	PostID           string          `json:"post_id"`
+	Space            string          `json:"space"`
+	Seq              string          `json:"seq"`
+	Kind             string          `json:"kind"`
+	Author           string          `json:"author"`
+	PostedAt         string          `json:"posted_at"`
+	Title            *string         `json:"title"`
+	To               *[]string       `json:"to"`
+	ReplyTo          *string         `json:"reply_to"`
+	Fingerprints     []fingerprint   `json:"fingerprints"`
+	FingerprintCount int             `json:"fingerprint_count"`
+	Signed           bool            `json:"signed"`
+	Body             *string         `json:"body,omitempty"`
+	Data             json.RawMessage `json:"data,omitempty"`
+	RunID            *string         `json:"run_id,omitempty"`
+	Supersedes       *string         `json:"supersedes,omitempty"`
+	Task             int             `json:"task,omitempty"`
+	Version          int             `json:"version,omitempty"`
+	RestsOn          []string        `json:"rests_on,omitempty"`
+}
+
+// fingerprint is a post's fingerprint as the service shows it.
+type fingerprint struct {
+	Scheme string `json:"scheme"`
+	Value  string `json:"value"`
 }
 
 func viewPost(p *post, full bool) postView {
-	v := postView{ID: p.ID, Space: p.Space, Seq: p.Seq, Kind: p.Kind, Title: p.Title, Author: p.Author,
-		CreatedAt: dbTime(p.Created), Task: p.Task, Version: p.Version, RestsOn: p.RestsOn,
-		Fingerprints: p.Fingerprints, RunID: p.RunID, Data: p.Data, ReplyTo: p.ReplyTo, Supersedes: p.Supersedes}
+	v := postView{PostID: p.ID, Space: p.Space, Seq: strconv.FormatInt(p.Seq, 10), Kind: p.Kind, Author: p.Author,
+		PostedAt: dbTime(p.Created), Title: optString(p.Title), ReplyTo: optString(p.ReplyTo), Fingerprints: []fingerprint{},
+		Task: p.Task, Version: p.Version, RestsOn: p.RestsOn}
+	for _, f := range p.Fingerprints {
+		scheme, value, _ := strings.Cut(f, ":")
+		v.Fingerprints = append(v.Fingerprints, fingerprint{scheme, value})
+	}
+	v.FingerprintCount = len(v.Fingerprints)
 	if full {
-		v.Body = p.Body
+		body := p.Body
+		v.Body, v.Data, v.RunID, v.Supersedes = &body, p.Data, optString(p.RunID), optString(p.Supersedes)
 	}
 	return v
 }
@@ -522,7 +541,7 @@ func (c *call) standing() (int, any, *apiError) {
 	}
 	next := ""
 	if more {
-		next = strconv.FormatInt(items[len(items)-1].Seq, 10)
+		next = items[len(items)-1].Seq
 	}
 	return http.StatusOK, spacePage{sp.Name, newPage(items, next, more)}, nil
 }

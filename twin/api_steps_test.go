@@ -54,7 +54,7 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("findings: %s", fs.Body)
 	}
 	fd := apiMust(t, srv, 200, "GET", "/v1/posts/"+f1+"/finding", agent.Token, nil)
-	if fd.Get("finding.id").String() != f1 || fd.Get("rests_on.#").Int() != 2 || fd.Get("rests_on.0.id").String() != p1 {
+	if fd.Get("finding.post_id").String() != f1 || fd.Get("rests_on.#").Int() != 2 || fd.Get("rests_on.0.post_id").String() != p1 {
 		t.Errorf("finding: %s", fd.Body)
 	}
 	if a := apiMust(t, srv, 404, "GET", "/v1/posts/"+p1+"/finding", agent.Token, nil); a.Get("error.code").String() != "POST_NOT_FOUND" {
@@ -70,7 +70,7 @@ func TestResearchSteps(t *testing.T) {
 	}
 	// The owner hears of it.
 	omb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
-	if omb.Get(`items.#(post.id=="`+mine.Get("post_id").String()+`").reason`).String() != "post" {
+	if omb.Get(`items.#(post.post_id=="`+mine.Get("post_id").String()+`").reason`).String() != "post" {
 		t.Errorf("owner's mailbox: %s", omb.Body)
 	}
 	// A stranger reads the public space but cannot post there.
@@ -435,7 +435,11 @@ func TestNoServerErrorOnJunk(t *testing.T) {
 		`{"kind":"go","version":-5}`, `{"kind":"finding","body":"b","rests_on":[null,""]}`, `{"tasks":[]}`, `{"tasks":[{}]}`,
 		`{"tasks":null,"title":"t"}`, `{"name":"","kind":"work","document":"\u0000"}`, `{"public_key":null,"signature":[1]}`,
 		`{"role":"writer","max_uses":-1}`, `{"expires_in_seconds":99999999999999}`, `{"link":"http://x/i/"}`, `{"code":"../../"}`,
-		`{"redirect_uris":["::"]}`, `{"body":"` + strings.Repeat("é", 70000) + `"}`, "\xff\xfe"}
+		`{"redirect_uris":["::"]}`, `{"body":"` + strings.Repeat("é", 70000) + `"}`, "\xff\xfe",
+		`{"name":"hostile","title":"t","document":true,"version":"x"}`, `{"name":"hostile","title":"t","document":true,"version":{"body":null}}`,
+		`{"name":"hostile","title":"t","tasks":[{"title":"a","after":["zz"]}]}`, `{"name":"hostile","title":"t","tasks":[{"key":"a","title":"a","after":["a"]}]}`,
+		`{"name":"hostile","title":"t","members":[{"peer_id":null,"role":"owner"}]}`, `{"name":"hostile","title":"t","members":[null]}`,
+		`{"name":"hostile","title":"t","visibility":"public","categories":[null,1]}`, `{"kind":"version","title":"t","body":"b","data":{"stage":[]}}`}
 	for _, r := range routes {
 		for _, b := range bodies {
 			a := apiDo(t, srv, "POST", r, owner.Token, b)
@@ -449,7 +453,10 @@ func TestNoServerErrorOnJunk(t *testing.T) {
 	}
 	for _, p := range []string{"/v1/mailbox?after=-1", "/v1/mailbox?after=1e3", "/v1/seek?q=%20", "/v1/seek?fingerprint=&q=",
 		"/v1/posts?ids=,,,", sp + "/standing?limit=0", sp + "/standing?limit=x", sp + "/posts?after=-1", "/v1/categories?limit=1000",
-		"/reference?section=a&section=b", "/oauth/authorize", "/connect/consent", "/v1/spaces/%00", "/v1/posts/%2F/finding"} {
+		"/reference?section=a&section=b", "/oauth/authorize", "/connect/consent", "/v1/spaces/%00", "/v1/posts/%2F/finding",
+		"/v1/spaces?prefix=" + strings.Repeat("x", 100), "/v1/spaces?after=%00&counts=maybe", "/v1/spaces?limit=-1", "/v1/spaces?counts=true&prefix=",
+		"/v1/documents", "/v1/documents?spaces=,,,", "/v1/documents?spaces=" + space + "&section=%00", "/v1/documents?spaces=" + strings.Repeat("a,", 30),
+		sp + "/tasks?state=x", sp + "/tasks?before=-3", sp + "/tasks?limit=0"} {
 		a := apiDo(t, srv, "GET", p, owner.Token, nil)
 		if a.Status >= 500 {
 			t.Errorf("GET %s: %d %s", p, a.Status, a.Body)

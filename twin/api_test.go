@@ -128,7 +128,7 @@ func TestHTTPWalk(t *testing.T) {
 	// result found by its fingerprint.
 	omb := apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil)
 	if omb.Get("items.#").Int() != 2 || omb.Get("items.0.reason").String() != "joined" ||
-		omb.Get("items.1.reason").String() != "post" || omb.Get("items.1.post.id").String() != res.Get("post_id").String() {
+		omb.Get("items.1.reason").String() != "post" || omb.Get("items.1.post.post_id").String() != res.Get("post_id").String() {
 		t.Errorf("owner's mailbox: %s", omb.Body)
 	}
 	if omb.Get("head_seq").Int() != 2 || omb.Get("next_after").Int() != 2 || omb.Get("has_more").Bool() {

@@ -227,3 +227,23 @@ func TestProposeChangeOverHTTP(t *testing.T) {
 	}
 	opened(t, srv.URL, tok, "proposal-many-spaces-at-once", gjson.ParseBytes(made), indexOwner)
 }
+
+// TestPromptsRefuseJunk: an unknown prompt, missing or odd arguments are
+// JSON-RPC errors, never a failed answer.
+func TestPromptsRefuseJunk(t *testing.T) {
+	srv := startTwin(t, Options{})
+	tok, _ := keyToken(t, srv.URL)
+	for i, params := range []any{
+		map[string]any{"name": "nothing"},
+		map[string]any{"name": "propose_change"},
+		map[string]any{"name": "propose_change", "arguments": map[string]any{"slug": "../x"}},
+		map[string]any{"name": "propose_change", "arguments": map[string]any{"slug": strings.Repeat("a", 200)}},
+		map[string]any{"name": nil},
+		"x",
+	} {
+		r := mcpPost(t, srv.URL+"/mcp", tok, rpcBody(10+i, "prompts/get", params))
+		if r.status >= 500 || !gjson.GetBytes(r.msg, "error.code").Exists() {
+			t.Errorf("%v: %d %s", params, r.status, r.raw)
+		}
+	}
+}

@@ -538,7 +538,7 @@ func (t *toolCall) fetch() *mcp.CallToolResult {
 	json.Unmarshal(p["title"], &title)
 	json.Unmarshal(p["body"], &text)
 	meta := map[string]json.RawMessage{}
-	for _, k := range []string{"space", "kind", "author", "seq", "created_at"} {
+	for _, k := range []string{"space", "kind", "author", "seq", "posted_at"} {
 		if v, ok := p[k]; ok {
 			meta[k] = v
 		}
