@@ -67,6 +67,9 @@ type WalkReport struct {
 	Runs int `json:"runs"`
 	// Error is the failure, when the walk failed against the server.
 	Error string `json:"error,omitempty"`
+	// SpecFault is true when the spec, not the server, is at fault for
+	// Error (a keep path or header that finds nothing in the answer).
+	SpecFault bool `json:"spec_fault,omitempty"`
 	// Differ says how a repeated run counted differently.
 	Differ string `json:"differ,omitempty"`
 }

@@ -188,7 +188,10 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 		s.Measures = append(s.Measures, m)
 	}
 	oc := walk.Outcome{Spec: s, Result: res, Runs: wr.Runs, Differ: wr.Differ}
-	if wr.Error != "" {
+	switch {
+	case wr.SpecFault:
+		oc.Err = &specFault{wr.Error}
+	case wr.Error != "":
 		oc.Err = errors.New(wr.Error)
 	}
 	return oc, nil
@@ -204,3 +207,9 @@ func ranOnTwin(paths []string) bool {
 	}
 	return false
 }
+
+// specFault is a shard's walk that stopped at its spec's fault: merged, it
+// ends the run with exit 2, as it did the shard.
+type specFault struct{ msg string }
+
+func (e *specFault) Error() string { return e.msg }

@@ -350,8 +350,9 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 			v.failed++
 			var se *walk.SpecError
 			var fl *walk.Failure
-			if errors.As(oc.Err, &se) || (errors.As(oc.Err, &fl) && fl.Spec) {
-				v.specErr = true
+			var sf *specFault
+			if errors.As(oc.Err, &se) || (errors.As(oc.Err, &fl) && fl.Spec) || errors.As(oc.Err, &sf) {
+				v.specErr, wr.SpecFault = true, true
 			}
 			v.rep.Walks = append(v.rep.Walks, wr)
 			continue
