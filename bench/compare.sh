@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process comparison of `measure --json CAPTURE` with Node's reference
-# script internal/nodeoracle/measure.js on the same capture: wall time
+# script internal/nodeoracle/measure.js on the same capture, and of the same
+# with the lean what-if (`--lean`, which Node's script computes too): wall time
 # (hyperfine when installed, else repeated runs timed here) and peak memory
 # (GNU time's maximum resident set size), on a small real-sized capture
 # (about 40 KB; the twin's capture too when present) and a generated
@@ -21,6 +22,8 @@
 #   MEASURE  a measure binary to use instead of building ./cmd/measure
 #   NODE     the node binary (default node)
 #   TIMER    "loop" to time repeated runs here even when hyperfine is installed
+#   MODES    the flag sets compared, "|"-separated (default "|--lean": plain
+#            --json, then --json --lean)
 #
 # Needs: go, node, GNU time at /usr/bin/time (apt-get install time);
 # hyperfine is used when installed (apt-get install hyperfine).
@@ -64,10 +67,14 @@ fi
 go run ./bench/gencapture --tools "$TOOLS" -o "$work/tools-$TOOLS.json" >&2 || die "gencapture failed"
 caps+=("$work/tools-$TOOLS.json")
 
+# FLAGS: the what-if flags of the mode being compared (both programs take
+# them).
+FLAGS=""
+
 # agree CAPTURE: the two programs must report the same figures.
 agree() {
-  "$measure" --json "$1" >"$work/go.json" || die "measure --json $1 failed"
-  "$NODE" "$script" "$1" >"$work/node.json" || die "node $script $1 failed"
+  "$measure" --json $FLAGS "$1" >"$work/go.json" || die "measure --json $FLAGS $1 failed"
+  "$NODE" "$script" $FLAGS "$1" >"$work/node.json" || die "node $script $FLAGS $1 failed"
   "$NODE" -e '
     const fs = require("fs");
     const go = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
@@ -85,14 +92,14 @@ seconds() {
   local cap=$1
   if [ "${TIMER:-}" != loop ] && command -v hyperfine >/dev/null; then
     hyperfine -N --warmup 3 --min-runs "$RUNS" --export-json "$work/h.json" \
-      "$measure --json $cap" "$NODE $script $cap" >/dev/null 2>&1 || die "hyperfine failed"
+      "$measure --json $FLAGS $cap" "$NODE $script $FLAGS $cap" >/dev/null 2>&1 || die "hyperfine failed"
     "$NODE" -e '
       const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).results;
       for (const x of r) console.log(x.mean, x.stddev ?? 0, x.times.length);' "$work/h.json"
     return
   fi
   local cmd i
-  for cmd in "$measure --json $cap" "$NODE $script $cap"; do
+  for cmd in "$measure --json $FLAGS $cap" "$NODE $script $FLAGS $cap"; do
     for i in 1 2 3; do $cmd >/dev/null; done # warm-ups
     local ts=() t0 t1
     for ((i = 0; i < RUNS; i++)); do
@@ -121,34 +128,37 @@ peak() {
 }
 
 rows=()
+IFS='|' read -r -a modes <<<"${MODES-|--lean}"
+for FLAGS in "${modes[@]}"; do
 for cap in "${caps[@]}"; do
-  say "checking $cap"
+  say "checking $cap $FLAGS"
   agree "$cap"
-  say "timing $cap"
+  say "timing $cap $FLAGS"
   times=$(seconds "$cap")
-  say "peak memory $cap"
-  gomem=$(peak "$measure" --json "$cap")
-  nodemem=$(peak "$NODE" "$script" "$cap")
+  say "peak memory $cap $FLAGS"
+  gomem=$(peak "$measure" --json $FLAGS "$cap")
+  nodemem=$(peak "$NODE" "$script" $FLAGS "$cap")
   rows+=("$("$NODE" -e '
-    const [cap, size, tools, times, gomem, nodemem] = process.argv.slice(1);
+    const [cap, flags, size, tools, times, gomem, nodemem] = process.argv.slice(1);
     const [g, n] = times.trim().split("\n").map((l) => l.split(" ").map(Number));
     const ms = (x) => (x[0] * 1000).toFixed(1) + " ms ± " + (x[1] * 1000).toFixed(1);
     const mib = (kb) => (Number(kb) / 1024).toFixed(1) + " MiB";
     const group = (x) => Number(x).toLocaleString("en-US");
-    console.log("| " + cap + " | " + group(size) + " | " + group(tools) + " | " + ms(g) + " | " + ms(n) +
+    console.log("| " + cap + " | " + (flags ? "`" + flags + "`" : "") + " | " + group(size) + " | " + group(tools) + " | " + ms(g) + " | " + ms(n) +
       " | " + (n[0] / g[0]).toFixed(1) + "× | " + mib(gomem) + " | " + mib(nodemem) +
       " | " + (Number(gomem) * 1024 / Number(size)).toFixed(2) + "× |");
-  ' "$(basename "$cap")" "$(wc -c <"$cap")" "$("$NODE" -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).tools)' "$work/node.json")" "$times" "$gomem" "$nodemem")")
+  ' "$(basename "$cap")" "$FLAGS" "$(wc -c <"$cap")" "$("$NODE" -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).tools)' "$work/node.json")" "$times" "$gomem" "$nodemem")")
+done
 done
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || true)
 timer="repeated runs timed by compare.sh"
 if [ "${TIMER:-}" != loop ] && command -v hyperfine >/dev/null; then timer=$(hyperfine --version); fi
 cat <<EOF
-Whole process, \`measure --json CAPTURE\` against \`node $script CAPTURE\`: wall time (mean ± standard deviation), peak resident memory (the largest of three runs).
+Whole process, \`measure --json [FLAGS] CAPTURE\` against \`node $script [FLAGS] CAPTURE\`: wall time (mean ± standard deviation), peak resident memory (the largest of three runs).
 
-| capture | bytes | tools | \`measure --json\` | \`node measure.js\` | Node / measure | measure peak RSS | Node peak RSS | measure RSS / capture |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| capture | flags | bytes | tools | \`measure --json\` | \`node measure.js\` | Node / measure | measure peak RSS | Node peak RSS | measure RSS / capture |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${rows[@]}")
 
 Machine: ${cpu:-unknown CPU}, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(go version | cut -d' ' -f3-); Node $("$NODE" --version); timing: $timer, at least $RUNS runs after 3 warm-ups.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// measure.js [--json] CAPTURE...: what a model reads of a saved tools/list answer,
+// measure.js [--json] [--lean] [--drop-empty-output-schemas] CAPTURE...: what a
+// model reads of a saved tools/list answer,
 // computed in Node the way the service's builders compute it. It is the
 // reference the Go `measure --json` is checked against, and the Node side
 // of the whole-process benchmark.
@@ -10,6 +11,9 @@
 //   description_bytes, field_description_bytes,
 //   longest_description {tool, chars},
 //   per_tool [{name, model_read_bytes, model_read_tokens, description_chars}]
+// and, for each what-if asked (lean first, as measure applies them), its
+// saving: lean / drop_empty_output_schemas {wire_saving_bytes,
+// model_read_saving_bytes, changes, tools_changed}.
 // With --tokenizers=o200k,cl100k, "tokenizers": {"o200k": N, ...} follows
 // model_read_tokens, at the top and in each tool: js-tiktoken's count of
 // each tool's model-read text, summed over the tools at the top.
@@ -141,7 +145,32 @@ function encoders(names) {
   });
 }
 
-function measure(path, tokenizers) {
+// The what-ifs, as the service's own code would apply them: lean removes
+// every "$schema" member and every "maximum" of Number.MAX_SAFE_INTEGER
+// from inputSchema and outputSchema at any depth; dropping empty output
+// schemas removes an outputSchema that declares no property.
+const MAX_SAFE = 9007199254740991;
+function leanValue(v, count) {
+  if (Array.isArray(v)) return v.map((x) => leanValue(x, count));
+  if (!isObject(v)) return v;
+  return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => {
+    if (k === '$schema' || (k === 'maximum' && x === MAX_SAFE)) { count.n++; return []; }
+    return [[k, leanValue(x, count)]];
+  }));
+}
+function lean(t) {
+  const count = { n: 0 };
+  const out = Object.fromEntries(Object.entries(t).map(([k, x]) =>
+    [k, k === 'inputSchema' || k === 'outputSchema' ? leanValue(x, count) : x]));
+  return [out, count.n];
+}
+function dropEmptyOutputSchema(t) {
+  const s = t.outputSchema;
+  if (!isObject(s) || (isObject(s.properties) && Object.keys(s.properties).length > 0)) return [t, 0];
+  return [Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'outputSchema')), 1];
+}
+
+function measure(path, tokenizers, whatIfs) {
   const { wireBytes, tools } = load(path);
   const report = {
     wire_bytes: wireBytes,
@@ -180,11 +209,32 @@ function measure(path, tokenizers) {
   }
   report.model_read_tokens = Math.floor(report.model_read_bytes / 3);
   if (longest !== null) report.longest_description = longest;
+  const bytes = (t) => Buffer.byteLength(JSON.stringify(t), 'utf8');
+  const read = (t) => bytes({ name: t.name, description: t.description, input_schema: t.inputSchema });
+  const savings = whatIfs.map(() => ({ wire_saving_bytes: 0, model_read_saving_bytes: 0, changes: 0, tools_changed: [] }));
+  tools.forEach((t, i) => {
+    const label = typeof t.name === 'string' ? t.name : 'tools[' + i + ']';
+    whatIfs.forEach(([, f], k) => {
+      const [nt, n] = f(t);
+      if (n === 0) return;
+      const s = savings[k];
+      s.wire_saving_bytes += bytes(t) - bytes(nt);
+      s.model_read_saving_bytes += read(t) - read(nt);
+      s.changes += n;
+      s.tools_changed.push(label);
+      t = nt;
+    });
+  });
+  whatIfs.forEach(([name], k) => { report[name] = savings[k]; });
   return report;
 }
 
 function main(args) {
-  args = args.filter((a) => a !== '--json'); // the output is always JSON
+  const whatIfs = [];
+  if (args.includes('--lean')) whatIfs.push(['lean', lean]);
+  if (args.includes('--drop-empty-output-schemas')) whatIfs.push(['drop_empty_output_schemas', dropEmptyOutputSchema]);
+  // the output is always JSON
+  args = args.filter((a) => !['--json', '--lean', '--drop-empty-output-schemas'].includes(a));
   let tokenizers = [];
   const flag = args.findIndex((a) => a.startsWith('--tokenizers='));
   if (flag >= 0) {
@@ -198,7 +248,7 @@ function main(args) {
   const reports = [];
   for (const path of args) {
     try {
-      reports.push(measure(path, tokenizers));
+      reports.push(measure(path, tokenizers, whatIfs));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       process.stderr.write('measure.js: ' + path + ': ' + e.message.replace(/\r?\n/g, '\\n') + '\n');
