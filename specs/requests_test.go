@@ -463,6 +463,23 @@ func TestRequestsAreTheServiceTests(t *testing.T) {
 	}
 	goldens := readGolden(t)
 	specs := loadSpecs(t, specDir)
+	// Once with names new every run, once on a fresh twin with the test's
+	// own names, as the service's CI would run them (docs/ci.md).
+	replay(t, goldens, specs, nil)
+	replay(t, goldens, specs, testNames)
+	if twinNumericCursors && !numericCursorSeen && !t.Failed() {
+		t.Errorf("the twin answers its mailbox cursors as strings now, as the service does: set twinNumericCursors false")
+	}
+}
+
+// testNames are the SPACE names of the service's test, one var a walk.
+var testNames = map[string]string{
+	"plugin_space": "first-task-plugin", "connector_space": "first-task-connect", "http_space": "first-task-http",
+	"start_tasks_space": "first-start-tasks", "start_research_space": "first-start-research", "start_coordinate_space": "first-start-coordinate",
+	"toolset_tasks_space": "first-toolset-tasks", "toolset_research_space": "first-toolset-research", "toolset_coordinate_space": "first-toolset-coordinate",
+}
+
+func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars map[string]string) {
 	rc := &recorder{to: startTwin(t)}
 	proxy := httptest.NewServer(rc)
 	defer proxy.Close()
@@ -478,8 +495,12 @@ func TestRequestsAreTheServiceTests(t *testing.T) {
 			}
 			g = &golden{walk: s.Name}
 		}
-		t.Run(s.Name, func(t *testing.T) {
-			res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: proxy.URL})
+		name := s.Name
+		if vars != nil {
+			name += "/the test's names"
+		}
+		t.Run(name, func(t *testing.T) {
+			res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: proxy.URL, Vars: vars})
 			reqs := rc.take()
 			if *dumpRequests {
 				for _, r := range reqs {
@@ -508,11 +529,19 @@ func TestRequestsAreTheServiceTests(t *testing.T) {
 			if int64(counted) != res.Calls {
 				t.Errorf("walk %s counts %d calls; the golden marks %d counted", s.Name, res.Calls, counted)
 			}
+			if vars != nil && !strings.Contains(string(bytes.Join(bodies(reqs), nil)), testNames[s.Name+"_space"]) {
+				t.Errorf("walk %s: --var %s_space=%s does not reach its requests", s.Name, s.Name, testNames[s.Name+"_space"])
+			}
 		})
 	}
-	if twinNumericCursors && !numericCursorSeen && !t.Failed() {
-		t.Errorf("the twin answers its mailbox cursors as strings now, as the service does: set twinNumericCursors false")
+}
+
+func bodies(reqs []sent) [][]byte {
+	var out [][]byte
+	for _, r := range reqs {
+		out = append(out, []byte(r.target), r.body)
 	}
+	return out
 }
 
 // goldenFlag is every flag a golden request line may end with.
