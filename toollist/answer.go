@@ -112,7 +112,14 @@ type dataLine struct {
 }
 
 // readFile reads a capture file, naming the problem when it cannot.
-func readFile(path string) ([]byte, error) {
+// MaxFile is the largest file the toolkit reads: 2 GiB. A capture, a
+// toolsets or ceilings file larger than that is refused before it is read.
+const MaxFile = 2 << 30
+
+// checkFile says why path cannot be read as an input file: missing, a
+// directory, not a regular file (a device such as /dev/zero, a FIFO), or
+// larger than MaxFile.
+func checkFile(path string) (fs.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -120,8 +127,34 @@ func readFile(path string) ([]byte, error) {
 		}
 		return nil, inputErr(path, "%v", unwrapPathErr(err))
 	}
-	if st.IsDir() {
+	switch {
+	case st.IsDir():
 		return nil, inputErr(path, "is a directory, not a capture file")
+	case !st.Mode().IsRegular():
+		return nil, inputErr(path, "not a regular file (%s): give a file saved on disk", fileKind(st.Mode()))
+	case st.Size() > MaxFile:
+		return nil, inputErr(path, "%d bytes, larger than the %d bytes (2 GiB) a file may be", st.Size(), int64(MaxFile))
+	}
+	return st, nil
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a " + m.Type().String()
+}
+
+func readFile(path string) ([]byte, error) {
+	if _, err := checkFile(path); err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

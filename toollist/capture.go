@@ -49,7 +49,11 @@ func (c *Capture) Close() error {
 // and what is wrong. A capture of 1 MiB or more is mapped into memory
 // rather than read; Close releases it.
 func Read(path string) (*Capture, error) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() >= mapAbove {
+	st, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() >= mapAbove {
 		if c, err := readMapped(path, st.Size()); err == nil {
 			return c, nil
 		} else if _, ok := err.(*Error); ok {
