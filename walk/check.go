@@ -206,14 +206,13 @@ func (st *Step) templates() []tmplAt {
 		}
 	}
 	if r := st.HTTP; r != nil {
-		out = append(out, tmplAt{r.URL, r.Line})
-		add(r.Auth)
+		out = append(out, tmplAt{r.URL, r.Line}, tmplAt{r.Auth, r.AuthLine})
 		out = append(out, kvTemplates(r.Query)...)
 		out = append(out, kvTemplates(r.Headers)...)
 		out = append(out, kvTemplates(r.Form)...)
 		out = append(out, nodeTemplateList(r.JSON)...)
 		if r.Body != nil {
-			add(*r.Body)
+			out = append(out, tmplAt{*r.Body, r.BodyLine})
 		}
 	}
 	if r := st.MCP; r != nil {
@@ -221,7 +220,7 @@ func (st *Step) templates() []tmplAt {
 		out = append(out, nodeTemplateList(r.Args)...)
 	}
 	if d := st.Doc; d != nil {
-		add(d.HTTP, d.Auth)
+		out = append(out, tmplAt{d.HTTP, d.HTTPLine}, tmplAt{d.Auth, d.AuthLine})
 		add(d.Exec...)
 		out = append(out, kvTemplates(d.Env)...)
 	}
@@ -230,7 +229,7 @@ func (st *Step) templates() []tmplAt {
 		out = append(out, kvTemplates(e.Env)...)
 	}
 	if k := st.Key; k != nil {
-		add(k.Seed)
+		out = append(out, tmplAt{k.Seed, k.SeedLine})
 		for _, p := range k.Sign {
 			add(p.Value)
 		}

@@ -72,7 +72,7 @@ func (r *runner) http(ctx context.Context, st *Step) (*exchange, error) {
 	}
 	auth, err := r.sc.render(h.Auth)
 	if err != nil {
-		return nil, specErr(st, err)
+		return nil, specErrAt(st, h.AuthLine, err)
 	}
 	headers := http.Header{}
 	if ctype != "" {

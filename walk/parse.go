@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -517,6 +519,10 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		switch k.Value {
 		case "part":
 			st.Part = p.str(v, what+".part")
+			if i := strings.IndexFunc(st.Part, unicode.IsControl); i >= 0 {
+				r, _ := utf8.DecodeRuneInString(st.Part[i:])
+				p.errf(v, "%s.part: %q holds the control character %U: a part name is one line of text (it names a row of every table)", what, st.Part, r)
+			}
 		case "count":
 			count = p.boolean(v, what+".count")
 		case "keep":
@@ -720,7 +726,7 @@ func (p *parser) httpStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *HTT
 		case "headers":
 			r.Headers = p.kvs(v, what+".headers")
 		case "auth":
-			r.Auth = p.str(v, what+".auth")
+			r.Auth, r.AuthLine = p.str(v, what+".auth"), v.Line
 		case "json":
 			bodies++
 			p.nodeTemplates(v, what+".json")
@@ -731,7 +737,7 @@ func (p *parser) httpStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *HTT
 		case "body":
 			bodies++
 			b := p.str(v, what+".body")
-			r.Body, r.HasBody = &b, true
+			r.Body, r.BodyLine, r.HasBody = &b, v.Line, true
 		}
 	}
 	if bodies > 1 {
@@ -839,12 +845,12 @@ func (p *parser) docStep(n *yaml.Node, what string) *DocSource {
 			d.Env = p.kvs(v, what+".doc.env")
 		case "http":
 			srcs++
-			d.HTTP = p.str(v, what+".doc.http")
+			d.HTTP, d.HTTPLine = p.str(v, what+".doc.http"), v.Line
 			if m, u, ok := strings.Cut(d.HTTP, " "); !ok || m != "GET" || strings.TrimSpace(u) == "" {
 				p.errf(v, "%s.doc.http: want \"GET /path\", got %q", what, d.HTTP)
 			}
 		case "auth":
-			d.Auth = p.str(v, what+".doc.auth")
+			d.Auth, d.AuthLine = p.str(v, what+".doc.auth"), v.Line
 		}
 	}
 	if srcs != 1 && n.Kind == yaml.MappingNode {
@@ -861,7 +867,7 @@ func (p *parser) keyStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *KeyS
 	for _, kv := range pairs {
 		switch kv[0].Value {
 		case "seed":
-			k.Seed = p.str(kv[1], what+".seed")
+			k.Seed, k.SeedLine = p.str(kv[1], what+".seed"), kv[1].Line
 		case "as":
 			k.As = p.str(kv[1], what+".as")
 		case "sign":

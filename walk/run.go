@@ -456,6 +456,18 @@ func specErr(st *Step, err error) error {
 	return &SpecError{File: st.File, Line: st.Line, Msg: err.Error()}
 }
 
+// specErrAt is specErr at a line of the step (its own line when 0).
+func specErrAt(st *Step, line int, err error) error {
+	var se *SpecError
+	if errors.As(err, &se) {
+		return err
+	}
+	if line == 0 {
+		line = st.Line
+	}
+	return &SpecError{File: st.File, Line: line, Msg: err.Error()}
+}
+
 // resolve turns a spec URL (absolute, or a path relative to the base URL)
 // into an absolute URL.
 func (r *runner) resolve(u string) (string, error) {

@@ -199,15 +199,17 @@ type HTTPRequest struct {
 	Line    int
 	Query   []KV
 	Headers []KV
-	// Auth is a bearer token.
-	Auth string
+	// Auth is a bearer token; AuthLine its line.
+	Auth     string
+	AuthLine int
 	// JSON is a JSON body, written from YAML in file order.
 	JSON *yaml.Node
 	// Form is a form body (application/x-www-form-urlencoded).
 	Form []KV
-	// Body is a raw text body.
-	Body    *string
-	HasBody bool
+	// Body is a raw text body; BodyLine its line.
+	Body     *string
+	BodyLine int
+	HasBody  bool
 }
 
 // MCPRequest is an MCP step's message.
@@ -234,6 +236,8 @@ type DocSource struct {
 	// HTTP is a request line, "GET /skills/x/SKILL.md".
 	HTTP string
 	Auth string
+	// HTTPLine and AuthLine are the lines of HTTP and Auth.
+	HTTPLine, AuthLine int
 }
 
 // ExecCommand is a command whose standard output, JSON, is kept from.
@@ -246,8 +250,10 @@ type ExecCommand struct {
 // the like), or, with Sign, signs a pre-image with it.
 type KeyStep struct {
 	Name string
-	// Seed is an optional 32-byte seed, hex (template), for a fixed key.
-	Seed string
+	// Seed is an optional 32-byte seed, hex (template), for a fixed key;
+	// SeedLine its line.
+	Seed     string
+	SeedLine int
 	// Sign is the pre-image's parts, in order; nil for no signature.
 	Sign []PreimagePart
 	// As names the signature's values (default: the key's name).

@@ -242,6 +242,7 @@ func TestSpecErrorsNameFileAndLine(t *testing.T) {
 		{"include missing", "walk: w\nsteps:\n  - use: nope.yaml\n", "w.yaml:3: steps[0].use: "},
 		{"include cycle", "walk: w\nsteps:\n  - use: w.yaml\n", "w.yaml:3: steps[0].use: w.yaml includes itself"},
 		{"two bodies", "walk: w\nsteps:\n  - part: a\n    http: POST /\n    json: {}\n    body: x\n", "w.yaml:4: steps[0]: a request has one body"},
+		{"control in part", "walk: w\nsteps:\n  - http: GET /\n    part: \"a\\tb\"\n", "w.yaml:4: steps[0].part: \"a\\tb\" holds the control character U+0009"},
 		{"mcp two ops", "walk: w\nsteps:\n  - part: a\n    mcp: { url: /mcp, list: tools, call: x }\n", "w.yaml:4: steps[0].mcp: one message a step, this one has list and call"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -278,6 +279,10 @@ steps:
     query: { q: "{{nope}}" }
   - part: three
     mcp: { server: missing, list: tools }
+  - part: four
+    http: GET /z
+    headers: { A: b }
+    auth: "{{nope2}}"
 `)
 	s, err := walk.Load(p)
 	if err != nil {
@@ -289,6 +294,7 @@ steps:
 		"w.yaml:5: {{later}} is not defined",
 		"w.yaml:9: {{nope}} is not defined",
 		"w.yaml:10: mcp.server: no server \"missing\"",
+		"w.yaml:15: {{nope2}} is not defined",
 	}
 	var se walk.SpecErrors
 	if !errors.As(err, &se) || len(se) != len(want) {
