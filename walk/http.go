@@ -326,6 +326,15 @@ func (r *runner) keep(st *Step, ex *exchange) error {
 			}
 			v = value{text: h}
 		} else {
+			if !jsonValid(ex.json) {
+				// No JSON at all (an HTML error page, text): the server
+				// did not answer as it should, whatever the path.
+				what := "the answer is not JSON"
+				if ct := ex.header.Get("Content-Type"); ct != "" {
+					what = fmt.Sprintf("the answer is %s, not JSON", ct)
+				}
+				return r.fail(st, k.Line, fmt.Sprintf("keep %s: %s", k.Name, what), ex)
+			}
 			got := ex.path(k.Path)
 			if !got.Exists() {
 				f := r.fail(st, k.Line, fmt.Sprintf("keep %s: %s matches nothing in the answer", k.Name, k.Path), ex)

@@ -167,7 +167,33 @@ func ReadReport(path string) (*Report, error) {
 	if json.Unmarshal(data, &probe); len(probe.Walks) == 0 || probe.Walks[0] != '[' {
 		return nil, fmt.Errorf("%s: not a walks report: no \"walks\" list; give a report written by walks run --json or --report", path)
 	}
-	for _, w := range r.Walks {
+	for i, w := range r.Walks {
+		// A count is never negative: a report that says so was not
+		// written by walks run.
+		neg := func(field string, v int64) error {
+			if v < 0 {
+				return fmt.Errorf("%s: walks[%d] (%s): %s is %d; a count is 0 or more: give a report written by walks run --json or --report", path, i, w.Walk, field, v)
+			}
+			return nil
+		}
+		checks := []error{neg("bytes", w.Bytes), neg("tokens", w.Tokens), neg("calls", w.Calls)}
+		for j, p := range w.Parts {
+			checks = append(checks, neg(fmt.Sprintf("parts[%d].bytes", j), p.Bytes), neg(fmt.Sprintf("parts[%d].tokens", j), p.Tokens))
+		}
+		for j, t := range w.ToolLists {
+			checks = append(checks, neg(fmt.Sprintf("tool_lists[%d].bytes", j), t.Bytes), neg(fmt.Sprintf("tool_lists[%d].tokens", j), t.Tokens))
+		}
+		for j, b := range w.Budgets {
+			checks = append(checks, neg(fmt.Sprintf("budgets[%d].read", j), b.Read))
+			if b.Budget != nil {
+				checks = append(checks, neg(fmt.Sprintf("budgets[%d].budget", j), *b.Budget))
+			}
+		}
+		for _, err := range checks {
+			if err != nil {
+				return nil, err
+			}
+		}
 		var sum int64
 		for _, p := range w.Parts {
 			sum += p.Bytes

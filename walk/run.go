@@ -119,7 +119,8 @@ type Failure struct {
 	// Answer is an excerpt of the answer.
 	Answer string
 	// Spec is true when the spec is at fault rather than the server: a
-	// keep path or header that finds nothing in the answer.
+	// keep path or header that finds nothing in a JSON answer. A keep on an
+	// answer that is not JSON at all is the server's fault.
 	Spec bool
 }
 
