@@ -99,26 +99,108 @@ func matches(p *post, fp string, words []string) bool {
 	return true
 }
 
+// categoryItem is a category as the service's register lists one: its
+// id, label, parent, depth, status and how many categories are below it.
+// The twin's register is flat: every category is at the top.
+type categoryItem struct {
+	ID       string  `json:"id"`
+	Label    string  `json:"label"`
+	Parent   *string `json:"parent"`
+	Depth    int     `json:"depth"`
+	Status   string  `json:"status"`
+	Children int     `json:"children"`
+}
+
+// categoryMatch is a category a lookup found: the item, its path, what of
+// it matched and how well.
+type categoryMatch struct {
+	categoryItem
+	Path    []categoryStep `json:"path"`
+	Matched string         `json:"matched"`
+	Score   int            `json:"score"`
+}
+
+type categoryStep struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// categoryRules is how a SPACE is filed, in the twin's words.
+type categoryRules struct {
+	PerSpace struct {
+		Min int `json:"min"`
+		Max int `json:"max"`
+	} `json:"per_space"`
+	Required string `json:"required"`
+	Main     string `json:"main"`
+	Filter   string `json:"filter"`
+}
+
+func rules() categoryRules {
+	r := categoryRules{Required: "a public SPACE; a private one may have none",
+		Main: "the first category listed is the main one", Filter: "category= on SEEK and the SPACE list keeps to one"}
+	r.PerSpace.Min, r.PerSpace.Max = 1, 3
+	return r
+}
+
+// categories answers the register, or with q the categories a lookup
+// finds: every word of q in the id, the label or what the category covers.
 func (c *call) categories() (int, any, *apiError) {
-	words := strings.Fields(strings.ToLower(c.r.URL.Query().Get("q")))
-	limit, e := c.queryInt("limit", 50, 1, 100)
-	if e != nil {
-		return 0, nil, e
+	q := strings.TrimSpace(c.r.URL.Query().Get("q"))
+	if len(q) > 100 {
+		return 0, nil, badRequest("q is at most 100 bytes: a name, not a sentence", "Look up a shorter name.")
+	}
+	words := strings.Fields(strings.ToLower(q))
+	item := func(cat category) categoryItem {
+		return categoryItem{ID: cat.Name, Label: cat.Title, Depth: 1, Status: "active"}
+	}
+	head := struct {
+		Version string        `json:"version"`
+		Licence string        `json:"licence"`
+		Rules   categoryRules `json:"rules"`
+	}{"2026-10-01", "CC0-1.0", rules()}
+	if len(words) == 0 {
+		out := struct {
+			Version    string         `json:"version"`
+			Licence    string         `json:"licence"`
+			Rules      categoryRules  `json:"rules"`
+			Under      *categoryStep  `json:"under"`
+			Depth      *int           `json:"depth"`
+			Categories []categoryItem `json:"categories"`
+		}{head.Version, head.Licence, head.Rules, nil, nil, []categoryItem{}}
+		for _, cat := range loadCategories() {
+			out.Categories = append(out.Categories, item(cat))
+		}
+		return http.StatusOK, out, nil
 	}
 	out := struct {
-		Categories []category `json:"categories"`
-	}{[]category{}}
+		Version string          `json:"version"`
+		Licence string          `json:"licence"`
+		Rules   categoryRules   `json:"rules"`
+		Query   string          `json:"query"`
+		Under   *categoryStep   `json:"under"`
+		Matches []categoryMatch `json:"matches"`
+	}{head.Version, head.Licence, head.Rules, q, nil, []categoryMatch{}}
 	for _, cat := range loadCategories() {
-		hay := strings.ToLower(cat.Name + " " + cat.Title + " " + cat.About)
-		ok := true
+		matched, score := "", 0
 		for _, w := range words {
-			if !strings.Contains(hay, w) {
-				ok = false
+			switch {
+			case strings.Contains(strings.ToLower(cat.Name+" "+cat.Title), w):
+				matched, score = "label", score+2
+			case strings.Contains(strings.ToLower(cat.About), w):
+				if matched == "" {
+					matched = "description"
+				}
+				score++
+			default:
+				score = -1
+			}
+			if score < 0 {
 				break
 			}
 		}
-		if ok && int64(len(out.Categories)) < limit {
-			out.Categories = append(out.Categories, cat)
+		if score > 0 {
+			out.Matches = append(out.Matches, categoryMatch{item(cat), []categoryStep{{cat.Name, cat.Title}}, matched, score})
 		}
 	}
 	return http.StatusOK, out, nil

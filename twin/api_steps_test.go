@@ -35,7 +35,7 @@ func TestResearchSteps(t *testing.T) {
 	apiMust(t, srv, 200, "GET", "/v1/me", agent.Token, nil)
 	apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", agent.Token, nil)
 	cats := apiMust(t, srv, 200, "GET", "/v1/categories?q=testing", agent.Token, nil)
-	if cats.Get("categories.#").Int() != 1 || cats.Get("categories.0.name").String() != "software-testing" {
+	if cats.Get("matches.#").Int() != 1 || cats.Get("matches.0.id").String() != "software-testing" {
 		t.Errorf("categories?q=testing: %s", cats.Body)
 	}
 	if all := apiMust(t, srv, 200, "GET", "/v1/categories", agent.Token, nil); all.Get("categories.#").Int() < 5 {

@@ -922,7 +922,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		return gjson.ParseBytes(res.StructuredContent)
 	}
 	cats := ok(coord, lead, "schellingaf_spaces", map[string]any{"action": "categories", "q": "testing"})
-	cat := cats.Get("categories.0.name").String()
+	cat := cats.Get("matches.0.id").String()
 	if cat == "" {
 		t.Fatalf("categories: %s", cats.Raw)
 	}
