@@ -238,23 +238,19 @@ func (p *parser) str() (string, error) {
 func (p *parser) strBytes(skip bool) ([]byte, error) {
 	p.pos++ // opening quote
 	start := p.pos
-	for p.pos < len(p.text) {
-		p.pos = plainRun(p.text, p.pos)
-		if p.pos >= len(p.text) {
-			break
-		}
-		c := p.text[p.pos]
-		if c == '"' {
-			p.pos++
-			return p.text[start : p.pos-1], nil
-		}
-		if c == '\\' {
-			break
-		}
-		return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
-	}
+	// Most strings have no escape: one run of plain bytes, then the
+	// closing quote, and the bytes are the text's own.
+	p.pos = plainRun(p.text, p.pos)
 	if p.pos >= len(p.text) {
 		return nil, p.fail("unterminated string")
+	}
+	switch c := p.text[p.pos]; c {
+	case '"':
+		p.pos++
+		return p.text[start : p.pos-1], nil
+	case '\\':
+	default:
+		return nil, p.fail(fmt.Sprintf("control character U+%04X in string", c))
 	}
 	buf := append(p.buf[:0], p.text[start:p.pos]...)
 	pendingHigh := rune(-1) // a high surrogate from the escape just before

@@ -690,9 +690,6 @@ func (e *envelope) answers(id gjson.Result) bool {
 	return false
 }
 
-// matches reports whether msg is a response (result or error) to id.
-func matches(msg []byte, id gjson.Result) bool { return parseEnvelope(msg).answers(id) }
-
 // isResponse reports whether msg is a JSON-RPC response of any id.
 func isResponse(msg []byte) bool { return parseEnvelope(msg).isResponse() }
 

@@ -32,15 +32,10 @@ type StdioOptions struct {
 // stderrKeep is how much of a server's stderr is kept.
 const stderrKeep = 64 << 10
 
-type line struct {
-	b   []byte
-	err error
-}
-
 type stdioTransport struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	lines  chan line
+	lines  chan []byte   // stdout, a line each, without its line ending
 	done   chan struct{} // closed when the process is reaped
 	stderr *tailBuffer
 	max    int64
@@ -71,7 +66,7 @@ func NewStdio(ctx context.Context, argv []string, o StdioOptions) (*Client, erro
 	setGroup(cmd)
 	t := &stdioTransport{
 		cmd:    cmd,
-		lines:  make(chan line, 64),
+		lines:  make(chan []byte, 64),
 		done:   make(chan struct{}),
 		quit:   make(chan struct{}),
 		stderr: &tailBuffer{max: stderrKeep},
@@ -118,7 +113,7 @@ func (t *stdioTransport) read(stdout io.Reader) {
 			break
 		}
 		select {
-		case t.lines <- line{b: b}:
+		case t.lines <- b:
 		case <-t.quit:
 		}
 	}
@@ -179,7 +174,7 @@ func (t *stdioTransport) send(ctx context.Context, m *outgoing) (*Response, erro
 		return r, nil
 	}
 	for {
-		var l line
+		var l []byte
 		var ok bool
 		select {
 		case l, ok = <-t.lines:
@@ -189,7 +184,7 @@ func (t *stdioTransport) send(ctx context.Context, m *outgoing) (*Response, erro
 		if !ok {
 			return nil, t.ended(nil)
 		}
-		msg := bytes.TrimSpace(l.b)
+		msg := bytes.TrimSpace(l)
 		if len(msg) == 0 {
 			continue
 		}
@@ -198,7 +193,7 @@ func (t *stdioTransport) send(ctx context.Context, m *outgoing) (*Response, erro
 			return nil, fmt.Errorf("wrote a line that is not JSON: %s%s", excerpt(msg), t.stderrHint())
 		}
 		if env.answers(m.id) {
-			r.Raw, r.Message, r.Stderr, r.env = l.b, msg, t.stderr.Bytes(), env
+			r.Raw, r.Message, r.Stderr, r.env = l, msg, t.stderr.Bytes(), env
 			return r, nil
 		}
 		r.Events = append(r.Events, Event{Data: msg})

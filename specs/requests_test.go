@@ -105,7 +105,6 @@ type goldenReq struct {
 	ctype, accept        string
 	auth                 bool
 	json, form           string
-	bodyless             bool
 }
 
 // readGolden reads the golden file: a "walk NAME: SOURCE" line opens a

@@ -290,7 +290,7 @@ func TestWords(t *testing.T) {
 	if got := string(tools[1]); got != `{"name":"b","description":"B"}` {
 		t.Errorf("b: %s", got)
 	}
-	if s := savings[0]; s.Changes != 4 || s.ModelReadSavingBytes != int64(3-3-len(`,"description":"B"`)) || s.WireSavingBytes != s.ModelReadSavingBytes {
+	if s := savings[0]; s.Changes != 4 || s.ModelReadSavingBytes != int64(len("old")-len("new")-len(`,"description":"B"`)) || s.WireSavingBytes != s.ModelReadSavingBytes {
 		t.Errorf("saving %+v", s)
 	}
 	for words, want := range map[string]string{

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/readmeter/readmeter/walk"
-	"github.com/readmeter/readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/internal/walktest"
 )
 
 // benchBody is a 2 KiB JSON answer with database times in it, so the

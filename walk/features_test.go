@@ -8,7 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/walk"
-	"github.com/readmeter/readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/internal/walktest"
 )
 
 // TestRepeatTogetherPrompt runs a walk that pages while the answer says

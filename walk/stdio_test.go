@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/readmeter/readmeter/walk"
-	"github.com/readmeter/readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/internal/walktest"
 )
 
 // TestMain lets the test binary be a stdio MCP server (the Go SDK's) when

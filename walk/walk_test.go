@@ -22,7 +22,7 @@ import (
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
-	"github.com/readmeter/readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/internal/walktest"
 )
 
 // padTimes is the full-width rule written again for the tests, apart from

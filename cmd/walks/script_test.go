@@ -9,7 +9,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/scripttest"
-	"github.com/readmeter/readmeter/walk/walktest"
+	"github.com/readmeter/readmeter/internal/walktest"
 )
 
 var updateGoldens = flag.Bool("u", false, "update the golden files of testdata/script")
