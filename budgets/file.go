@@ -324,10 +324,10 @@ func (p *jsonParser) str() (string, error) {
 		return "", p.errf("a string is not closed")
 	}
 	p.i = j + 1
-	s, err := strconv.Unquote(string(p.src[start:p.i]))
-	if err != nil {
-		// JSON escapes strconv does not read (\/); fall back to the raw text.
-		s = strings.ReplaceAll(string(p.src[start+1:j]), `\/`, `/`)
+	s, ok := unquoteJSON(p.src[start:p.i])
+	if !ok {
+		p.i = start
+		return "", p.errf("%s is not a JSON string (a bad escape, or a control character)", clipLit(string(p.src[start:j+1])))
 	}
 	return s, nil
 }
@@ -339,6 +339,7 @@ func (p *jsonParser) object(prefix string) error {
 		p.i++
 		return nil
 	}
+	seen := map[string]int{}
 	for {
 		p.ws()
 		if p.i >= len(p.src) || p.src[p.i] != '"' {
@@ -353,6 +354,11 @@ func (p *jsonParser) object(prefix string) error {
 		if prefix != "" {
 			name = prefix + "." + key
 		}
+		if first, dup := seen[key]; dup {
+			// JSON.parse would keep the last and drop the first: say so.
+			return errAt(p.f.Path, p.ls, keyOff, "%s is declared twice (first at line %d); keep one", name, p.ls.at(first))
+		}
+		seen[key] = keyOff
 		p.ws()
 		if p.i >= len(p.src) || p.src[p.i] != ':' {
 			return p.errf("expected \":\" after %q", key)
@@ -478,6 +484,7 @@ func (p *tsParser) is(i int, kind tkind, text string) bool {
 
 func (p *tsParser) file() error {
 	depth := 0
+	blocks := map[string]int{} // name: line
 	for i := 0; i < len(p.toks); i++ {
 		t := p.toks[i]
 		if t.kind == tPunct {
@@ -524,8 +531,15 @@ func (p *tsParser) file() error {
 			i = p.skipBraces(j+1) - 1
 			continue
 		}
+		held := len(p.f.entries)
 		if err := p.block(name, p.ls.at(p.toks[i+2].s), members); err != nil {
 			return err
+		}
+		if len(p.f.entries) > held { // a budget block: TypeScript refuses a second
+			if first, dup := blocks[name]; dup {
+				return errAt(p.f.Path, p.ls, p.toks[i+2].s, "export const %s is declared twice (first at line %d); keep one", name, first)
+			}
+			blocks[name] = p.ls.at(p.toks[i+2].s)
 		}
 		i = end - 1
 	}
@@ -567,8 +581,10 @@ func (p *tsParser) object(i int) (members []member, end int, ok bool) {
 		kt := p.toks[i]
 		var key string
 		switch kt.kind {
-		case tIdent, tNumber:
+		case tIdent:
 			key = kt.text(p.src)
+		case tNumber:
+			key = numericKey(kt.text(p.src))
 		case tString:
 			key = unquoteTS(kt.text(p.src))
 		default:
@@ -728,8 +744,14 @@ func (p *tsParser) fileSep() bool {
 }
 
 func (p *tsParser) record(prefix string, ms []member, blockSep bool) error {
+	seen := map[string]int{}
 	for _, m := range ms {
 		name := prefix + "." + m.key
+		if first, dup := seen[m.key]; dup {
+			// TypeScript refuses an object literal with one name twice.
+			return errAt(p.f.Path, p.ls, m.keyOff, "%s is declared twice (first at line %d); keep one", name, p.ls.at(first))
+		}
+		seen[m.key] = m.keyOff
 		if m.isObj {
 			if err := p.record(name, m.obj, blockSep); err != nil {
 				return err
@@ -747,35 +769,6 @@ func (p *tsParser) record(prefix string, ms []member, blockSep bool) error {
 		}
 	}
 	return nil
-}
-
-// unquoteTS reads a quoted key: the common escapes are decoded, any other
-// escaped character stands for itself.
-func unquoteTS(q string) string {
-	in := q[1 : len(q)-1]
-	if !strings.Contains(in, `\`) {
-		return in
-	}
-	var b strings.Builder
-	for i := 0; i < len(in); i++ {
-		c := in[i]
-		if c != '\\' || i+1 == len(in) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch in[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		default:
-			b.WriteByte(in[i])
-		}
-	}
-	return b.String()
 }
 
 // sortedEntries returns the entry indexes by offset.
