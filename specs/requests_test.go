@@ -475,7 +475,7 @@ func TestRequestsAreTheServiceTests(t *testing.T) {
 var testNames = map[string]string{
 	"plugin_space": "first-task-plugin", "connector_space": "first-task-connect", "http_space": "first-task-http",
 	"start_tasks_space": "first-start-tasks", "start_research_space": "first-start-research", "start_coordinate_space": "first-start-coordinate",
-	"toolset_tasks_space": "first-toolset-tasks", "toolset_research_space": "first-toolset-research", "toolset_coordinate_space": "first-toolset-coordinate",
+	"survey_prefix": "proposal-survey-", "toolset_tasks_space": "first-toolset-tasks", "toolset_research_space": "first-toolset-research", "toolset_coordinate_space": "first-toolset-coordinate",
 }
 
 func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars map[string]string) {

@@ -109,6 +109,7 @@ var wantWalks = map[string][]string{
 	"toolset_tasks":      {"FIRST_TASK_TOKENS.toolset_tasks", "TOOL_LIST_TOKENS.tasks"},
 	"toolset_research":   {"FIRST_TASK_TOKENS.toolset_research", "TOOL_LIST_TOKENS.research"},
 	"toolset_coordinate": {"FIRST_TASK_TOKENS.toolset_coordinate", "TOOL_LIST_TOKENS.coordinate"},
+	"survey":             {"SURVEY_BUDGET.calls", "SURVEY_BUDGET.bytes"},
 	"primer":             {"DOCUMENT_TOKENS.primer"},
 	"reference":          {"DOCUMENT_TOKENS.reference"},
 }

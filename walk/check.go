@@ -11,7 +11,7 @@ import (
 // Builtins are the names every walk defines: the base URL, its host, the
 // walk's name and a run id (8 hex digits, new for every run, so that
 // concurrent runs can name what they create apart).
-var Builtins = []string{"url", "url.host", "walk", "run.id"}
+var Builtins = []string{"url", "url.host", "walk", "run.id", "run.short"}
 
 // keyOutputs are the names a key step keeps, after its own name.
 var keyOutputs = []string{"public_key", "public_key_base64", "public_key_base64url", "seed"}
@@ -253,8 +253,11 @@ func (st *Step) templates() []tmplAt {
 // what they keep, their keys and PKCE pairs, and every use of those names
 // in the steps' templates. An include used with `as` so sets up a second
 // KEY beside the first.
-func prefixNames(steps []*Step, prefix string) {
+func prefixNames(steps []*Step, prefix string, vars ...string) {
 	defined := map[string]bool{}
+	for _, v := range vars {
+		defined[v] = true
+	}
 	for _, st := range steps {
 		for _, n := range st.defines() {
 			defined[n] = true

@@ -616,10 +616,15 @@ func keyOwner(k string) string {
 
 func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 	var rel, as string
+	var useVars []KV
+	var varsNode *yaml.Node
 	if n.Kind == yaml.MappingNode {
-		for _, kv := range p.pairs(n, what+".use", "file", "as") {
+		for _, kv := range p.pairs(n, what+".use", "file", "as", "vars") {
 			if kv[0].Value == "file" {
 				rel = p.str(kv[1], what+".use.file")
+			} else if kv[0].Value == "vars" {
+				varsNode = kv[1]
+				useVars = p.kvs(kv[1], what+".use.vars")
 			} else {
 				as = p.str(kv[1], what+".use.as")
 				if !nameRe.MatchString(as) {
@@ -689,8 +694,18 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		}
 	}
 	p.errs = append(p.errs, sub.errs...)
+	if useVars != nil && as == "" {
+		p.errf(varsNode, "%s.use.vars: vars are given to an include used with as (its names then live under as.)", what)
+		return steps
+	}
 	if as != "" {
-		prefixNames(steps, as)
+		var names []string
+		for _, v := range useVars {
+			// The include's own {{name}} becomes {{as.name}}, set here.
+			s.Vars = append(s.Vars, KV{Key: as + "." + v.Key, Value: v.Value, Line: v.Line})
+			names = append(names, v.Key)
+		}
+		prefixNames(steps, as, names...)
 	}
 	return steps
 }

@@ -223,6 +223,7 @@ func Run(ctx context.Context, s *Spec, o Options) (*Result, error) {
 	r.sc.vals["url.host"] = value{text: base.Host}
 	r.sc.vals["walk"] = value{text: s.Name}
 	r.sc.vals["run.id"] = value{text: hex.EncodeToString(id)}
+	r.sc.vals["run.short"] = value{text: hex.EncodeToString(id)[:6]}
 	for _, v := range s.Vars {
 		if over, ok := o.Vars[v.Key]; ok {
 			r.sc.vals[v.Key] = value{text: over}
