@@ -275,6 +275,12 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 			}
 		}
 	}
+	if o.update && bfile != nil && slices.ContainsFunc(paths, twinCapture) {
+		// The twin's tool lists (captures/twin) are not a service's.
+		if err := budgets.GuardTwin(bfile, "--update from the twin's captures"); err != nil {
+			return cli.Usage("%v", err)
+		}
+	}
 	for _, u := range wantedUnits(bfile, given) {
 		if !slices.ContainsFunc(o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == u }) {
 			t, err := tokenize.Get(u)
@@ -555,4 +561,10 @@ func strs(ss []string) jsonjs.Value {
 		vs[i] = str(s)
 	}
 	return jsonjs.ArrayValue(vs)
+}
+
+// twinCapture reports whether a capture is one of the embedded twin's: a
+// file in a directory named twin (captures/twin).
+func twinCapture(path string) bool {
+	return filepath.Base(filepath.Dir(filepath.Clean(path))) == "twin"
 }
