@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readmeter/readmeter/walk"
 	"github.com/readmeter/readmeter/internal/walktest"
+	"github.com/readmeter/readmeter/walk"
 )
 
 // benchBody is a 2 KiB JSON answer with database times in it, so the

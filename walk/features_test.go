@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/readmeter/readmeter/walk"
 	"github.com/readmeter/readmeter/internal/walktest"
+	"github.com/readmeter/readmeter/walk"
 )
 
 // TestRepeatTogetherPrompt runs a walk that pages while the answer says

@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/readmeter/readmeter/walk"
 	"github.com/readmeter/readmeter/internal/walktest"
+	"github.com/readmeter/readmeter/walk"
 )
 
 // TestMain lets the test binary be a stdio MCP server (the Go SDK's) when

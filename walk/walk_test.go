@@ -20,9 +20,9 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/walktest"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
-	"github.com/readmeter/readmeter/internal/walktest"
 )
 
 // padTimes is the full-width rule written again for the tests, apart from
