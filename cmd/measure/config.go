@@ -157,7 +157,7 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 	var bfile *budgets.File
 	if o.budgetsFile != "" {
 		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-			return inputError(err)
+			return err
 		}
 	}
 	if o.output != "" {
@@ -319,7 +319,7 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 			c.Key, c.Subject, group(c.Read), group(c.Bytes), group(c.Budget.Value), c.Budget.Where())
 	}
 	if failed > 0 {
-		return &cli.ExitError{Code: cli.ExitWalk, Err: fmt.Errorf("config: %d of %d servers failed", failed, len(runs))}
+		return cli.WalkFailed(fmt.Errorf("config: %d of %d servers failed", failed, len(runs)))
 	}
 	if n > 0 {
 		return cli.Silent

@@ -249,10 +249,10 @@ func readFiguresCounted(path string, tks []*tokenize.Tokenizer) (*toollist.Figur
 	defer c.Close()
 	f, err = toollist.Measure(c)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, err
 	}
 	if err := countTokens(c, f, tks); err != nil {
-		return nil, inputError(err)
+		return nil, err
 	}
 	return f, nil
 }
@@ -355,7 +355,7 @@ func joinNames(ns []string) string {
 func readFigures(path string) (*toollist.Figures, error) {
 	f, err := toollist.ReadFigures(path)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, err
 	}
 	return f, nil
 }

@@ -188,15 +188,6 @@ func parseFlags(stdout io.Writer, fs *pflag.FlagSet, args []string) (help bool, 
 	return false, nil
 }
 
-// inputError turns a library's input error into exit 2.
-func inputError(err error) error {
-	var ee *cli.ExitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return cli.Usage("%v", err)
-}
-
 // report is everything measured of one capture.
 type report struct {
 	capture  *toollist.Capture
@@ -254,13 +245,13 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	var sets []toollist.Toolset
 	if o.toolsets != "" {
 		if sets, err = toollist.ReadToolsets(o.toolsets); err != nil {
-			return inputError(err)
+			return err
 		}
 	}
 	var words *toollist.Words
 	if o.words != "" {
 		if words, err = toollist.ReadWords(o.words); err != nil {
-			return inputError(err)
+			return err
 		}
 	}
 	var bfile *budgets.File
@@ -271,7 +262,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		_, statErr := os.Stat(o.budgetsFile)
 		if !(o.update && errors.Is(statErr, os.ErrNotExist)) { // --update creates it
 			if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-				return inputError(err)
+				return err
 			}
 		}
 	}
@@ -304,7 +295,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	for i, path := range paths {
 		r, err := measureOne(path, i == 0, sets, words, &o, pending)
 		if err != nil {
-			return inputError(err)
+			return err
 		}
 		defer r.capture.Close()
 		reports = append(reports, r)
@@ -318,7 +309,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		moves, added, err := budgets.SetFile(ctx, o.budgetsFile, readings)
 		cancel()
 		if err != nil {
-			return inputError(err)
+			return err
 		}
 		for _, m := range moves {
 			if m.Old != m.New && !slices.Contains(added, m.Name) {
@@ -330,7 +321,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 		// the checks as they hold now
 		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-			return inputError(err)
+			return err
 		}
 		for _, r := range reports {
 			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return slices.Contains(r.stale, w) })

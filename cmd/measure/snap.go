@@ -212,12 +212,12 @@ func splitLines(b []byte) []string {
 func snapshot(path string) (map[string][]byte, []string, error) {
 	c, err := toollist.Read(path)
 	if err != nil {
-		return nil, nil, inputError(err)
+		return nil, nil, err
 	}
 	defer c.Close()
 	f, err := toollist.Measure(c)
 	if err != nil {
-		return nil, nil, inputError(err)
+		return nil, nil, err
 	}
 	out := map[string][]byte{}
 	from := map[string]string{}
@@ -230,7 +230,7 @@ func snapshot(path string) (map[string][]byte, []string, error) {
 		from[name] = t.Name
 		text, err := c.ModelReadText(i)
 		if err != nil {
-			return nil, nil, inputError(err)
+			return nil, nil, err
 		}
 		out[name] = append(indent(nil, text, func(b []byte) []byte { return b }), '\n')
 		order = append(order, name)

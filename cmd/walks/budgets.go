@@ -35,7 +35,7 @@ func budgetsCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	bf, err := budgets.Load(*file)
 	if err != nil {
-		return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		return err
 	}
 	t, err := os.ReadFile(*tmpl)
 	if err != nil {
@@ -43,7 +43,7 @@ func budgetsCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	out, err := budgets.RenderFile(*tmpl, t, bf)
 	if err != nil {
-		return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+		return err
 	}
 	_, err = stdout.Write(out)
 	return err

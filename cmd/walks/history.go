@@ -73,7 +73,7 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	versions, err := gitVersions(*file, *since)
 	if err != nil {
-		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("history: %v", err)}
+		return fmt.Errorf("history: %v", err)
 	}
 	series, skipped := budgets.History(versions)
 	seq := map[string]int{}
@@ -86,7 +86,7 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 		var buf bytes.Buffer
 		writeSVG(&buf, charts())
 		if err := atomicfile.Write(*svg, buf.Bytes()); err != nil {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("history: --svg %s: %v", *svg, err)}
+			return fmt.Errorf("history: --svg %s: %v", *svg, err)
 		}
 	}
 	if *github {

@@ -44,7 +44,7 @@ Exit codes:
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return &cli.ExitError{Code: cli.ExitUsage}
+		return cli.SilentUsage
 	}
 	switch args[0] {
 	case "run":

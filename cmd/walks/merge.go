@@ -72,7 +72,7 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 		}
 		if f.update && ranOnTwin(fs.Args()) {
 			if err := budgets.GuardTwin(r.budgets, "merge: --update of shares run without --url"); err != nil {
-				return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+				return err
 			}
 		}
 	}

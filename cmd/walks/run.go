@@ -267,7 +267,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		}
 		if f.update && f.url == "" {
 			if err := budgets.GuardTwin(r.budgets, "run: --update without --url"); err != nil {
-				return nil, &cli.ExitError{Code: cli.ExitUsage, Err: err}
+				return nil, err
 			}
 		}
 	}
@@ -554,7 +554,7 @@ func specFiles(args []string) ([]string, error) {
 		for _, p := range found {
 			ok, err := walk.IsWalk(p)
 			if err != nil {
-				return nil, &cli.ExitError{Code: cli.ExitUsage, Err: err}
+				return nil, err
 			}
 			if ok {
 				out = append(out, p)
@@ -586,7 +586,7 @@ func loadSpecs(stderr io.Writer, args []string, vars map[string]string, only []s
 				errs = append(errs, se...)
 				continue
 			}
-			return nil, &cli.ExitError{Code: cli.ExitUsage, Err: err}
+			return nil, err
 		}
 		if prev, dup := names[s.Name]; dup {
 			errs = append(errs, &walk.SpecError{File: p, Line: s.Line, Msg: fmt.Sprintf("walk %s is also in %s", s.Name, prev)})
@@ -623,7 +623,7 @@ func loadSpecs(stderr io.Writer, args []string, vars map[string]string, only []s
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "walks: %v\n", e)
 		}
-		return nil, &cli.ExitError{Code: cli.ExitUsage}
+		return nil, cli.SilentUsage
 	}
 	return specs, nil
 }

@@ -1,8 +1,15 @@
 // Package cli holds what the toolkit's commands share when they talk to
-// people: exit codes, the error that carries one, and number formatting.
+// people: exit codes and the error that carries one. It is for cmd/ only;
+// libraries return plain errors and data.
 //
-// Library packages return plain errors and data; only a command's run
-// function turns them into an exit code and text, through this package.
+//	func main() { os.Exit(cli.Main("measure", run)) }
+//
+// One idiom sets the exit code: run returns an error, and Code maps it.
+// A plain error (a library's, or cli.Usage's) is a usage or input error,
+// exit 2; cli.Finding wraps a finding (exit 1), cli.WalkFailed a failure
+// against the server (exit 3); Silent and SilentUsage end with 1 or 2
+// when the text was already printed. Numbers are formatted by package
+// internal/units.
 package cli
 
 import (
@@ -44,7 +51,8 @@ func (e *ExitError) Error() string {
 // Unwrap returns the wrapped error.
 func (e *ExitError) Unwrap() error { return e.Err }
 
-// Usage wraps a formatted message as a usage or input error (exit 2).
+// Usage returns a formatted usage or input error (exit 2), as fmt.Errorf
+// would: a command's own message.
 func Usage(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
 }
@@ -58,6 +66,11 @@ func WalkFailed(err error) error { return &ExitError{Code: ExitWalk, Err: err} }
 // Silent is a finding whose text was already printed: it sets exit 1 and
 // adds no line.
 var Silent = &ExitError{Code: ExitFinding}
+
+// SilentUsage is an input error whose text was already printed (every
+// mistake of several spec files, one a line): it sets exit 2 and adds no
+// line.
+var SilentUsage = &ExitError{Code: ExitUsage}
 
 // Code returns the exit code for err: 0 for nil, the code of an ExitError,
 // and ExitUsage for any other error.
