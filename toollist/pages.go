@@ -14,7 +14,7 @@ type pages struct {
 }
 
 // releaseStep is how far a pass reads before giving back what it has read.
-const releaseStep = 512 << 10
+const releaseStep = 256 << 10
 
 // release gives back the whole pages of data[lo:hi].
 func (p *pages) release(lo, hi int) {
