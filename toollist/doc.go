@@ -35,8 +35,10 @@
 //     that measure it in one pass over its text (jsonjs.MeasureValid):
 //     model-read bytes and field-description bytes together, building
 //     nothing. Only the figures are kept, so a capture of hundreds of
-//     megabytes is measured in little more memory than the file, which
-//     Read maps rather than reads from 1 MiB on.
+//     megabytes is measured in far less memory than the file, which Read
+//     maps rather than reads from 1 MiB on: each pass over a mapped
+//     capture gives back the pages it has read, so only a window of it is
+//     resident at a time.
 //  4. Measure counts: model-read bytes and tokens per tool and in total;
 //     description bytes (the UTF-8 bytes of every tool description that is
 //     a string; a description that is not a string counts nothing here and
