@@ -1,5 +1,5 @@
 // Package proctest helps tests that run the commands as real processes:
-// it builds a command once per test binary, and checks that processes a
+// it builds a command for a test, and checks that processes a
 // test started are gone.
 package proctest
 
@@ -9,40 +9,25 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-var (
-	mu    sync.Mutex
-	built = map[string]string{}
-)
-
-// Build builds the command in pkgDir (a directory of a main package) and
-// returns the binary's path; it is built once per test binary.
+// Build builds the command in pkgDir (a directory of a main package) into
+// the test's temporary directory, removed when the test ends, and returns
+// the binary's path.
 func Build(t testing.TB, pkgDir string) string {
 	t.Helper()
-	mu.Lock()
-	defer mu.Unlock()
-	if p, ok := built[pkgDir]; ok {
-		return p
-	}
-	dir, err := os.MkdirTemp("", "proctest-")
-	if err != nil {
-		t.Fatal(err)
-	}
 	abs, err := filepath.Abs(pkgDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(dir, filepath.Base(abs))
+	bin := filepath.Join(t.TempDir(), filepath.Base(abs))
 	out, err := exec.Command("go", "build", "-o", bin, pkgDir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkgDir, err, out)
 	}
-	built[pkgDir] = bin
 	return bin
 }
 
