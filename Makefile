@@ -2,10 +2,13 @@
 # Every target documents itself: `make help` lists them.
 
 GO ?= go
+# The linters, pinned; `go run PKG@VERSION` builds them from the module proxy.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
+DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.42.0
 FUZZTIME ?= 30s
 export GOTOOLCHAIN := local
 
-.PHONY: help demo test fmt vet tidy-check npm-deps bench fuzz
+.PHONY: help demo test lint fmt vet tidy-check npm-deps bench fuzz
 
 help: ## List the targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -13,14 +16,19 @@ help: ## List the targets.
 demo: ## Run every walk and tool-list count on the embedded twin and check the budgets.
 	$(GO) run ./cmd/walks run specs/schellingaf --budgets specs/twin/budgets.json
 
-test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, race tests, tidy).
+test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, staticcheck, deadcode, race tests, tidy).
 	@out=$$(gofmt -l . | grep -v '^testdata/' || true); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@$(MAKE) --no-print-directory lint
 	$(GO) test -race -count=1 ./...
 	@bak=$$(mktemp -d) && trap 'rm -rf "$$bak"' EXIT INT TERM && \
 	  cp go.mod go.sum "$$bak"/ && $(GO) mod tidy && \
 	  if ! cmp -s go.mod "$$bak"/go.mod || ! cmp -s go.sum "$$bak"/go.sum; then \
 	    echo "go mod tidy changes go.mod or go.sum"; cp "$$bak"/go.mod "$$bak"/go.sum .; exit 1; fi
+
+lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing.
+	$(GO) run $(STATICCHECK) ./...
+	@out=$$($(GO) run $(DEADCODE) -test ./...) || exit 1; if [ -n "$$out" ]; then echo "deadcode: unreachable functions:"; echo "$$out"; exit 1; fi
 
 npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
 	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi

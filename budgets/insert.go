@@ -221,9 +221,11 @@ func New(path string, values map[string]int64) ([]byte, error) {
 	return f.Insert(values)
 }
 
-// SetFile sets the named budgets of the file at path to their values, as
-// UpdateFile does, and adds the ones the file lacks (Insert); a file that
-// does not exist is created (New). It holds the file's lock throughout.
+// SetFile sets the named budgets of the file at path to their values
+// (Update) and adds the ones the file lacks (Insert); a file that does not
+// exist is created (New). It holds the file's lock (atomicfile.Lock,
+// waiting at most until ctx is done) throughout, and reads the file as it
+// is once locked, so concurrent runs serialise and keep each other's moves.
 // added names the budgets added, sorted.
 func SetFile(ctx context.Context, path string, values map[string]int64) (moves []Move, added []string, err error) {
 	unlock, err := atomicfile.Lock(ctx, path)

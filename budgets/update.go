@@ -2,7 +2,6 @@ package budgets
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -127,38 +126,4 @@ func WriteAtomic(path string, expectOld, data []byte) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// UpdateFile moves the named budgets of the file at path to their new
-// values, serialised with every other UpdateFile of that file, in this
-// process or another: it takes the file's lock (atomicfile.Lock, waiting at
-// most until ctx is done), reads the file as it is now, updates it, writes
-// it atomically and releases the lock. A run that updates while another
-// does therefore keeps the other's moves, and each move it returns is in
-// the file it wrote. Moves holds one entry per name, in file order.
-func UpdateFile(ctx context.Context, path string, values map[string]int64) ([]Move, error) {
-	unlock, err := atomicfile.Lock(ctx, path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer unlock()
-	f, err := Load(path)
-	if err != nil {
-		return nil, err
-	}
-	data, moves, err := f.Update(values)
-	if err != nil {
-		return nil, err
-	}
-	if bytes.Equal(data, f.Bytes()) {
-		return moves, nil
-	}
-	if err := WriteAtomic(path, f.Bytes(), data); err != nil {
-		return nil, err
-	}
-	return moves, nil
 }

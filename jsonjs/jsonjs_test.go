@@ -168,3 +168,30 @@ func TestStringEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestValueAccessors reads each kind back from a parsed document.
+func TestValueAccessors(t *testing.T) {
+	v, err := Parse([]byte(`{"n":null,"t":true,"f":false,"x":1.5,"s":"é","a":[1],"o":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(k string) Value {
+		m, ok := v.Get(k)
+		if !ok {
+			t.Fatalf("no member %s", k)
+		}
+		return m
+	}
+	if n := get("n"); !n.IsNull() || n.Kind() != Null || get("t").IsNull() {
+		t.Error("IsNull")
+	}
+	if !get("t").Bool() || get("f").Bool() || get("x").Bool() || get("t").Kind() != Bool {
+		t.Error("Bool")
+	}
+	if get("x").Num() != 1.5 || get("s").Str() != "é" || len(get("a").Elems()) != 1 || len(get("o").Members()) != 0 {
+		t.Error("Num, Str, Elems, Members")
+	}
+	if _, ok := v.Get("nope"); ok {
+		t.Error("Get of a missing member")
+	}
+}

@@ -130,12 +130,6 @@ func (d *docs) section(name string) (string, bool) {
 // tool) read the same words the HTTP API serves.
 func Reference(name string) (string, bool) { return loadDocs().section(name) }
 
-// Primer returns the primer served at GET /.
-func Primer() string { return loadDocs().primer }
-
-// Skill returns the skill served at GET /skills/schellingaf/SKILL.md.
-func Skill() string { return loadDocs().skill }
-
 func writeText(w http.ResponseWriter, r *http.Request, ctype, body string) {
 	h := w.Header()
 	h.Set("Content-Type", ctype)

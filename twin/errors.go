@@ -73,8 +73,6 @@ type apiError struct {
 	Sections []string // the names a section may take, when it named none
 }
 
-func (e *apiError) Error() string { return e.Code + ": " + e.Detail }
-
 // status is the HTTP status of the refusal's code.
 func (e *apiError) status() int {
 	if e.Status != 0 {

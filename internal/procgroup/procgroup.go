@@ -64,14 +64,6 @@ func Wait(cmd *exec.Cmd) error {
 	return err
 }
 
-// Run is Start then Wait.
-func Run(cmd *exec.Cmd) error {
-	if err := Start(cmd); err != nil {
-		return err
-	}
-	return Wait(cmd)
-}
-
 // Reap stops what is left of the group pgid once its leader was waited
 // for (children that outlived it), and stops tracking it.
 func Reap(pgid int) {
@@ -83,17 +75,10 @@ func Reap(pgid int) {
 	mu.Unlock()
 }
 
-// Track records a group started elsewhere, for StopAll; Untrack forgets it.
+// Track records a group started elsewhere, for StopAll; Reap forgets it.
 func Track(pgid int) {
 	mu.Lock()
 	groups[pgid] = true
-	mu.Unlock()
-}
-
-// Untrack forgets a group Track recorded.
-func Untrack(pgid int) {
-	mu.Lock()
-	delete(groups, pgid)
 	mu.Unlock()
 }
 

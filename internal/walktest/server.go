@@ -66,13 +66,6 @@ func (s *Server) Log() []Answer {
 	return append([]Answer(nil), s.log...)
 }
 
-// ResetLog forgets the answers logged so far.
-func (s *Server) ResetLog() {
-	s.mu.Lock()
-	s.log = nil
-	s.mu.Unlock()
-}
-
 type recorder struct {
 	http.ResponseWriter
 	status int
