@@ -1,0 +1,37 @@
+package toollist_test
+
+import (
+	"fmt"
+
+	"github.com/readmeter/readmeter/toollist"
+)
+
+func Example() {
+	// A tools/list answer as received: a JSON-RPC response.
+	answer := []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[
+  {"name":"task","description":"Take the next task.","inputSchema":{"type":"object","$schema":"http://json-schema.org/draft-07/schema#"}},
+  {"name":"post","description":"Post a result.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"What you found."}}}}
+]}}`)
+	c, err := toollist.Parse("tools-mcp.json", answer)
+	if err != nil {
+		panic(err)
+	}
+	f, err := toollist.Measure(c)
+	if err != nil {
+		panic(err)
+	}
+	// Each tool reads as JSON.stringify({name, description, input_schema})
+	// writes it, in UTF-8 bytes; tokens are floor(bytes/3).
+	fmt.Println(c.Form, f.Tools, "tools")
+	fmt.Println("wire bytes:", f.WireBytes)
+	fmt.Println("what a model reads:", f.ModelReadBytes, "bytes,", f.ModelReadTokens, "tokens")
+	for _, t := range f.PerTool {
+		fmt.Println(" ", t.Name, t.ModelReadBytes)
+	}
+	// Output:
+	// json-rpc 2 tools
+	// wire bytes: 339
+	// what a model reads: 287 bytes, 95 tokens
+	//   task 136
+	//   post 151
+}
