@@ -1,6 +1,6 @@
 package jsonjs
 
-// Found is what ValidateFind finds at one path: the text of the value
+// Found is what ValidateFindEach finds at one path: the text of the value
 // JavaScript reads there (nil when there is none) and, when that value is
 // an array, the texts of its elements in order.
 type Found struct {
@@ -8,16 +8,12 @@ type Found struct {
 	Elems [][]byte
 }
 
-// ValidateFind reports what Validate reports and, in the same pass, finds
-// the value at each path: a path is a list of keys, each read from the
-// object before it as JavaScript reads the parsed value (of repeated keys
-// the last one; a key's escapes undone). found[k] is what paths[k] names;
-// it is empty when a step is missing or not an object. At most 64 paths.
-func ValidateFind(text []byte, paths ...[]string) (found []Found, err error) {
-	return ValidateFindEach(text, nil, paths...)
-}
-
-// ValidateFindEach is ValidateFind that also hands each element of an
+// ValidateFindEach reports what Validate reports and, in the same pass,
+// finds the value at each path: a path is a list of keys, each read from
+// the object before it as JavaScript reads the parsed value (of repeated
+// keys the last one; a key's escapes undone). found[k] is what paths[k]
+// names; it is empty when a step is missing or not an object. At most 64
+// paths. It also hands each element of an
 // array at one of the paths to each as soon as the element is validated,
 // while the rest of the text is still being read: k is the path's index,
 // i the element's place in its array. An array that a repeated key
@@ -26,7 +22,7 @@ func ValidateFind(text []byte, paths ...[]string) (found []Found, err error) {
 // invalid after elements were handed over. each may be nil.
 func ValidateFindEach(text []byte, each func(k, i int, elem []byte), paths ...[]string) (found []Found, err error) {
 	if len(paths) > 64 {
-		panic("jsonjs: ValidateFind takes at most 64 paths")
+		panic("jsonjs: ValidateFindEach takes at most 64 paths")
 	}
 	f := finder{parser: parser{text: text}, paths: paths, found: make([]Found, len(paths)), each: each}
 	var active uint64

@@ -6,25 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-// StringifyLenText returns len(JSON.stringify(JSON.parse(text))) for the
-// JSON text of one value (valid UTF-8, as Decode returns it), computed in
-// one pass over the text without building the value. Only an object with
-// a repeated key is parsed whole, since JavaScript drops all but the last.
-// Its errors are those Parse would report.
-func StringifyLenText(text []byte) (int, error) {
-	p := parser{text: text}
-	p.ws()
-	n, err := p.lenValue()
-	if err != nil {
-		return 0, err
-	}
-	p.ws()
-	if p.pos != len(text) {
-		return 0, p.unexpected()
-	}
-	return n, nil
-}
-
 func (p *parser) lenValue() (int, error) {
 	if p.pos >= len(p.text) {
 		return 0, p.unexpected()

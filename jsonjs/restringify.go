@@ -15,7 +15,7 @@ import (
 func AppendStringifyValid(dst, b []byte, i int) ([]byte, int) {
 	switch c := b[i]; {
 	case c == '"':
-		return AppendStringValid(dst, b, i)
+		return appendStringValid(dst, b, i)
 	case c == '{':
 		return appendObjectValid(dst, b, i)
 	case c == '[':
@@ -140,13 +140,13 @@ func appendObjectParsed(dst, b []byte, start int) ([]byte, int) {
 	return AppendStringify(dst, v), p.pos
 }
 
-// AppendStringValid appends the string token that starts at b[i] (its
+// appendStringValid appends the string token that starts at b[i] (its
 // opening quote) in text Validate accepted as JSON.stringify writes the
 // parsed string back, and returns the index just past the token: escapes
 // JSON.stringify does not write are undone (\/, \u00e9, a surrogate pair),
 // the ones it writes are written its way (\u001f, \ud800 for a lone
 // surrogate, \n).
-func AppendStringValid(dst, b []byte, i int) ([]byte, int) {
+func appendStringValid(dst, b []byte, i int) ([]byte, int) {
 	dst, i = appendStringBody(append(dst, '"'), b, i+1)
 	return append(dst, '"'), i
 }

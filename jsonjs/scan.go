@@ -2,7 +2,7 @@ package jsonjs
 
 import "bytes"
 
-// The scanner below walks JSON text that Validate (or ValidateFind) has
+// The scanner below walks JSON text that Validate (or ValidateFindEach) has
 // already accepted: it finds where values end and what keys say without
 // checking the text again and without building values, so a large text
 // costs one validating pass and a few fast ones. Given text Validate

@@ -163,10 +163,6 @@ func quoteLen(s string) int {
 	return n
 }
 
-// FormatNumber returns String(f) as JavaScript writes a number:
-// Number::toString with radix 10.
-func FormatNumber(f float64) string { return string(AppendNumber(nil, f)) }
-
 // AppendNumber appends String(f) as JavaScript writes it.
 func AppendNumber(dst []byte, f float64) []byte {
 	switch {

@@ -61,7 +61,7 @@ func SkipValid(b []byte, i int) int {
 
 // MeasureValid reads the value that starts at b[i] in text Validate
 // accepted, in one pass, and returns the index just past it, the length of
-// JSON.stringify(JSON.parse(value)) in UTF-8 bytes (as StringifyLenText
+// JSON.stringify(JSON.parse(value)) in UTF-8 bytes (as the tests' StringifyLenText
 // counts it), and the UTF-8 bytes (WTF-8, as Buffer.byteLength counts them)
 // of every string that is the value of a member named key at any depth, as
 // JavaScript sees the parsed value: of repeated keys only the last counts.
