@@ -64,10 +64,10 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 		r.specs[i] = oc.Spec
 	}
 	if f.budgetFile != "" {
-		if r.budgets, err = budgets.Load(f.budgetFile); err != nil {
+		if r.budgets, err = loadBudgets(f); err != nil {
 			return err
 		}
-		if err := checkBudgetKeys(r.budgets, r.specs); err != nil {
+		if err := checkBudgetKeys(r.budgets, r.specs, f.update); err != nil {
 			return err
 		}
 		if f.update && ranOnTwin(fs.Args()) {

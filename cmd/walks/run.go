@@ -259,10 +259,10 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		}
 	}
 	if f.budgetFile != "" {
-		if r.budgets, err = budgets.Load(f.budgetFile); err != nil {
+		if r.budgets, err = loadBudgets(f); err != nil {
 			return nil, err
 		}
-		if err := checkBudgetKeys(r.budgets, r.specs); err != nil {
+		if err := checkBudgetKeys(r.budgets, r.specs, f.update); err != nil {
 			return nil, err
 		}
 		if f.update && f.url == "" {
@@ -485,10 +485,26 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// loadBudgets reads the --budgets file. With --update, a file that does not
+// exist yet is read as an empty one of its extension's form, and written
+// with every budget the walks read: a new project starts its file with one
+// run.
+func loadBudgets(f runFlags) (*budgets.File, error) {
+	bf, err := budgets.Load(f.budgetFile)
+	if err != nil && f.update && errors.Is(err, os.ErrNotExist) {
+		data, nerr := budgets.New(f.budgetFile, nil)
+		if nerr != nil {
+			return nil, nerr
+		}
+		return budgets.Parse(f.budgetFile, data)
+	}
+	return bf, err
+}
+
 // checkBudgetKeys refuses, before anything runs, a budget file that
-// declares no budgets, or whose block a walk names is not a budget block
-// (its numbers are not plain literals).
-func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec) error {
+// declares no budgets (unless --update is to fill it), or whose block a
+// walk names is not a budget block (its numbers are not plain literals).
+func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec, update bool) error {
 	for _, s := range specs {
 		keys := []string{}
 		if s.Budget != "" {
@@ -503,7 +519,7 @@ func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec) error {
 			}
 		}
 	}
-	if len(bf.Budgets()) == 0 {
+	if len(bf.Budgets()) == 0 && !update {
 		return cli.Usage("%s declares no budgets: want JSON numbers or `export const NAME = { key: 1_234 } as const;` blocks", bf.Path)
 	}
 	return nil
