@@ -149,19 +149,7 @@ func writeWarnings(w io.Writer, reports []*report) {
 	for _, r := range reports {
 		ws = append(ws, r.warnings...)
 	}
-	if len(ws) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "warnings:")
-	bullet := "  "
-	if _, ok := w.(markdown); ok {
-		fmt.Fprintln(w)
-		bullet = "- "
-	}
-	for _, s := range ws {
-		fmt.Fprintln(w, bullet+s)
-	}
+	writeNotes(w, ws)
 }
 
 func sumChars(ts []toollist.ToolFigures) int64 {
