@@ -6,9 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/readmeter/readmeter/internal/proctest"
 )
@@ -20,15 +18,8 @@ import (
 // files, and ends with 130 or 143.
 func TestSignalStopsEverything(t *testing.T) {
 	bin := proctest.Build(t, ".")
-	for _, tc := range []struct {
-		sig  syscall.Signal
-		code int
-		name string
-	}{
-		{syscall.SIGINT, 130, "SIGINT"},
-		{syscall.SIGTERM, 143, "SIGTERM"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, sig := range proctest.Signals {
+		t.Run(sig.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			pids := filepath.Join(dir, "pids")
 			execScript := `sh -c 'trap "" TERM; echo $$ >> ` + pids + `; while :; do sleep 0.05; done' & echo $$ >> ` + pids + `; sleep 1000`
@@ -45,21 +36,7 @@ func TestSignalStopsEverything(t *testing.T) {
 				t.Fatal(err)
 			}
 			started := proctest.Pids(t, pids, 4, func() string { return stderr.String() })
-			cmd.Process.Signal(tc.sig)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(15 * time.Second):
-				cmd.Process.Kill()
-				t.Fatalf("walks still running 15s after %s; stderr: %s", tc.name, stderr.String())
-			}
-			if code := cmd.ProcessState.ExitCode(); code != tc.code {
-				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, stderr.String())
-			}
-			if !strings.HasSuffix(stderr.String(), "walks: stopped by "+tc.name+"\n") {
-				t.Errorf("stderr: %q", stderr.String())
-			}
+			proctest.Stop(t, cmd, &stderr, "walks", sig)
 			proctest.Gone(t, started)
 			ents, _ := os.ReadDir(dir)
 			var names []string

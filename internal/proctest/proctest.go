@@ -4,6 +4,7 @@
 package proctest
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,5 +69,41 @@ func Gone(t testing.TB, pids []int) {
 			t.Errorf("process %d is still running", pid)
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+// Signal is a stopping signal and the exit code a command stopped by it
+// ends with.
+type Signal struct {
+	Sig  syscall.Signal
+	Code int
+	Name string
+}
+
+// Signals are the two stopping signals, with their exit codes.
+var Signals = []Signal{
+	{syscall.SIGINT, 130, "SIGINT"},
+	{syscall.SIGTERM, 143, "SIGTERM"},
+}
+
+// Stop sends s to the started command cmd of the program prog, waits at
+// most 15 seconds for it to end, and checks that it ended with s's exit
+// code and with "prog: stopped by NAME" as the last line of stderr.
+func Stop(t testing.TB, cmd *exec.Cmd, stderr *bytes.Buffer, prog string, s Signal) {
+	t.Helper()
+	cmd.Process.Signal(s.Sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%s still running 15s after %s; stderr: %s", prog, s.Name, stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != s.Code {
+		t.Errorf("exit %d, want %d; stderr: %s", code, s.Code, stderr.String())
+	}
+	if !strings.HasSuffix(stderr.String(), prog+": stopped by "+s.Name+"\n") {
+		t.Errorf("stderr: %q", stderr.String())
 	}
 }
