@@ -61,10 +61,11 @@ func SkipValid(b []byte, i int) int {
 
 // MeasureValid reads the value that starts at b[i] in text Validate
 // accepted, in one pass, and returns the index just past it, the length of
-// JSON.stringify(JSON.parse(value)) in UTF-8 bytes (as the tests' StringifyLenText
-// counts it), and the UTF-8 bytes (WTF-8, as Buffer.byteLength counts them)
-// of every string that is the value of a member named key at any depth, as
-// JavaScript sees the parsed value: of repeated keys only the last counts.
+// JSON.stringify(JSON.parse(value)) in UTF-8 bytes (len(Stringify(v)) for
+// the Value v Parse makes of it), and the UTF-8 bytes (WTF-8, as
+// Buffer.byteLength counts them) of every string that is the value of a
+// member named key at any depth, as JavaScript sees the parsed value: of
+// repeated keys only the last counts.
 // An empty key counts nothing. Objects with a repeated or escaped key are
 // parsed whole, since JavaScript drops all but the last of a key.
 func MeasureValid(b []byte, i int, key string) (end, n int, keyBytes int64) {

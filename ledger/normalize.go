@@ -97,7 +97,7 @@ func (r regexNormalizer) Normalize(src []byte) []byte {
 
 // Regex returns a user-given rewrite: every match of pattern (Go regexp
 // syntax) is replaced by repl, where $1 or ${name} stand for submatches as
-// in regexp.Expand (write ${1}x, not $1x, when a letter follows).
+// in regexp.Regexp.Expand (write ${1}x, not $1x, when a letter follows).
 func Regex(pattern, repl string) (Normalizer, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {

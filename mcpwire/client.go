@@ -150,7 +150,7 @@ func (e *HTTPError) Error() string {
 	return s
 }
 
-// errTimeout is the cause when a request's own time limit ran out.
+// timeoutError is the cause when a request's own time limit ran out.
 type timeoutError struct{ d time.Duration }
 
 func (e timeoutError) Error() string   { return fmt.Sprintf("no answer within %v", e.d) }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// errTooLarge is the cause when an answer passes the byte limit.
+// tooLargeError is the cause when an answer passes the byte limit.
 type tooLargeError struct{ max int64 }
 
 func (e tooLargeError) Error() string {

@@ -111,7 +111,6 @@ type dataLine struct {
 	line               int // 1-based line number in the file
 }
 
-// readFile reads a capture file, naming the problem when it cannot.
 // MaxFile is the largest file the toolkit reads: 2 GiB. A capture, a
 // toolsets or ceilings file larger than that is refused before it is read.
 const MaxFile = 2 << 30
@@ -152,6 +151,7 @@ func fileKind(m fs.FileMode) string {
 	return "a " + m.Type().String()
 }
 
+// readFile reads a capture file, naming the problem when it cannot.
 func readFile(path string) ([]byte, error) {
 	if _, err := checkFile(path); err != nil {
 		return nil, err

@@ -64,8 +64,8 @@ func (t *toolCall) api(method, path string, body any) (int, []byte) {
 	return t.s.callAPI(t.ctx, t.c.token, method, path, body)
 }
 
-// answer turns an API answer into a tool result: on success its text and,
-// unless textOnly, the answer as structuredContent; otherwise a refusal
+// answer turns an API answer into a tool result: on success its text and
+// the answer as structuredContent; otherwise a refusal
 // with the API's code, message and fix.
 func answer(status int, body []byte) *mcp.CallToolResult {
 	if status < 200 || status > 299 {

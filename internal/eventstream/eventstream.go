@@ -79,6 +79,7 @@ type Line struct {
 // TooLargeError is the error when the bytes held pass Options.Max.
 type TooLargeError struct{ Max int64 }
 
+// Error says the answer passed the limit, and names the limit.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("answer larger than the limit of %d bytes", e.Max)
 }

@@ -3,9 +3,10 @@
 //
 //	cmd := exec.CommandContext(ctx, "sh", "-c", script)
 //	procgroup.Prepare(cmd, 2*time.Second) // ctx done: SIGTERM the group, SIGKILL after 2s
-//	err := procgroup.Run(cmd)             // Start, Wait, tracked in between
+//	if err := procgroup.Start(cmd); err != nil { ... } // started and tracked
+//	err := procgroup.Wait(cmd)                         // waited for, what is left stopped
 //
-// Every group started through Start or Run is tracked until it is empty,
+// Every group started through Start is tracked until it is empty,
 // so a command stopping on a signal can stop them all with StopAll.
 package procgroup
 
