@@ -66,33 +66,26 @@ func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) er
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
 	for i := 0; i < len(all); i++ {
 		st := all[i]
-		if st.Group != nil {
-			// Sent at once: none sees what another keeps.
-			var defs []string
-			for _, g := range st.Group {
-				for _, t := range g.templates() {
-					use(g.File, t.at(g), t.s)
-				}
-				defs = append(defs, g.defines()...)
+		// A together step's steps are sent at once: none sees what
+		// another keeps.
+		sent := st.Group()
+		if sent == nil {
+			sent = []*Step{st}
+		}
+		for _, g := range sent {
+			for _, t := range g.templates() {
+				use(g.File, t.at(g), t.s)
 			}
-			for _, g := range st.Group {
-				if g.MCP != nil {
-					g.checkServer(s, server, &errs)
-				}
+		}
+		for _, g := range sent {
+			if m, ok := g.Action.(*MCPRequest); ok {
+				m.checkServer(s, g, server, &errs)
 			}
-			for _, name := range defs {
+		}
+		for _, g := range sent {
+			for _, name := range g.defines() {
 				defined[name] = true
 			}
-			continue
-		}
-		for _, t := range st.templates() {
-			use(st.File, t.at(st), t.s)
-		}
-		if st.MCP != nil {
-			st.checkServer(s, server, &errs)
-		}
-		for _, name := range st.defines() {
-			defined[name] = true
 		}
 		if r := st.Repeat; r != nil {
 			// The condition and the next run's variables read what the run kept.
@@ -123,31 +116,15 @@ func (s *Spec) serverNames() []string {
 	return out
 }
 
-// defines returns the names a step keeps.
+// defines returns the names a step keeps: its keep's, and those its kind
+// keeps of its own accord.
 func (st *Step) defines() []string {
 	var out []string
 	for _, k := range st.Keep {
 		out = append(out, k.Name)
 	}
-	if st.Key != nil {
-		if st.Key.Sign == nil {
-			for _, o := range keyOutputs {
-				out = append(out, st.Key.Name+"."+o)
-			}
-		} else {
-			as := st.Key.As
-			if as == "" {
-				as = st.Key.Name
-			}
-			for _, o := range signOutputs {
-				out = append(out, as+"."+o)
-			}
-		}
-	}
-	if st.PKCE != "" {
-		for _, o := range pkceOutputs {
-			out = append(out, st.PKCE+"."+o)
-		}
+	if st.Action != nil {
+		out = append(out, st.Action.defines()...)
 	}
 	return out
 }
@@ -200,43 +177,8 @@ func (sv *Server) templates() []string {
 // are checked apart).
 func (st *Step) templates() []tmplAt {
 	var out []tmplAt
-	add := func(ss ...string) {
-		for _, s := range ss {
-			out = append(out, tmplAt{s: s})
-		}
-	}
-	if r := st.HTTP; r != nil {
-		out = append(out, tmplAt{r.URL, r.Line}, tmplAt{r.Auth, r.AuthLine})
-		out = append(out, kvTemplates(r.Query)...)
-		out = append(out, kvTemplates(r.Headers)...)
-		out = append(out, kvTemplates(r.Form)...)
-		out = append(out, nodeTemplateList(r.JSON)...)
-		if r.Body != nil {
-			out = append(out, tmplAt{*r.Body, r.BodyLine})
-		}
-	}
-	if r := st.MCP; r != nil {
-		add(r.Name)
-		out = append(out, nodeTemplateList(r.Args)...)
-	}
-	if d := st.Doc; d != nil {
-		out = append(out, tmplAt{d.HTTP, d.HTTPLine}, tmplAt{d.Auth, d.AuthLine})
-		add(d.Exec...)
-		out = append(out, kvTemplates(d.Env)...)
-	}
-	if e := st.Exec; e != nil {
-		add(e.Argv...)
-		out = append(out, kvTemplates(e.Env)...)
-	}
-	if k := st.Key; k != nil {
-		out = append(out, tmplAt{k.Seed, k.SeedLine})
-		for _, p := range k.Sign {
-			add(p.Value)
-		}
-		if k.Sign != nil {
-			// Signing needs the key made by an earlier key step.
-			add("{{" + k.Name + ".seed}}")
-		}
+	if st.Action != nil {
+		out = st.Action.templates()
 	}
 	for _, a := range append(append([]TextAssert{}, st.Expect.Body...), st.Expect.Text...) {
 		if a.Kind != "matches" { // a regular expression is not a template
@@ -262,8 +204,8 @@ func prefixNames(steps []*Step, prefix string, vars ...string) {
 		for _, n := range st.defines() {
 			defined[n] = true
 		}
-		if st.Key != nil {
-			defined[st.Key.Name] = true
+		if k, ok := st.Action.(*KeyStep); ok {
+			defined[k.Name] = true
 		}
 	}
 	re := func(s string) string {
@@ -292,15 +234,7 @@ func prefixNames(steps []*Step, prefix string, vars ...string) {
 		for i := range st.Keep {
 			st.Keep[i].Name = prefix + "." + st.Keep[i].Name
 		}
-		if st.Key != nil {
-			st.Key.Name = prefix + "." + st.Key.Name
-			if st.Key.As != "" {
-				st.Key.As = prefix + "." + st.Key.As
-			}
-		}
-		if st.PKCE != "" {
-			st.PKCE = prefix + "." + st.PKCE
-		}
+		st.Action.rename(prefix + ".")
 	}
 }
 
@@ -331,42 +265,7 @@ func rewriteList(xs []string, f func(string) string) {
 
 // rewrite applies f to every template of the step.
 func (st *Step) rewrite(f func(string) string) {
-	if r := st.HTTP; r != nil {
-		r.URL, r.Auth = f(r.URL), f(r.Auth)
-		rewriteKVs(r.Query, f)
-		rewriteKVs(r.Headers, f)
-		rewriteKVs(r.Form, f)
-		rewriteNode(r.JSON, f)
-		if r.Body != nil {
-			b := f(*r.Body)
-			r.Body = &b
-		}
-	}
-	if r := st.MCP; r != nil {
-		r.Name = f(r.Name)
-		rewriteNode(r.Args, f)
-		if sv := r.Inline; sv != nil {
-			sv.URL, sv.Token, sv.Protocol = f(sv.URL), f(sv.Token), f(sv.Protocol)
-			rewriteList(sv.Command, f)
-			rewriteKVs(sv.Headers, f)
-			rewriteKVs(sv.Env, f)
-		}
-	}
-	if d := st.Doc; d != nil {
-		d.HTTP, d.Auth = f(d.HTTP), f(d.Auth)
-		rewriteList(d.Exec, f)
-		rewriteKVs(d.Env, f)
-	}
-	if e := st.Exec; e != nil {
-		rewriteList(e.Argv, f)
-		rewriteKVs(e.Env, f)
-	}
-	if k := st.Key; k != nil {
-		k.Seed = f(k.Seed)
-		for i := range k.Sign {
-			k.Sign[i].Value = f(k.Sign[i].Value)
-		}
-	}
+	st.Action.rewrite(f)
 	for i := range st.Expect.Body {
 		st.Expect.Body[i].Value = f(st.Expect.Body[i].Value)
 	}
@@ -379,15 +278,15 @@ func (st *Step) rewrite(f func(string) string) {
 }
 
 // checkServer checks the server an mcp step names, with check.
-func (st *Step) checkServer(s *Spec, check func(*Step, *Server), errs *SpecErrors) {
+func (m *MCPRequest) checkServer(s *Spec, st *Step, check func(*Step, *Server), errs *SpecErrors) {
 	switch {
-	case st.MCP.Inline != nil:
-		check(st, st.MCP.Inline)
-	case st.MCP.Server != "":
-		if sv, ok := s.Servers[st.MCP.Server]; ok {
+	case m.Inline != nil:
+		check(st, m.Inline)
+	case m.Server != "":
+		if sv, ok := s.Servers[m.Server]; ok {
 			check(st, sv)
 		} else {
-			*errs = append(*errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp.server: no server %q in servers (have: %s)", st.MCP.Server, strings.Join(s.serverNames(), ", "))})
+			*errs = append(*errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp.server: no server %q in servers (have: %s)", m.Server, strings.Join(s.serverNames(), ", "))})
 		}
 	case len(s.Servers) == 1:
 		for _, sv := range s.Servers {

@@ -19,8 +19,7 @@ import (
 // maxBody bounds an answer read whole: 64 MiB.
 const maxBody = 64 << 20
 
-func (r *runner) http(ctx context.Context, st *Step) (*exchange, error) {
-	h := st.HTTP
+func (r *runner) http(ctx context.Context, st *Step, h *HTTPRequest) (*exchange, error) {
 	target, err := r.sc.render(h.URL)
 	if err != nil {
 		return nil, specErr(st, err)

@@ -31,8 +31,7 @@ type mcpClient interface {
 }
 
 // server returns the server an mcp step talks to.
-func (r *runner) server(st *Step) (*Server, error) {
-	m := st.MCP
+func (r *runner) server(st *Step, m *MCPRequest) (*Server, error) {
 	switch {
 	case m.Inline != nil:
 		return m.Inline, nil
@@ -116,9 +115,8 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 	return c, nil
 }
 
-func (r *runner) mcp(ctx context.Context, st *Step) (*exchange, error) {
-	m := st.MCP
-	sv, err := r.server(st)
+func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, error) {
+	sv, err := r.server(st, m)
 	if err != nil {
 		return nil, err
 	}

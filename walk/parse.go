@@ -331,7 +331,7 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 		}
 		found := false
 		for _, st := range s.Flat() {
-			if st.Counted && st.Part == m.Part && (m.Kind != gate.ToolList || (st.MCP != nil && st.MCP.Op == "list")) {
+			if st.Counted && st.Part == m.Part && (m.Kind != gate.ToolList || listsTools(st)) {
 				found = true
 			}
 		}
@@ -458,16 +458,18 @@ func (p *parser) servers(s *Spec, n *yaml.Node) {
 	}
 }
 
-var stepKinds = []string{"http", "mcp", "doc", "exec", "key", "pkce", "use", "together"}
-
-// kindKeys are the keys only a kind of step takes.
-var kindKeys = map[string][]string{
-	"http": {"query", "headers", "auth", "json", "form", "body"},
-	"exec": {"env"},
-	"key":  {"seed", "sign", "as"},
-}
-
+// commonKeys are the keys every kind of step takes.
 var commonKeys = []string{"part", "count", "keep", "expect", "repeat"}
+
+// stepKeys are the keys a step may have: those that give its kind, the
+// common ones, then those only a kind takes.
+func stepKeys() []string {
+	out := append(kindKeyNames(), commonKeys...)
+	for _, d := range stepKinds {
+		out = append(out, d.keys...)
+	}
+	return out
+}
 
 func (p *parser) steps(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 	if n.Kind != yaml.SequenceNode {
@@ -482,38 +484,35 @@ func (p *parser) steps(s *Spec, n *yaml.Node, what string, counted bool) []*Step
 }
 
 func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
-	allowed := append(append([]string{}, stepKinds...), commonKeys...)
-	for _, ks := range kindKeys {
-		allowed = append(allowed, ks...)
-	}
-	pairs := p.pairs(n, what, allowed...)
+	pairs := p.pairs(n, what, stepKeys()...)
 	if pairs == nil && n.Kind != yaml.MappingNode {
 		return nil
 	}
 	st := &Step{File: p.file, Line: n.Line, Setup: !counted}
+	var kind *kindDef
 	var kindNode, keepNode, expectNode, repeatNode *yaml.Node
 	count := true
 	for _, kv := range pairs {
 		k := kv[0].Value
-		if contains(stepKinds, k) {
-			if st.Kind != "" {
-				p.errf(kv[0], "%s: a step has one kind, this one has %s and %s", what, st.Kind, k)
+		if d := kindOf(k); d != nil {
+			if kind != nil {
+				p.errf(kv[0], "%s: a step has one kind, this one has %s and %s", what, kind.key, k)
 				continue
 			}
-			st.Kind, kindNode = k, kv[1]
+			kind, kindNode = d, kv[1]
 		}
 	}
-	if st.Kind == "" {
-		p.errf(n, "%s: a step needs a kind: one of %s", what, strings.Join(stepKinds, ", "))
+	if kind == nil {
+		p.errf(n, "%s: a step needs a kind: one of %s", what, strings.Join(kindKeyNames(), ", "))
 		return nil
 	}
 	for _, kv := range pairs {
 		k, v := kv[0], kv[1]
-		if contains(stepKinds, k.Value) {
+		if kindOf(k.Value) != nil {
 			continue
 		}
-		if owner := keyOwner(k.Value); owner != "" && owner != st.Kind {
-			p.errf(k, "%s: %s is for %s steps, this is a %s step", what, k.Value, owner, st.Kind)
+		if owner := keyOwner(k.Value); owner != "" && owner != kind.key {
+			p.errf(k, "%s: %s is for %s steps, this is a %s step", what, k.Value, owner, kind.key)
 			continue
 		}
 		switch k.Value {
@@ -533,16 +532,7 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 			repeatNode = v
 		}
 	}
-	if st.Kind == "together" {
-		for _, kv := range pairs {
-			if k := kv[0].Value; k != "together" {
-				p.errf(kv[0], "%s: a together step takes no %s: give it to the steps inside", what, k)
-			}
-		}
-		st.Group = p.together(s, kindNode, what, counted)
-		return []*Step{st}
-	}
-	if st.Kind == "use" {
+	if kind.new == nil { // use: the included steps, in place of this one
 		for _, kv := range pairs {
 			if k := kv[0].Value; k != "use" && k != "count" {
 				p.errf(kv[0], "%s: a use step takes only count, not %s", what, k)
@@ -556,30 +546,13 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		defer func() { p.uncounted = was }()
 		return p.use(s, kindNode, what, counted)
 	}
-	switch st.Kind {
-	case "http":
-		st.HTTP = p.httpStep(kindNode, pairs, what)
-	case "mcp":
-		st.MCP = p.mcpStep(s, kindNode, what)
-	case "doc":
-		st.Doc = p.docStep(kindNode, what)
-	case "exec":
-		st.Exec = &ExecCommand{Argv: p.strList(kindNode, what+".exec")}
-		for _, kv := range pairs {
-			if kv[0].Value == "env" {
-				st.Exec.Env = p.kvs(kv[1], what+".env")
-			}
-		}
-	case "key":
-		st.Key = p.keyStep(kindNode, pairs, what)
-	case "pkce":
-		st.PKCE = p.str(kindNode, what+".pkce")
-		if st.PKCE != "" && !nameRe.MatchString(st.PKCE) {
-			p.errf(kindNode, "%s.pkce: %q is not a name", what, st.PKCE)
-		}
+	st.Action = kind.new()
+	st.Action.parse(p, s, kindNode, pairs, what, counted)
+	if _, ok := st.Action.(*Together); ok {
+		return []*Step{st} // its steps take the part, keep, expect and count
 	}
-	countable := st.Kind == "http" || st.Kind == "mcp" || st.Kind == "doc"
-	st.Counted = counted && count && countable && !p.uncounted
+	can := st.Action.traits()
+	st.Counted = counted && count && can.counts && !p.uncounted
 	if st.Counted && st.Part == "" {
 		p.errf(n, "%s: a counted step needs a part (or count: false)", what)
 	}
@@ -593,25 +566,16 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		st.Expect = p.expect(expectNode, what+".expect")
 	}
 	if repeatNode != nil {
-		if st.Kind != "http" && st.Kind != "mcp" {
-			p.errf(repeatNode, "%s.repeat: only http and mcp steps repeat, this is a %s step", what, st.Kind)
+		if !can.repeats {
+			p.errf(repeatNode, "%s.repeat: only http and mcp steps repeat, this is a %s step", what, kind.key)
 		} else {
 			st.Repeat = p.repeat(repeatNode, what+".repeat")
 		}
 	}
-	if (st.Kind == "key" || st.Kind == "pkce") && (keepNode != nil || expectNode != nil) {
-		p.errf(n, "%s: a %s step keeps its own values and takes no keep or expect", what, st.Kind)
+	if !can.answers && (keepNode != nil || expectNode != nil) {
+		p.errf(n, "%s: a %s step keeps its own values and takes no keep or expect", what, kind.key)
 	}
 	return []*Step{st}
-}
-
-func keyOwner(k string) string {
-	for kind, ks := range kindKeys {
-		if contains(ks, k) {
-			return kind
-		}
-	}
-	return ""
 }
 
 func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
@@ -1055,10 +1019,7 @@ func (p *parser) together(s *Spec, n *yaml.Node, what string, counted bool) []*S
 		c = resolveAlias(c)
 		w := fmt.Sprintf("%s[%d]", what, i)
 		for _, st := range p.step(s, c, w, counted) {
-			switch {
-			case st.Kind == "http":
-			case st.Kind == "mcp" && (st.MCP.Op == "call" || st.MCP.Op == "prompt" || st.MCP.Op == "method"):
-			default:
+			if !st.Action.traits().together {
 				p.errf(c, "%s: only http steps and mcp call, prompt and method steps are sent together", w)
 				continue
 			}

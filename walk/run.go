@@ -302,15 +302,12 @@ type exchange struct {
 }
 
 func (r *runner) step(ctx context.Context, st *Step) error {
-	if st.Group != nil {
-		return r.together(ctx, st)
-	}
 	if st.Repeat == nil {
-		return r.once(ctx, st)
+		return st.Action.run(ctx, r, st)
 	}
 	rp := st.Repeat
 	for run := 1; ; run++ {
-		if err := r.once(ctx, st); err != nil {
+		if err := st.Action.run(ctx, r, st); err != nil {
 			return err
 		}
 		more, err := r.sc.render(rp.While)
@@ -345,14 +342,15 @@ func truthy(s string) bool {
 
 // together sends a together step's requests at once, then checks, keeps
 // from and counts each answer in the order the steps are written.
-func (r *runner) together(ctx context.Context, st *Step) error {
-	ids := make([]int64, len(st.Group))
-	for i, g := range st.Group {
-		if g.Kind != "mcp" {
+func (r *runner) together(ctx context.Context, group []*Step) error {
+	ids := make([]int64, len(group))
+	for i, g := range group {
+		m, ok := g.Action.(*MCPRequest)
+		if !ok {
 			continue
 		}
 		// Connect first, in order; MCP ids follow the order written.
-		sv, err := r.server(g)
+		sv, err := r.server(g, m)
 		if err != nil {
 			return err
 		}
@@ -362,10 +360,10 @@ func (r *runner) together(ctx context.Context, st *Step) error {
 		}
 		ids[i] = c.Reserve(1)
 	}
-	exs := make([]*exchange, len(st.Group))
-	errs := make([]error, len(st.Group))
+	exs := make([]*exchange, len(group))
+	errs := make([]error, len(group))
 	var wg sync.WaitGroup
-	for i, g := range st.Group {
+	for i, g := range group {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -374,11 +372,12 @@ func (r *runner) together(ctx context.Context, st *Step) error {
 			if ids[i] != 0 {
 				c = mcpwire.WithID(c, ids[i])
 			}
-			exs[i], errs[i] = r.send1(c, g)
+			// Only kinds that send go together (the parser sees to it).
+			exs[i], errs[i] = g.Action.(sender).send(c, r, g)
 		}()
 	}
 	wg.Wait()
-	for i, g := range st.Group {
+	for i, g := range group {
 		if errs[i] != nil {
 			return errs[i]
 		}
@@ -392,46 +391,6 @@ func (r *runner) together(ctx context.Context, st *Step) error {
 	return nil
 }
 
-// send1 sends an http or mcp step's request and reads its answer.
-func (r *runner) send1(ctx context.Context, st *Step) (*exchange, error) {
-	if st.Kind == "http" {
-		return r.http(ctx, st)
-	}
-	return r.mcp(ctx, st)
-}
-
-// once runs a step once: its request, then what must hold, what to keep,
-// and its count.
-func (r *runner) once(ctx context.Context, st *Step) error {
-	if r.opts.OnStep != nil {
-		defer r.opts.OnStep()
-	}
-	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
-	defer cancel()
-	var ex *exchange
-	var err error
-	switch st.Kind {
-	case "http":
-		ex, err = r.http(ctx, st)
-	case "mcp":
-		ex, err = r.mcp(ctx, st)
-	case "doc":
-		ex, err = r.doc(ctx, st)
-	case "exec":
-		ex, err = r.exec(ctx, st)
-	case "key":
-		return r.key(st)
-	case "pkce":
-		return r.pkce(st)
-	default:
-		return &SpecError{File: st.File, Line: st.Line, Msg: "unknown step kind " + st.Kind}
-	}
-	if err != nil {
-		return err
-	}
-	return r.finish(st, ex)
-}
-
 // finish holds an answer to what must hold, keeps from it and counts it.
 func (r *runner) finish(st *Step, ex *exchange) error {
 	if err := r.expect(st, ex); err != nil {
@@ -441,7 +400,7 @@ func (r *runner) finish(st *Step, ex *exchange) error {
 		return err
 	}
 	if st.Counted {
-		if st.Kind == "http" || st.Kind == "mcp" {
+		if st.Action.traits().call {
 			r.res.Calls++
 		}
 		r.led.Add(st.Part, ex.body)

@@ -55,8 +55,8 @@ func (s *Spec) AllMeasures() []Measure {
 func (s *Spec) Flat() []*Step {
 	var out []*Step
 	for _, st := range s.Steps {
-		if st.Group != nil {
-			out = append(out, st.Group...)
+		if g := st.Group(); g != nil {
+			out = append(out, g...)
 			continue
 		}
 		out = append(out, st)
@@ -121,8 +121,8 @@ type Server struct {
 	Line int
 }
 
-// Step is one step of a walk: one kind (http, mcp, doc, exec, key, pkce),
-// what must hold of its answer, and what to keep from it.
+// Step is one step of a walk: what it does (its Action, one type per
+// kind), what must hold of its answer, and what to keep from it.
 type Step struct {
 	// File and Line say where the step is declared (an included step names
 	// the included file).
@@ -134,20 +134,10 @@ type Step struct {
 	Counted bool
 	// Setup is true for a set-up step.
 	Setup bool
-	// Kind is the step's kind: "http", "mcp", "doc", "exec", "key" or "pkce".
-	Kind string
+	// Action is what the step does: an *HTTPRequest, *MCPRequest,
+	// *DocSource, *ExecCommand, *KeyStep, *PKCEStep or *Together.
+	Action Action
 
-	HTTP *HTTPRequest
-	MCP  *MCPRequest
-	Doc  *DocSource
-	Exec *ExecCommand
-	Key  *KeyStep
-	PKCE string
-
-	// Group holds the steps of a `together` step, sent at once: each
-	// answer is checked, kept from and counted under its own part, in the
-	// order written, once all have come.
-	Group []*Step
 	// Repeat, when set, sends the step again while a kept value says
 	// there is more, at most Repeat.Max times in all.
 	Repeat *Repeat
@@ -156,6 +146,15 @@ type Step struct {
 	Keep []Keep
 	// Expect is what must hold of the answer.
 	Expect Expect
+}
+
+// Group returns the steps of a together step, sent at once; nil for a
+// step of any other kind.
+func (s *Step) Group() []*Step {
+	if t, ok := s.Action.(*Together); ok {
+		return t.Steps
+	}
+	return nil
 }
 
 // Where returns "file:line" of the step.
@@ -167,9 +166,9 @@ func (s *Step) Title() string {
 		return s.Part
 	}
 	if s.Setup {
-		return "set-up " + s.Kind + " step"
+		return "set-up " + s.Action.Kind() + " step"
 	}
-	return s.Kind + " step"
+	return s.Action.Kind() + " step"
 }
 
 // MaxRepeat is the most a repeat's max may be.

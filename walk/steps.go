@@ -21,8 +21,7 @@ import (
 )
 
 // doc reads a document: a file, a command's output, or the body of a GET.
-func (r *runner) doc(ctx context.Context, st *Step) (*exchange, error) {
-	d := st.Doc
+func (r *runner) doc(ctx context.Context, st *Step, d *DocSource) (*exchange, error) {
 	switch {
 	case d.File != "":
 		b, err := os.ReadFile(d.File)
@@ -56,8 +55,8 @@ func (r *runner) doc(ctx context.Context, st *Step) (*exchange, error) {
 }
 
 // exec runs a command whose standard output, JSON, values are kept from.
-func (r *runner) exec(ctx context.Context, st *Step) (*exchange, error) {
-	ex, err := r.run(ctx, st, st.Exec.Argv, st.Exec.Env)
+func (r *runner) exec(ctx context.Context, st *Step, e *ExecCommand) (*exchange, error) {
+	ex, err := r.run(ctx, st, e.Argv, e.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +161,7 @@ type keyPair struct {
 }
 
 // key makes a key pair, or signs a pre-image with one.
-func (r *runner) key(st *Step) error {
-	k := st.Key
+func (r *runner) key(st *Step, k *KeyStep) error {
 	if k.Sign == nil {
 		var seed []byte
 		if k.Seed != "" {
@@ -236,15 +234,15 @@ func (r *runner) key(st *Step) error {
 }
 
 // pkce makes an OAuth PKCE pair: a verifier and its S256 challenge.
-func (r *runner) pkce(st *Step) error {
+func (r *runner) pkce(k *PKCEStep) error {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return err
 	}
 	verifier := base64.RawURLEncoding.EncodeToString(b)
 	sum := sha256.Sum256([]byte(verifier))
-	r.sc.set(st.PKCE+".verifier", value{text: verifier}, true)
-	r.sc.set(st.PKCE+".challenge", value{text: base64.RawURLEncoding.EncodeToString(sum[:])}, false)
-	r.sc.set(st.PKCE+".method", value{text: "S256"}, false)
+	r.sc.set(k.Name+".verifier", value{text: verifier}, true)
+	r.sc.set(k.Name+".challenge", value{text: base64.RawURLEncoding.EncodeToString(sum[:])}, false)
+	r.sc.set(k.Name+".method", value{text: "S256"}, false)
 	return nil
 }

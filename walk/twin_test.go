@@ -43,7 +43,7 @@ func TestTwinEndToEnd(t *testing.T) {
 					t.Errorf("%s read nothing", oc.Spec.Name)
 				}
 				for _, st := range oc.Spec.Steps {
-					if st.MCP != nil && st.MCP.Op == "list" && oc.Result.ToolLists[st.Part] == 0 {
+					if m, ok := st.Action.(*walk.MCPRequest); ok && m.Op == "list" && oc.Result.ToolLists[st.Part] == 0 {
 						t.Errorf("%s: no model-read count of %q", oc.Spec.Name, st.Part)
 					}
 				}
