@@ -246,7 +246,7 @@ func (c *Client) SetProtocolVersion(v string) {
 
 func (c *Client) ensureIdentityLocked(o InitOptions) {
 	if c.clientInfo == nil || o.ClientInfo != nil {
-		c.clientInfo = mustJSON(o.ClientInfo, `{"name":"readmeter","version":"0"}`)
+		c.clientInfo = mustJSON(o.ClientInfo, defaultClientInfo)
 	}
 	if c.caps == nil || o.Capabilities != nil {
 		c.caps = mustJSON(o.Capabilities, `{}`)
@@ -495,12 +495,7 @@ func (c *Client) Handshake(ctx context.Context, o InitOptions) (init, initialize
 	c.ensureIdentityLocked(o)
 	info, caps := c.clientInfo, c.caps
 	c.mu.Unlock()
-	params := struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-		ClientInfo      json.RawMessage `json:"clientInfo"`
-	}{v, caps, info}
-	init, err = c.Request(ctx, "initialize", params)
+	init, err = c.Request(ctx, "initialize", initParams(v, caps, info))
 	if err != nil {
 		return init, nil, err
 	}
@@ -514,6 +509,35 @@ func (c *Client) Handshake(ctx context.Context, o InitOptions) (init, initialize
 	c.t.setVersion(got)
 	initialized, err = c.Notify(ctx, "notifications/initialized", nil)
 	return init, initialized, err
+}
+
+// InitializeParams returns the params of an initialize request for o, as
+// Initialize sends them: {"protocolVersion":...,"capabilities":...,
+// "clientInfo":...}, in that order, with o's defaults filled in. It is for
+// a caller that sends initialize itself (Request), without
+// notifications/initialized.
+func InitializeParams(o InitOptions) json.RawMessage {
+	v := o.ProtocolVersion
+	if v == "" {
+		v = Version20250618
+	}
+	return initParams(v, mustJSON(o.Capabilities, `{}`), mustJSON(o.ClientInfo, defaultClientInfo))
+}
+
+// defaultClientInfo is the client's implementation when none is given.
+const defaultClientInfo = `{"name":"readmeter","version":"0"}`
+
+func initParams(version string, caps, info json.RawMessage) json.RawMessage {
+	b, err := json.Marshal(struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      json.RawMessage `json:"clientInfo"`
+	}{version, caps, info})
+	if err != nil {
+		// caps or info is not JSON: send them as given, for the server to refuse.
+		return json.RawMessage(`{"protocolVersion":` + strconv.Quote(version) + `,"capabilities":` + string(caps) + `,"clientInfo":` + string(info) + `}`)
+	}
+	return b
 }
 
 // Discover asks the server what it offers in the 2026-07-28 protocol
@@ -531,38 +555,6 @@ func (c *Client) Discover(ctx context.Context, o ...InitOptions) (*Response, err
 	c.mu.Unlock()
 	c.t.setVersion(Version20260728)
 	return c.Request(ctx, "server/discover", nil)
-}
-
-// MaxPages bounds how many tools/list pages ListTools follows.
-const MaxPages = 1000
-
-// ListTools sends tools/list and follows nextCursor to the last page,
-// returning every page's answer in order.
-func (c *Client) ListTools(ctx context.Context) ([]*Response, error) {
-	var pages []*Response
-	seen := map[string]bool{}
-	var params any
-	for {
-		r, err := c.Request(ctx, "tools/list", params)
-		if r != nil && err == nil {
-			pages = append(pages, r)
-		}
-		if err != nil {
-			return pages, err
-		}
-		next := gjson.GetBytes(r.Message, "result.nextCursor")
-		if !next.Exists() || next.Type == gjson.Null || next.String() == "" {
-			return pages, nil
-		}
-		if seen[next.String()] {
-			return pages, c.fail("tools/list", fmt.Errorf("nextCursor %q repeats (page %d)", next.String(), len(pages)))
-		}
-		if len(pages) >= MaxPages {
-			return pages, c.fail("tools/list", fmt.Errorf("more than %d pages", MaxPages))
-		}
-		seen[next.String()] = true
-		params = map[string]string{"cursor": next.String()}
-	}
 }
 
 // CallTool sends tools/call for the tool name with args (nil for none).

@@ -36,6 +36,12 @@
 // the `_meta` triple and the MCP-Protocol-Version, Mcp-Method and Mcp-Name
 // headers).
 //
+// One home for what every caller of a server needs: [Dial] picks the
+// transport for a [Server] (a command, or a URL over HTTP or HTTP+SSE);
+// [InitializeParams] is the initialize request's params; [Client.ListTools]
+// and [Client.ListToolsWith] follow nextCursor, and [MergeToolPages] makes
+// the pages one answer.
+//
 // Errors are *Error values that name the address or command and the
 // method; a JSON-RPC error answer wraps an *RPCError, an HTTP status of 400
 // or more an *HTTPError, both holding the Response. A token given in

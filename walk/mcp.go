@@ -23,6 +23,7 @@ type mcpClient interface {
 	Notify(ctx context.Context, method string, params any) (*mcpwire.Response, error)
 	Discover(ctx context.Context, o ...mcpwire.InitOptions) (*mcpwire.Response, error)
 	ListTools(ctx context.Context) ([]*mcpwire.Response, error)
+	ListToolsWith(ctx context.Context, params json.RawMessage) ([]*mcpwire.Response, error)
 	Reserve(n int) int64
 	CallTool(ctx context.Context, name string, args any) (*mcpwire.Response, error)
 	SetProtocolVersion(v string)
@@ -54,7 +55,7 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 	if c, ok := r.clients[sv]; ok {
 		return c, nil
 	}
-	var c mcpClient
+	var ms mcpwire.Server
 	if sv.Command != nil {
 		argv := make([]string, len(sv.Command))
 		for i, a := range sv.Command {
@@ -76,11 +77,7 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 		if dir == "" {
 			dir = st.specDir()
 		}
-		sc, err := mcpwire.NewStdio(r.ctx, argv, mcpwire.StdioOptions{Env: env, Dir: dir, Timeout: r.opts.Timeout})
-		if err != nil {
-			return nil, r.fail(st, 0, "cannot start the server: "+err.Error(), &exchange{request: "run " + fmt.Sprint(argv)})
-		}
-		c = sc
+		ms = mcpwire.Server{Command: argv, Stdio: mcpwire.StdioOptions{Env: env, Dir: dir, Timeout: r.opts.Timeout}}
 	} else {
 		u, err := r.sc.render(sv.URL)
 		if err != nil {
@@ -109,7 +106,11 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 			}
 			h.Add(kv.Key, v)
 		}
-		c = mcpwire.NewHTTP(u, mcpwire.HTTPOptions{Token: token, Header: h, HTTPClient: r.opts.HTTPClient, Timeout: r.opts.Timeout})
+		ms = mcpwire.Server{URL: u, HTTP: mcpwire.HTTPOptions{Token: token, Header: h, HTTPClient: r.opts.HTTPClient, Timeout: r.opts.Timeout}}
+	}
+	c, err := mcpwire.Dial(r.ctx, ms)
+	if err != nil {
+		return nil, r.fail(st, 0, "cannot start the server: "+err.Error(), &exchange{request: "run " + fmt.Sprint(ms.Command)})
 	}
 	r.clients[sv] = c
 	return c, nil
@@ -151,7 +152,7 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		if v == "" {
 			v = mcpwire.Version20250618
 		}
-		p, _ := json.Marshal(map[string]any{"protocolVersion": v, "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "readmeter", "version": "0"}})
+		p := mcpwire.InitializeParams(mcpwire.InitOptions{ProtocolVersion: v})
 		if params != nil {
 			// The params as written, in their order: a client's own clientInfo.
 			p = params
@@ -167,7 +168,7 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		resp, err = c.Discover(ctx)
 	case "list":
 		if params != nil {
-			pages, err = listPages(ctx, c, params)
+			pages, err = c.ListToolsWith(ctx, params)
 		} else {
 			pages, err = c.ListTools(ctx)
 		}
@@ -221,16 +222,15 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 	fill(ex, resp)
 	if len(pages) > 1 {
 		var body bytes.Buffer
-		var tools []string
 		for _, p := range pages {
 			body.Write(p.Raw)
-			gjson.GetBytes(p.Message, "result.tools").ForEach(func(_, t gjson.Result) bool {
-				tools = append(tools, t.Raw)
-				return true
-			})
 		}
 		ex.body = body.Bytes()
-		ex.json = []byte(`{"jsonrpc":"2.0","result":{"tools":[` + joinRaw(tools) + `]}}`)
+		// Checks read the pages as one answer; when a page has no tools
+		// array, they read the last page.
+		if merged, err := mcpwire.MergeToolPages(pages); err == nil {
+			ex.json = merged
+		}
 	}
 	if m.Op == "list" && st.Counted && !ex.rpcError && ex.status < 400 {
 		var n int64
@@ -257,87 +257,9 @@ func paramsOrNil(p json.RawMessage) any {
 	return p
 }
 
-func joinRaw(xs []string) string {
-	var b bytes.Buffer
-	for i, x := range xs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(x)
-	}
-	return b.String()
-}
-
 func fill(ex *exchange, resp *mcpwire.Response) {
 	ex.status, ex.header, ex.body, ex.json = resp.Status, resp.Header, resp.Raw, resp.Message
 	if len(ex.json) == 0 {
 		ex.json = resp.Raw
 	}
-}
-
-// listPages sends tools/list with the params as written (a client that
-// sends `"params":{}`), then follows nextCursor as ListTools does, the
-// cursor added to those params.
-func listPages(ctx context.Context, c mcpClient, params json.RawMessage) ([]*mcpwire.Response, error) {
-	var pages []*mcpwire.Response
-	seen := map[string]bool{}
-	p := params
-	for {
-		resp, err := c.Request(ctx, "tools/list", p)
-		if err != nil {
-			return pages, err
-		}
-		pages = append(pages, resp)
-		next := gjson.GetBytes(resp.Message, "result.nextCursor")
-		if next.Type != gjson.String || next.String() == "" {
-			return pages, nil
-		}
-		if seen[next.String()] || len(pages) >= mcpwire.MaxPages {
-			return pages, fmt.Errorf("tools/list: nextCursor %q repeats or passes %d pages", next.String(), mcpwire.MaxPages)
-		}
-		seen[next.String()] = true
-		q, _ := json.Marshal(next.String())
-		p, err = withMember(params, "cursor", q)
-		if err != nil {
-			return pages, err
-		}
-	}
-}
-
-// withMember returns the JSON object obj with key set to raw (replaced in
-// place when present, else added last).
-func withMember(obj json.RawMessage, key string, raw []byte) (json.RawMessage, error) {
-	o := gjson.ParseBytes(obj)
-	if !o.IsObject() {
-		return nil, fmt.Errorf("params are not a JSON object")
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	n, found := 0, false
-	o.ForEach(func(k, v gjson.Result) bool {
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		n++
-		b.WriteString(k.Raw)
-		b.WriteByte(':')
-		if k.String() == key {
-			b.Write(raw)
-			found = true
-		} else {
-			b.WriteString(v.Raw)
-		}
-		return true
-	})
-	if !found {
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		kq, _ := json.Marshal(key)
-		b.Write(kq)
-		b.WriteByte(':')
-		b.Write(raw)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
 }

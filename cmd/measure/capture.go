@@ -151,26 +151,22 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	}
 
 	ctx := cli.Context()
-	var c *mcpwire.Client
-	var err error
+	var srv mcpwire.Server
 	if o.stdio {
 		// The token is for an HTTP server: the command does not inherit it.
 		var env []string
 		if _, ok := os.LookupEnv("MEASURE_TOKEN"); ok {
 			env = []string{"MEASURE_TOKEN="}
 		}
-		c, err = mcpwire.NewStdio(ctx, rest, mcpwire.StdioOptions{Env: env, Timeout: o.timeout, MaxBody: o.maxBody})
+		srv = mcpwire.Server{Command: rest, Stdio: mcpwire.StdioOptions{Env: env, Timeout: o.timeout, MaxBody: o.maxBody}}
 	} else {
-		ho, herr := httpOptions(o, rest[0])
-		if herr != nil {
-			return herr
+		ho, err := httpOptions(o, rest[0])
+		if err != nil {
+			return err
 		}
-		if o.sse {
-			c, err = mcpwire.NewSSE(rest[0], ho)
-		} else {
-			c = mcpwire.NewHTTP(rest[0], ho)
-		}
+		srv = mcpwire.Server{URL: rest[0], SSE: o.sse, HTTP: ho}
 	}
+	c, err := mcpwire.Dial(ctx, srv)
 	if err != nil {
 		return cli.Usage("%v", err)
 	}
@@ -289,9 +285,8 @@ func isEventStream(b []byte) bool {
 }
 
 // listBytes is what the capture file holds: the one page as saved, or, for
-// several pages, one JSON-RPC response made from them (the first page's
-// result members in order, "tools" holding every page's tools as received,
-// "nextCursor" left out). merged is the number of pages.
+// several pages, the one JSON-RPC response mcpwire.MergeToolPages makes of
+// them, with a final newline. merged is the number of pages.
 func listBytes(pages []*mcpwire.Response) (data []byte, merged int, err error) {
 	if len(pages) == 0 {
 		return nil, 0, errors.New("no answer")
@@ -299,44 +294,11 @@ func listBytes(pages []*mcpwire.Response) (data []byte, merged int, err error) {
 	if len(pages) == 1 {
 		return saved(pages[0].Raw), 1, nil
 	}
-	var tools [][]byte
-	for i, p := range pages {
-		arr := gjson.GetBytes(p.Message, "result.tools")
-		if !arr.IsArray() {
-			return nil, 0, fmt.Errorf("page %d has no result.tools array", i+1)
-		}
-		arr.ForEach(func(_, v gjson.Result) bool {
-			tools = append(tools, []byte(v.Raw))
-			return true
-		})
+	one, err := mcpwire.MergeToolPages(pages)
+	if err != nil {
+		return nil, 0, err
 	}
-	first := pages[0].Message
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.WriteString(gjson.GetBytes(first, "id").Raw)
-	b.WriteString(`,"result":{`)
-	n := 0
-	gjson.GetBytes(first, "result").ForEach(func(k, v gjson.Result) bool {
-		if k.Str == "nextCursor" {
-			return true
-		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		n++
-		b.WriteString(k.Raw)
-		b.WriteByte(':')
-		if k.Str == "tools" {
-			b.WriteByte('[')
-			b.Write(bytes.Join(tools, []byte(",")))
-			b.WriteByte(']')
-		} else {
-			b.WriteString(v.Raw)
-		}
-		return true
-	})
-	b.WriteString("}}\n")
-	return b.Bytes(), len(pages), nil
+	return append(one, '\n'), len(pages), nil
 }
 
 // writeBoth writes the capture and its initialize answer atomically: both

@@ -376,11 +376,10 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 		return s.Err
 	}
 	ctx := context.Background()
-	var c *mcpwire.Client
-	var err error
+	var srv mcpwire.Server
 	switch s.Transport {
 	case mcpconfig.Stdio:
-		c, err = mcpwire.NewStdio(ctx, append([]string{s.Command}, s.Args...), mcpwire.StdioOptions{Env: s.Env, Dir: s.Dir, Timeout: o.timeout})
+		srv = mcpwire.Server{Command: append([]string{s.Command}, s.Args...), Stdio: mcpwire.StdioOptions{Env: s.Env, Dir: s.Dir, Timeout: o.timeout}}
 	default:
 		ho := mcpwire.HTTPOptions{Timeout: o.timeout}
 		for _, h := range s.Header {
@@ -389,12 +388,9 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 			}
 			ho.Header.Add(h[0], h[1])
 		}
-		if s.Transport == mcpconfig.SSE {
-			c, err = mcpwire.NewSSE(s.URL, ho)
-		} else {
-			c = mcpwire.NewHTTP(s.URL, ho)
-		}
+		srv = mcpwire.Server{URL: s.URL, SSE: s.Transport == mcpconfig.SSE, HTTP: ho}
 	}
+	c, err := mcpwire.Dial(ctx, srv)
 	if err != nil {
 		return err
 	}
