@@ -181,7 +181,7 @@ func (st *Step) templates() []tmplAt {
 		out = st.Action.templates()
 	}
 	for _, a := range append(append([]TextAssert{}, st.Expect.Body...), st.Expect.Text...) {
-		if a.Kind != "matches" { // a regular expression is not a template
+		if a.Kind != AssertMatches { // a regular expression is not a template
 			out = append(out, tmplAt{a.Value, a.Line})
 		}
 	}

@@ -213,7 +213,7 @@ func (r *runner) expect(st *Step, ex *exchange) error {
 	for _, a := range e.Paths {
 		got := ex.path(a.Path)
 		switch a.Kind {
-		case "exists":
+		case AssertExists:
 			if got.Exists() != a.Exists {
 				what := fmt.Sprintf("%s: exists, but want it absent (it is %s)", a.Path, clip(got.Raw))
 				if a.Exists {
@@ -221,7 +221,7 @@ func (r *runner) expect(st *Step, ex *exchange) error {
 				}
 				return r.fail(st, a.Line, what, ex)
 			}
-		case "equals":
+		case AssertEquals:
 			if !got.Exists() {
 				return r.fail(st, a.Line, fmt.Sprintf("%s: matches nothing", a.Path), ex)
 			}
@@ -232,7 +232,7 @@ func (r *runner) expect(st *Step, ex *exchange) error {
 			if !ok {
 				return r.fail(st, a.Line, fmt.Sprintf("%s is %s, want %s", a.Path, clip(got.Raw), clip(want)), ex)
 			}
-		case "matches":
+		case AssertMatches:
 			if !got.Exists() {
 				return r.fail(st, a.Line, fmt.Sprintf("%s: matches nothing", a.Path), ex)
 			}
@@ -266,18 +266,18 @@ func clip(s string) string {
 
 func (r *runner) textAssert(st *Step, ex *exchange, a TextAssert, what, text string) error {
 	switch a.Kind {
-	case "prefix", "contains":
+	case AssertPrefix, AssertContains:
 		want, err := r.sc.render(a.Value)
 		if err != nil {
 			return specErr(st, err)
 		}
-		if a.Kind == "prefix" && !strings.HasPrefix(text, want) {
+		if a.Kind == AssertPrefix && !strings.HasPrefix(text, want) {
 			return r.fail(st, a.Line, fmt.Sprintf("the %s does not start with %q; it starts %q", what, clip(want), clip(head(text, len(want)))), ex)
 		}
-		if a.Kind == "contains" && !strings.Contains(text, want) {
+		if a.Kind == AssertContains && !strings.Contains(text, want) {
 			return r.fail(st, a.Line, fmt.Sprintf("the %s does not contain %q", what, clip(want)), ex)
 		}
-	case "matches":
+	case AssertMatches:
 		if !a.Re.MatchString(text) {
 			return r.fail(st, a.Line, fmt.Sprintf("the %s does not match %s", what, a.Re), ex)
 		}

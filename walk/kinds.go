@@ -176,7 +176,7 @@ func (m *MCPRequest) parse(p *parser, s *Spec, n *yaml.Node, _ [][2]*yaml.Node, 
 // traits: every message repeats; a call, a prompt and a method are sent
 // together.
 func (m *MCPRequest) traits() traits {
-	together := m.Op == "call" || m.Op == "prompt" || m.Op == "method"
+	together := m.Op == OpCall || m.Op == OpPrompt || m.Op == OpMethod
 	return traits{counts: true, call: true, repeats: true, together: together, answers: true}
 }
 
@@ -403,5 +403,5 @@ func (*Together) rename(string)               {}
 // tool list a tool_list measure reads.
 func listsTools(st *Step) bool {
 	m, ok := st.Action.(*MCPRequest)
-	return ok && m.Op == "list"
+	return ok && m.Op == OpList
 }

@@ -136,15 +136,15 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 			return nil, specErr(st, err)
 		}
 	}
-	method := map[string]string{"initialize": "initialize", "discover": "server/discover", "list": "tools/list", "call": "tools/call", "prompt": "prompts/get", "notify": name, "method": name, "raw": "raw"}[m.Op]
+	method := m.Op.method(name)
 	ex := &exchange{request: method + " " + c.Where(), reqBody: params, mcp: true}
-	if m.Op == "call" || m.Op == "prompt" {
+	if m.Op == OpCall || m.Op == OpPrompt {
 		ex.request = method + " " + name + " " + c.Where()
 	}
 	var resp *mcpwire.Response
 	var pages []*mcpwire.Response
 	switch m.Op {
-	case "initialize":
+	case OpInitialize:
 		v := name
 		if v == "" {
 			v = sv.Protocol
@@ -164,9 +164,9 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 				c.SetProtocolVersion(got)
 			}
 		}
-	case "discover":
+	case OpDiscover:
 		resp, err = c.Discover(ctx)
-	case "list":
+	case OpList:
 		if params != nil {
 			pages, err = c.ListToolsWith(ctx, params)
 		} else {
@@ -175,13 +175,13 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		if len(pages) > 0 {
 			resp = pages[len(pages)-1]
 		}
-	case "call":
+	case OpCall:
 		if params == nil {
 			resp, err = c.CallTool(ctx, name, nil)
 		} else {
 			resp, err = c.CallTool(ctx, name, params)
 		}
-	case "prompt":
+	case OpPrompt:
 		// {"name":...,"arguments":...}, the arguments as written.
 		p := []byte(`{"name":`)
 		q, _ := json.Marshal(name)
@@ -192,11 +192,11 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		p = append(p, '}')
 		ex.reqBody = p
 		resp, err = c.Request(ctx, "prompts/get", json.RawMessage(p))
-	case "notify":
+	case OpNotify:
 		resp, err = c.Notify(ctx, name, paramsOrNil(params))
-	case "method":
+	case OpMethod:
 		resp, err = c.Request(ctx, name, paramsOrNil(params))
-	case "raw":
+	case OpRaw:
 		ex.reqBody = []byte(name)
 		resp, err = c.RequestRaw(ctx, []byte(name))
 	}
@@ -232,7 +232,7 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 			ex.json = merged
 		}
 	}
-	if m.Op == "list" && st.Counted && !ex.rpcError && ex.status < 400 {
+	if m.Op == OpList && st.Counted && !ex.rpcError && ex.status < 400 {
 		var n int64
 		for i, p := range pages {
 			c, err := toollist.Parse(fmt.Sprintf("%s page %d", st.Where(), i+1), p.Raw)

@@ -736,17 +736,24 @@ func (p *parser) nodeTemplates(n *yaml.Node, what string) {
 	}
 }
 
-var mcpOps = []string{"initialize", "discover", "list", "call", "prompt", "notify", "method", "raw"}
+// opNames returns the messages' names, in order.
+func opNames() []string {
+	out := make([]string, len(mcpOps))
+	for i, o := range mcpOps {
+		out[i] = string(o)
+	}
+	return out
+}
 
 func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 	r := &MCPRequest{}
 	if n.Kind == yaml.ScalarNode {
 		v := p.str(n, what+".mcp")
 		switch v {
-		case "initialize", "discover", "list":
-			r.Op = v
+		case string(OpInitialize), string(OpDiscover), string(OpList):
+			r.Op = MCPOp(v)
 		case "tools/list":
-			r.Op = "list"
+			r.Op = OpList
 		default:
 			p.errf(n, "%s.mcp: %q: write initialize, discover or list, or a mapping with call, notify, method or raw", what, v)
 		}
@@ -754,7 +761,7 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 	}
 	var inline *yaml.Node
 	var inlinePairs []*yaml.Node
-	for _, kv := range p.pairs(n, what+".mcp", append(append([]string{"server", "args", "params"}, mcpOps...), serverKeys...)...) {
+	for _, kv := range p.pairs(n, what+".mcp", append(append([]string{"server", "args", "params"}, opNames()...), serverKeys...)...) {
 		k, v := kv[0], kv[1]
 		switch {
 		case k.Value == "server":
@@ -765,12 +772,12 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 				p.errf(k, "%s.mcp: args and params are the same thing; give one", what)
 			}
 			r.Args = v
-		case contains(mcpOps, k.Value):
+		case contains(opNames(), k.Value):
 			if r.Op != "" {
 				p.errf(k, "%s.mcp: one message a step, this one has %s and %s", what, r.Op, k.Value)
 				continue
 			}
-			r.Op = k.Value
+			r.Op = MCPOp(k.Value)
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				r.Name = ""
 			} else if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true" {
@@ -792,17 +799,17 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 	}
 	switch r.Op {
 	case "":
-		p.errf(n, "%s.mcp: no message: want one of %s", what, strings.Join(mcpOps, ", "))
-	case "call", "prompt", "notify", "method", "raw":
+		p.errf(n, "%s.mcp: no message: want one of %s", what, strings.Join(opNames(), ", "))
+	case OpCall, OpPrompt, OpNotify, OpMethod, OpRaw:
 		if r.Name == "" {
 			p.errf(n, "%s.mcp.%s: want a name", what, r.Op)
 		}
-	case "list":
+	case OpList:
 		if r.Name != "" && r.Name != "tools" {
 			p.errf(n, "%s.mcp.list: only tools are listed, got %q", what, r.Name)
 		}
 	}
-	if r.Args != nil && (r.Op == "discover" || r.Op == "raw") {
+	if r.Args != nil && (r.Op == OpDiscover || r.Op == OpRaw) {
 		p.errf(r.Args, "%s.mcp: params are for initialize, list, call, prompt, notify and method", what)
 	}
 	return r
@@ -859,18 +866,18 @@ func (p *parser) keyStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *KeyS
 			for i, c := range v.Content {
 				c = resolveAlias(c)
 				w := fmt.Sprintf("%s.sign[%d]", what, i)
-				if c.Kind == yaml.ScalarNode && c.Value == "zero" {
-					k.Sign = append(k.Sign, PreimagePart{Kind: "zero"})
+				if c.Kind == yaml.ScalarNode && c.Value == string(PreimageZero) {
+					k.Sign = append(k.Sign, PreimagePart{Kind: PreimageZero})
 					continue
 				}
-				ps := p.pairs(c, w, "text", "hex", "base64")
+				ps := p.pairs(c, w, string(PreimageText), string(PreimageHex), string(PreimageBase64))
 				if len(ps) != 1 {
 					if c.Kind == yaml.MappingNode {
 						p.errf(c, "%s: want one of text, hex, base64, or zero", w)
 					}
 					continue
 				}
-				k.Sign = append(k.Sign, PreimagePart{Kind: ps[0][0].Value, Value: p.str(ps[0][1], w+"."+ps[0][0].Value)})
+				k.Sign = append(k.Sign, PreimagePart{Kind: PreimageKind(ps[0][0].Value), Value: p.str(ps[0][1], w+"."+ps[0][0].Value)})
 			}
 		}
 	}
@@ -952,9 +959,9 @@ func (p *parser) expect(n *yaml.Node, what string) Expect {
 
 func (p *parser) textAsserts(n *yaml.Node, what string) []TextAssert {
 	var out []TextAssert
-	for _, kv := range p.pairs(n, what, "prefix", "contains", "matches") {
-		a := TextAssert{Kind: kv[0].Value, Value: p.str(kv[1], what+"."+kv[0].Value), Line: kv[1].Line}
-		if a.Kind == "matches" {
+	for _, kv := range p.pairs(n, what, string(AssertPrefix), string(AssertContains), string(AssertMatches)) {
+		a := TextAssert{Kind: AssertKind(kv[0].Value), Value: p.str(kv[1], what+"."+kv[0].Value), Line: kv[1].Line}
+		if a.Kind == AssertMatches {
 			re, err := regexp.Compile(a.Value)
 			if err != nil {
 				p.errf(kv[1], "%s.matches: %v", what, err)
@@ -970,7 +977,7 @@ func (p *parser) textAsserts(n *yaml.Node, what string) []TextAssert {
 func (p *parser) pathAssert(k, v *yaml.Node, what string) PathAssert {
 	a := PathAssert{Path: k.Value, Line: k.Line}
 	if v.Kind == yaml.MappingNode {
-		ps := p.pairs(v, what, "equals", "matches", "exists")
+		ps := p.pairs(v, what, string(AssertEquals), string(AssertMatches), string(AssertExists))
 		if len(ps) != 1 {
 			if len(ps) > 1 {
 				p.errf(v, "%s: one of equals, matches or exists", what)
@@ -979,26 +986,26 @@ func (p *parser) pathAssert(k, v *yaml.Node, what string) PathAssert {
 			}
 			return a
 		}
-		a.Kind = ps[0][0].Value
+		a.Kind = AssertKind(ps[0][0].Value)
 		w := ps[0][1]
 		switch a.Kind {
-		case "equals":
+		case AssertEquals:
 			p.nodeTemplates(w, what+".equals")
 			a.Equals = w
-		case "matches":
+		case AssertMatches:
 			re, err := regexp.Compile(p.str(w, what+".matches"))
 			if err != nil {
 				p.errf(w, "%s.matches: %v", what, err)
 			}
 			a.Re = re
-		case "exists":
+		case AssertExists:
 			a.Exists = p.boolean(w, what+".exists")
 		}
 		return a
 	}
 	// A bare value is equals.
 	p.nodeTemplates(v, what)
-	a.Kind, a.Equals = "equals", v
+	a.Kind, a.Equals = AssertEquals, v
 	return a
 }
 

@@ -216,9 +216,9 @@ type MCPRequest struct {
 	// Server names a server of `servers:`; Inline is one given in the step.
 	Server string
 	Inline *Server
-	// Op is "initialize", "discover", "list", "call", "prompt", "notify",
-	// "method" or "raw".
-	Op string
+	// Op is the message: initialize, discover, list, call, prompt,
+	// notify, method or raw.
+	Op MCPOp
 	// Name is the tool (call), the prompt (prompt), the method (notify, method), the protocol
 	// version (initialize, discover) or the raw message (raw).
 	Name string
@@ -262,7 +262,7 @@ type KeyStep struct {
 // PreimagePart is one part of a pre-image: text (UTF-8), hex bytes, base64
 // bytes or a zero byte.
 type PreimagePart struct {
-	Kind  string // "text", "hex", "base64", "zero"
+	Kind  PreimageKind
 	Value string // a template, except for zero
 }
 
@@ -297,8 +297,8 @@ type Expect struct {
 // TextAssert is one assertion on text: a prefix, a substring or a regular
 // expression.
 type TextAssert struct {
-	Kind  string // "prefix", "contains", "matches"
-	Value string // template for prefix and contains
+	Kind  AssertKind // AssertPrefix, AssertContains or AssertMatches
+	Value string     // template for prefix and contains
 	Re    *regexp.Regexp
 	Line  int
 }
@@ -307,12 +307,91 @@ type TextAssert struct {
 // value, or matches a regular expression.
 type PathAssert struct {
 	Path string
-	// Kind is "exists", "equals" or "matches".
-	Kind string
-	// Exists is the wanted existence for "exists".
+	// Kind is AssertExists, AssertEquals or AssertMatches.
+	Kind AssertKind
+	// Exists is the wanted existence for AssertExists.
 	Exists bool
-	// Equals is the wanted value (YAML, compared as JSON) for "equals".
+	// Equals is the wanted value (YAML, compared as JSON) for AssertEquals.
 	Equals *yaml.Node
 	Re     *regexp.Regexp
 	Line   int
 }
+
+// MCPOp is the message an mcp step sends, as the spec names it.
+type MCPOp string
+
+// The messages of an mcp step.
+const (
+	// OpInitialize sends initialize (its params as written, or the
+	// protocol version and this client's name).
+	OpInitialize MCPOp = "initialize"
+	// OpDiscover sends server/discover.
+	OpDiscover MCPOp = "discover"
+	// OpList sends tools/list and follows nextCursor.
+	OpList MCPOp = "list"
+	// OpCall calls the tool Name with Args.
+	OpCall MCPOp = "call"
+	// OpPrompt gets the prompt Name with Args as its arguments.
+	OpPrompt MCPOp = "prompt"
+	// OpNotify sends the notification Name.
+	OpNotify MCPOp = "notify"
+	// OpMethod sends the request Name.
+	OpMethod MCPOp = "method"
+	// OpRaw sends Name, a JSON-RPC message written out.
+	OpRaw MCPOp = "raw"
+)
+
+// mcpOps are the messages, in the order messages list them.
+var mcpOps = []MCPOp{OpInitialize, OpDiscover, OpList, OpCall, OpPrompt, OpNotify, OpMethod, OpRaw}
+
+// method returns the JSON-RPC method the message sends; name is the
+// step's name, the method of notify and method.
+func (o MCPOp) method(name string) string {
+	switch o {
+	case OpDiscover:
+		return "server/discover"
+	case OpList:
+		return "tools/list"
+	case OpCall:
+		return "tools/call"
+	case OpPrompt:
+		return "prompts/get"
+	case OpNotify, OpMethod:
+		return name
+	}
+	return string(o)
+}
+
+// AssertKind is what an assertion asks of a text or a path.
+type AssertKind string
+
+// The kinds of assertion.
+const (
+	// AssertPrefix: the text starts with the value.
+	AssertPrefix AssertKind = "prefix"
+	// AssertContains: the text holds the value.
+	AssertContains AssertKind = "contains"
+	// AssertMatches: the text, or the path's value, matches a regular
+	// expression.
+	AssertMatches AssertKind = "matches"
+	// AssertExists: the path matches something (or, wanted absent,
+	// nothing).
+	AssertExists AssertKind = "exists"
+	// AssertEquals: the path's value equals the value, compared as JSON.
+	AssertEquals AssertKind = "equals"
+)
+
+// PreimageKind is how a part of a pre-image is written.
+type PreimageKind string
+
+// The kinds of pre-image part.
+const (
+	// PreimageText is text, its UTF-8 bytes.
+	PreimageText PreimageKind = "text"
+	// PreimageHex is bytes written in hex.
+	PreimageHex PreimageKind = "hex"
+	// PreimageBase64 is bytes written in base64 (standard or URL-safe).
+	PreimageBase64 PreimageKind = "base64"
+	// PreimageZero is one zero byte.
+	PreimageZero PreimageKind = "zero"
+)

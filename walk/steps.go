@@ -194,7 +194,7 @@ func (r *runner) key(st *Step, k *KeyStep) error {
 	}
 	var pre []byte
 	for i, p := range k.Sign {
-		if p.Kind == "zero" {
+		if p.Kind == PreimageZero {
 			pre = append(pre, 0)
 			continue
 		}
@@ -203,15 +203,15 @@ func (r *runner) key(st *Step, k *KeyStep) error {
 			return specErr(st, err)
 		}
 		switch p.Kind {
-		case "text":
+		case PreimageText:
 			pre = append(pre, s...)
-		case "hex":
+		case PreimageHex:
 			b, err := hex.DecodeString(s)
 			if err != nil {
 				return r.fail(st, 0, fmt.Sprintf("sign[%d]: %q is not hex", i, clip(s)), nil)
 			}
 			pre = append(pre, b...)
-		case "base64":
+		case PreimageBase64:
 			b, err := base64.StdEncoding.DecodeString(s)
 			if err != nil {
 				b, err = base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
