@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -94,6 +95,67 @@ func BenchmarkPlainPOST(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkOverhead pairs the two in one loop against the fixed server:
+// each iteration sends one request through the client and one plain POST
+// reading the body to the end (io.ReadAll), in alternating order, and
+// times each, so that a change in the machine's load touches both alike.
+// It reports each side's time and the client's overhead over the POST.
+func BenchmarkOverhead(b *testing.B) {
+	for _, stream := range []bool{false, true} {
+		name := "fixed-json"
+		if stream {
+			name = "fixed-stream"
+		}
+		b.Run(name, func(b *testing.B) {
+			url := benchServer(b, stream).URL
+			c := mcpwire.NewHTTP(url, mcpwire.HTTPOptions{})
+			ctx := context.Background()
+			body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			client := func() {
+				r, err := c.Request(ctx, "tools/list", nil)
+				if err != nil || len(r.Message) == 0 {
+					b.Fatal(err)
+				}
+			}
+			plain := func() {
+				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || len(got) == 0 {
+					b.Fatal(err)
+				}
+			}
+			var tc, tp time.Duration
+			n := 0
+			for b.Loop() {
+				if n%2 == 0 {
+					t0 := time.Now()
+					client()
+					t1 := time.Now()
+					plain()
+					tc, tp = tc+t1.Sub(t0), tp+time.Since(t1)
+				} else {
+					t0 := time.Now()
+					plain()
+					t1 := time.Now()
+					client()
+					tp, tc = tp+t1.Sub(t0), tc+time.Since(t1)
+				}
+				n++
+			}
+			b.ReportMetric(float64(tc.Nanoseconds())/float64(n), "client-ns/req")
+			b.ReportMetric(float64(tp.Nanoseconds())/float64(n), "post-ns/req")
+			b.ReportMetric(100*(float64(tc)/float64(tp)-1), "overhead-%")
 		})
 	}
 }
