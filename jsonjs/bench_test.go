@@ -52,3 +52,21 @@ func BenchmarkStringify(b *testing.B) {
 		buf = AppendStringify(buf[:0], v)
 	}
 }
+
+// BenchmarkChecker checks the 40-tool list as it would arrive from a
+// socket, in 4 KB pieces, against Validate on the whole text above.
+func BenchmarkChecker(b *testing.B) {
+	text := benchText(40)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		var c Checker
+		for rest := text; len(rest) > 0; {
+			n := min(len(rest), 4096)
+			c.Write(rest[:n])
+			rest = rest[n:]
+		}
+		if !c.Valid() {
+			b.Fatal("not valid")
+		}
+	}
+}
