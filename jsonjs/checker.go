@@ -62,14 +62,280 @@ const (
 // what the text was.
 func (c *Checker) Write(p []byte) (int, error) {
 	for i := 0; i < len(p) && !c.bad; {
-		i = c.step(p, i)
+		if c.state >= cString {
+			i = c.token(p, i)
+		} else {
+			i = c.scan(p, i)
+		}
 	}
 	c.off += len(p)
 	return len(p), nil
 }
 
-// step reads from p[i] and returns where it stopped.
-func (c *Checker) step(p []byte, i int) int {
+// jsonSpace holds JSON's four white-space bytes.
+var jsonSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// How a token read within one piece ended: whole, cut by the piece's end
+// (read again byte by byte from its start, by token), or refused.
+const (
+	tokDone = iota
+	tokCut
+	tokBad
+)
+
+// scan reads from p[i] between tokens, in one tight loop, reading every
+// token that ends within p on the spot. It returns where it stopped: at
+// the end of p, or inside a token cut by the end of p, whose state it
+// leaves for token.
+func (c *Checker) scan(p []byte, i int) int {
+	state := c.state
+	for i < len(p) {
+		b := p[i]
+		if jsonSpace[b] {
+			i++
+			continue
+		}
+		switch state {
+		case cAfter:
+			d := len(c.stack)
+			if d == 0 {
+				c.bad = true // a second value
+				return len(p)
+			}
+			top := c.stack[d-1]
+			switch {
+			case b == ',' && top == '{':
+				state = cKey
+			case b == ',':
+				state = cValue
+			case b == top+2: // '}' closes '{', ']' closes '['
+				c.stack = c.stack[:d-1]
+				c.member(c.off + i + 1)
+			default:
+				c.bad = true
+				return len(p)
+			}
+			i++
+		case cColon:
+			if b != ':' {
+				c.bad = true
+				return len(p)
+			}
+			state = cValue
+			i++
+		case cObjOpen, cKey:
+			if b == '}' && state == cObjOpen {
+				c.stack = c.stack[:len(c.stack)-1]
+				c.member(c.off + i + 1)
+				state = cAfter
+				i++
+				continue
+			}
+			if b != '"' {
+				c.bad = true
+				return len(p)
+			}
+			top := len(c.stack) == 1
+			if top {
+				c.cur = Span{KeyStart: c.off + i}
+			}
+			j, how := stringEnd(p, i+1)
+			if how != tokDone {
+				c.bad = how == tokBad
+				c.state, c.isKey = cString, true
+				return i + 1
+			}
+			if top {
+				c.cur.KeyEnd = c.off + j
+			}
+			state = cColon
+			i = j
+		case cValue, cArrOpen:
+			if b == ']' && state == cArrOpen {
+				c.stack = c.stack[:len(c.stack)-1]
+				c.member(c.off + i + 1)
+				state = cAfter
+				i++
+				continue
+			}
+			if len(c.stack) == 1 && c.stack[0] == '{' {
+				c.cur.ValueStart = c.off + i
+			}
+			switch {
+			case b == '{' || b == '[':
+				if len(c.stack) >= MaxDepth {
+					c.bad = true
+					return len(p)
+				}
+				c.stack = append(c.stack, b)
+				state = cObjOpen
+				if b == '[' {
+					state = cArrOpen
+				}
+				i++
+			case b == '"':
+				j, how := stringEnd(p, i+1)
+				if how != tokDone {
+					c.bad = how == tokBad
+					c.state, c.isKey = cString, false
+					return i + 1
+				}
+				c.member(c.off + j)
+				state = cAfter
+				i = j
+			case b == '-' || (b >= '0' && b <= '9'):
+				j, how := numberEnd(p, i)
+				switch how {
+				case tokBad:
+					c.bad = true
+					return len(p)
+				case tokCut:
+					c.state, c.sub = cNumber, nInt
+					switch b {
+					case '-':
+						c.sub = nMinus
+					case '0':
+						c.sub = nZero
+					}
+					return i + 1
+				}
+				c.member(c.off + j)
+				state = cAfter
+				i = j
+			case b == 't' || b == 'f' || b == 'n':
+				lit := "true"
+				switch b {
+				case 'f':
+					lit = "false"
+				case 'n':
+					lit = "null"
+				}
+				if len(p)-i < len(lit) {
+					c.state, c.sub, c.lit = cLiteral, 1, lit
+					return i + 1
+				}
+				if string(p[i:i+len(lit)]) != lit {
+					c.bad = true
+					return len(p)
+				}
+				i += len(lit)
+				c.member(c.off + i)
+				state = cAfter
+			default:
+				c.bad = true
+				return len(p)
+			}
+		default:
+			c.bad = true
+			return len(p)
+		}
+	}
+	c.state = state
+	return i
+}
+
+// stringEnd reads the rest of a string from p[i] (just past its opening
+// quote) and returns the index just past its closing quote.
+func stringEnd(p []byte, i int) (int, int) {
+	for {
+		i = plainRun(p, i)
+		if i >= len(p) {
+			return i, tokCut
+		}
+		switch p[i] {
+		case '"':
+			return i + 1, tokDone
+		case '\\':
+			if i+1 >= len(p) {
+				return i, tokCut
+			}
+			switch p[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				for k := i + 2; k < i+6; k++ {
+					if k >= len(p) {
+						return i, tokCut
+					}
+					if hexVal(p[k]) < 0 {
+						return i, tokBad
+					}
+				}
+				i += 6
+			default:
+				return i, tokBad
+			}
+		default: // a control character
+			return i, tokBad
+		}
+	}
+}
+
+// numberEnd reads the number that starts at p[i] and returns the index of
+// the byte after it. A number that runs to the end of p is cut: more
+// digits may follow.
+func numberEnd(p []byte, i int) (int, int) {
+	n := len(p)
+	if p[i] == '-' {
+		i++
+		if i == n {
+			return i, tokCut
+		}
+	}
+	switch b := p[i]; {
+	case b == '0':
+		i++
+	case b >= '1' && b <= '9':
+		i++
+		for i < n && p[i]-'0' < 10 {
+			i++
+		}
+	default:
+		return i, tokBad
+	}
+	if i == n {
+		return i, tokCut
+	}
+	if p[i] == '.' {
+		i++
+		if i == n {
+			return i, tokCut
+		}
+		if p[i]-'0' >= 10 {
+			return i, tokBad
+		}
+		for i < n && p[i]-'0' < 10 {
+			i++
+		}
+		if i == n {
+			return i, tokCut
+		}
+	}
+	if p[i] == 'e' || p[i] == 'E' {
+		i++
+		if i < n && (p[i] == '+' || p[i] == '-') {
+			i++
+		}
+		if i == n {
+			return i, tokCut
+		}
+		if p[i]-'0' >= 10 {
+			return i, tokBad
+		}
+		for i < n && p[i]-'0' < 10 {
+			i++
+		}
+		if i == n {
+			return i, tokCut
+		}
+	}
+	return i, tokDone
+}
+
+// token reads on from p[i] in a token cut by the end of the piece before
+// (or of this one: it is read a byte at a time here) and returns where it
+// stopped: past the token's end, or at the end of p.
+func (c *Checker) token(p []byte, i int) int {
 	b := p[i]
 	switch c.state {
 	case cString:
@@ -126,89 +392,8 @@ func (c *Checker) step(p []byte, i int) int {
 		}
 		return i + 1
 	}
-	if b == ' ' || b == '\t' || b == '\n' || b == '\r' {
-		return i + 1
-	}
-	at := c.off + i
-	switch c.state {
-	case cValue, cArrOpen:
-		if c.state == cArrOpen && b == ']' {
-			c.close('[', at)
-			return i + 1
-		}
-		c.value(b, at)
-	case cObjOpen, cKey:
-		switch {
-		case b == '"':
-			c.state, c.isKey = cString, true
-			if len(c.stack) == 1 {
-				c.cur = Span{KeyStart: at}
-			}
-		case b == '}' && c.state == cObjOpen:
-			c.close('{', at)
-		default:
-			c.bad = true
-		}
-	case cColon:
-		if b != ':' {
-			c.bad = true
-		}
-		c.state = cValue
-	case cAfter:
-		if len(c.stack) == 0 {
-			c.bad = true // a second value
-			return i + 1
-		}
-		top := c.stack[len(c.stack)-1]
-		switch {
-		case b == ',' && top == '{':
-			c.state = cKey
-		case b == ',':
-			c.state = cValue
-		case (b == '}' && top == '{') || (b == ']' && top == '['):
-			c.close(top, at)
-		default:
-			c.bad = true
-		}
-	default:
-		c.bad = true
-	}
-	return i + 1
-}
-
-// value starts the value whose first byte is b, at offset at.
-func (c *Checker) value(b byte, at int) {
-	if len(c.stack) == 1 && c.stack[0] == '{' {
-		c.cur.ValueStart = at
-	}
-	switch {
-	case b == '{' || b == '[':
-		if len(c.stack) >= MaxDepth {
-			c.bad = true
-			return
-		}
-		c.stack = append(c.stack, b)
-		c.state = cObjOpen
-		if b == '[' {
-			c.state = cArrOpen
-		}
-	case b == '"':
-		c.state, c.isKey = cString, false
-	case b == '-':
-		c.state, c.sub = cNumber, nMinus
-	case b == '0':
-		c.state, c.sub = cNumber, nZero
-	case b >= '1' && b <= '9':
-		c.state, c.sub = cNumber, nInt
-	case b == 't':
-		c.state, c.sub, c.lit = cLiteral, 1, "true"
-	case b == 'f':
-		c.state, c.sub, c.lit = cLiteral, 1, "false"
-	case b == 'n':
-		c.state, c.sub, c.lit = cLiteral, 1, "null"
-	default:
-		c.bad = true
-	}
+	c.bad = true
+	return i
 }
 
 // number takes b into the number being read, or reports that it ends it.
@@ -280,17 +465,16 @@ func (c *Checker) endString(endInPiece int) {
 // endValue ends a value at offset end.
 func (c *Checker) endValue(end int) {
 	c.state = cAfter
+	c.member(end)
+}
+
+// member notes the end of a value at offset end: when it is the value of
+// a member of the top-level object, the member is complete.
+func (c *Checker) member(end int) {
 	if len(c.stack) == 1 && c.stack[0] == '{' {
 		c.cur.ValueEnd = end
 		c.members = append(c.members, c.cur)
 	}
-}
-
-// close closes the container opened by open, whose closer is at offset at.
-func (c *Checker) close(open byte, at int) {
-	c.stack = c.stack[:len(c.stack)-1]
-	c.endValue(at + 1)
-	_ = open
 }
 
 // Valid reports whether the text handed over is one JSON value, as

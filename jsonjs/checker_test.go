@@ -24,6 +24,11 @@ func checkChecker(t *testing.T, r *rand.Rand, name string, text []byte) {
 	if c.Valid() != want {
 		t.Fatalf("%s: Checker says valid=%v, Validate %v: %q", name, c.Valid(), want, clip(text))
 	}
+	var whole jsonjs.Checker // every token within one piece
+	whole.Write(text)
+	if whole.Valid() != want || (want && len(whole.Members()) != len(c.Members())) {
+		t.Fatalf("%s: Checker on the whole text says valid=%v with %d members, in pieces %v with %d: %q", name, whole.Valid(), len(whole.Members()), want, len(c.Members()), clip(text))
+	}
 	if !want {
 		return
 	}
@@ -91,4 +96,15 @@ func TestChecker(t *testing.T) {
 	if valid < 300 {
 		t.Errorf("only %d valid texts: the comparison proves little", valid)
 	}
+}
+
+// FuzzChecker cuts any bytes into pieces at any sizes: the Checker must
+// agree with Validate and find the members RawMembers finds.
+func FuzzChecker(f *testing.F) {
+	for _, s := range []string{`{"id":1,"result":{"a":[1,-2.5e+3,true,null,"x\u00e9\n"]}}`, `[0,01]`, `-`, `1.`, `1e+`, `"\u12"`, "\"\x01\"", `{"a" :  fals}`, ` 12 `, "\xef\xbb\xbf1"} {
+		f.Add([]byte(s), uint64(7))
+	}
+	f.Fuzz(func(t *testing.T, text []byte, seed uint64) {
+		checkChecker(t, rand.New(rand.NewPCG(seed, 1)), "fuzz", text)
+	})
 }
