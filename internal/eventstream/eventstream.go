@@ -45,6 +45,21 @@ type Options struct {
 	// Max bounds the bytes held: the whole stream with Keep, else one
 	// event (0: no bound).
 	Max int64
+	// Data, when set, is handed each event's data while it is read,
+	// before the event is dispatched: Reset when the event's first data
+	// line begins, then the bytes of Event.Data (the data lines' values
+	// joined with LF) as they arrive, a data line's value in as many
+	// pieces as the stream gives. So a caller checks an event's data as
+	// it is read rather than in a pass after it; when the event is
+	// dispatched, Data has had all of it.
+	Data DataWriter
+}
+
+// DataWriter takes events' data as it is read (see Options.Data).
+type DataWriter interface {
+	io.Writer
+	// Reset begins a new event's data.
+	Reset()
 }
 
 // Event is one dispatched event. With Keep (or New on bytes), Data and Raw
@@ -99,16 +114,23 @@ type Scanner struct {
 	lineNo  int
 	n       int
 	partial bool // lines other than blank ones since the last dispatch
+
+	// For Options.Data: the data lines begun in the current event, and
+	// the data line whose value is being handed over as it arrives (its
+	// offset in the stream, -1 for none) and how far it has gone.
+	dataLines int
+	feedLine  int64
+	fed       int64
 }
 
 // New returns a Scanner reading r.
 func New(r io.Reader, o Options) *Scanner {
-	return &Scanner{r: r, o: o}
+	return &Scanner{r: r, o: o, feedLine: -1}
 }
 
 // NewBytes returns a Scanner over b, whole: events and Raw alias b.
 func NewBytes(b []byte) *Scanner {
-	return &Scanner{buf: b, eof: true, o: Options{Keep: true}}
+	return &Scanner{buf: b, eof: true, o: Options{Keep: true}, feedLine: -1}
 }
 
 // Raw returns every byte read (with Keep; else the current event's).
@@ -177,7 +199,7 @@ func (s *Scanner) line(evStart *int) (start, end int, ok bool) {
 			}
 			continue
 		case s.started && !s.skipLF:
-			if i := bytes.IndexAny(avail[searched:], "\r\n"); i >= 0 {
+			if i := lineEnd(avail[searched:]); i >= 0 {
 				start, end = s.pos, s.pos+searched+i
 				s.lineNo++
 				s.pos = end + 1
@@ -209,9 +231,65 @@ func (s *Scanner) line(evStart *int) (start, end int, ok bool) {
 		if s.over(len(s.buf), *evStart) { // all of it the current event's
 			return 0, 0, false
 		}
+		if s.o.Data != nil && s.started && !s.skipLF {
+			s.feedPartial()
+		}
 		*evStart -= s.fill(*evStart)
 	}
 }
+
+// lineEnd returns the index of the first CR or LF in b, or -1: two
+// searches for one byte each (LF first, then CR only before it), which
+// run many bytes at a time where a search for either byte runs one.
+func lineEnd(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	before := b
+	if i >= 0 {
+		before = b[:i]
+	}
+	if j := bytes.IndexByte(before, '\r'); j >= 0 {
+		return j
+	}
+	return i
+}
+
+// feedPartial hands Options.Data what has arrived of the value of the
+// line being read (from buf[pos:], its end not yet read) when the line is
+// a data line, so that a long line is checked as it arrives.
+func (s *Scanner) feedPartial() {
+	at := s.base + int64(s.pos)
+	if s.feedLine != at {
+		line := s.buf[s.pos:]
+		// "data:" and the byte after it, which says whether a space
+		// (not part of the value) follows the colon.
+		if len(line) < 6 || string(line[:5]) != "data:" {
+			return
+		}
+		v := int64(5)
+		if line[5] == ' ' {
+			v = 6
+		}
+		s.beginData()
+		s.feedLine, s.fed = at, at+v
+	}
+	if end := s.base + int64(len(s.buf)); end > s.fed {
+		s.o.Data.Write(s.buf[s.fed-s.base:])
+		s.fed = end
+	}
+}
+
+// beginData tells Options.Data that a data line begins: a new event's
+// data, or LF between two lines' values.
+func (s *Scanner) beginData() {
+	if s.dataLines == 0 {
+		s.o.Data.Reset()
+	} else {
+		s.o.Data.Write(lf)
+	}
+	s.dataLines++
+}
+
+var lf = []byte{'\n'}
 
 // over reports (and records) whether the bytes held through buf[:to]
 // pass Options.Max.
@@ -251,11 +329,17 @@ func (s *Scanner) next() (Event, bool) {
 	var ev Event
 	var data []byte
 	var multi []byte
+	// The first data line's value, as offsets in the stream: a read may
+	// move the bytes held (without Keep) before the event ends.
+	var dataAt, dataEnd int64
 	hasData := false
 	evStart := s.pos
 	dispatch := func(end int) (Event, bool) {
-		if multi != nil {
+		switch {
+		case multi != nil:
 			data = multi
+		case hasData:
+			data = s.buf[dataAt-s.base : dataEnd-s.base]
 		}
 		s.n++
 		ev.N = s.n
@@ -267,6 +351,7 @@ func (s *Scanner) next() (Event, bool) {
 			ev.Raw = bytes.Clone(ev.Raw)
 		}
 		s.partial = false
+		s.dataLines = 0
 		return ev, true
 	}
 	for {
@@ -285,6 +370,7 @@ func (s *Scanner) next() (Event, bool) {
 			}
 			ev, data, multi, hasData = Event{}, nil, nil, false
 			s.partial = false
+			s.dataLines = 0
 			evStart = s.pos
 			continue
 		}
@@ -307,18 +393,38 @@ func (s *Scanner) next() (Event, bool) {
 				ev.ID = string(value)
 			}
 		case "data":
+			if s.o.Data != nil {
+				s.feedLine = s.endData(start, vstart, end)
+			}
 			ev.Lines = append(ev.Lines, Line{No: s.lineNo, Start: s.base + int64(start), Value: s.base + int64(vstart), End: s.base + int64(end)})
 			switch {
 			case !hasData:
-				data = value
+				dataAt, dataEnd = s.base+int64(vstart), s.base+int64(end)
 			case multi == nil:
-				multi = append(append(append([]byte(nil), data...), '\n'), value...)
+				first := s.buf[dataAt-s.base : dataEnd-s.base]
+				multi = append(append(append([]byte(nil), first...), '\n'), value...)
 			default:
 				multi = append(append(multi, '\n'), value...)
 			}
 			hasData = true
 		}
 	}
+}
+
+// endData hands Options.Data the rest of the value of the data line read
+// at buf[start:end], its value from vstart: all of it, unless part went
+// as it arrived. It returns -1, for no line being handed over.
+func (s *Scanner) endData(start, vstart, end int) int64 {
+	from := vstart
+	if s.feedLine == s.base+int64(start) {
+		from = int(s.fed - s.base)
+	} else {
+		s.beginData()
+	}
+	if end > from {
+		s.o.Data.Write(s.buf[from:end])
+	}
+	return -1
 }
 
 // ErrUnfinished is a convenience for callers: the stream ended inside an

@@ -165,3 +165,88 @@ func TestMax(t *testing.T) {
 	}
 	_ = bytes.Clone
 }
+
+// record is an Options.Data that keeps what it was handed, an event's
+// data per Reset.
+type record struct{ data [][]byte }
+
+func (r *record) Reset() { r.data = append(r.data, []byte{}) }
+
+func (r *record) Write(p []byte) (int, error) {
+	r.data[len(r.data)-1] = append(r.data[len(r.data)-1], p...)
+	return len(p), nil
+}
+
+// TestData checks that every split of the input, with and without Keep,
+// gives the events of the whole input read at once (without Keep, a read
+// that moves the bytes held must not move an event's data), and that
+// Options.Data is handed each event's data, exactly Event.Data, by the
+// time the event is dispatched.
+func TestData(t *testing.T) {
+	ins := []string{
+		"data: a\n\ndata: b\n\n", "data: a\r\n\r\ndata: b\r\n\r\n", "data: a\r\rdata: b\r\r",
+		"event: m\rid: 7\r\ndata: a\ndata:b\r\n\n", "\uFEFFdata: a\n\n", ": hi\nid: 1\n\ndata: x\n\n",
+		"data:\n\n", "data\ndata\n\n", "data:  two\n\n", "data:x\ndata\ndata: \ndata: {\"id\":1}\n\n",
+		"id: 1\n\ndata: a\n\ndata: b\n", "data: a\n\ndata: b", "data: a\n\n: bye\n",
+		"data: " + strings.Repeat(`{"k":"vvvvvvvv"}`, 20) + "\r\ndata:" + strings.Repeat("w", 50) + "\r\n\r\nid: 3\rdata: x\r\r",
+	}
+	for _, in := range ins {
+		want := scan(eventstream.NewBytes([]byte(in))).Events
+		for chunk := 1; chunk <= len(in); chunk++ {
+			for _, keep := range []bool{true, false} {
+				var rec record
+				s := eventstream.New(&chunked{s: in, n: chunk}, eventstream.Options{Keep: keep, Data: &rec})
+				n := 0
+				for ev, err := range s.Events() {
+					if err != nil {
+						t.Fatal(err)
+					}
+					n++
+					if n > len(want) || want[n-1] != ev.Type+"|"+ev.ID+"|"+string(ev.Data) {
+						t.Fatalf("%q in %d-byte reads, keep %v: event %d: %q|%q|%q, the whole stream read at once %q", in, chunk, keep, n, ev.Type, ev.ID, ev.Data, want)
+					}
+					if len(rec.data) != n || string(rec.data[n-1]) != string(ev.Data) {
+						t.Fatalf("%q in %d-byte reads, keep %v: event %d: Data %q, handed over %q", in, chunk, keep, n, ev.Data, rec.data)
+					}
+				}
+				if n != len(want) {
+					t.Fatalf("%q in %d-byte reads, keep %v: %d events, want %d", in, chunk, keep, n, len(want))
+				}
+			}
+		}
+	}
+}
+
+// TestDataAsRead checks that a data line's value is handed over as it
+// arrives, before its line ends.
+func TestDataAsRead(t *testing.T) {
+	value := strings.Repeat("0123456789", 30)
+	in := "event: message\ndata: " + value + "\n\n"
+	var rec record
+	r := &chunked{s: in, n: 16}
+	handed := func() int {
+		if len(rec.data) == 0 {
+			return 0
+		}
+		return len(rec.data[0])
+	}
+	check := readFunc(func(p []byte) (int, error) {
+		// Everything of the value read so far has been handed over.
+		read := len(in) - len(r.s)
+		start := len("event: message\ndata: ")
+		if read-start > 0 && read < len(in)-2 && handed() != read-start {
+			t.Fatalf("after %d bytes read, %d of the value handed over, want %d", read, handed(), read-start)
+		}
+		return r.Read(p)
+	})
+	s := eventstream.New(check, eventstream.Options{Keep: true, Data: &rec})
+	for ev, err := range s.Events() {
+		if err != nil || string(ev.Data) != value || string(rec.data[0]) != value {
+			t.Fatalf("%q %v", ev.Data, err)
+		}
+	}
+}
+
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }
