@@ -477,6 +477,9 @@ func (c *Checker) member(end int) {
 	}
 }
 
+// Reset makes c ready for a new text, as a zero Checker.
+func (c *Checker) Reset() { *c = Checker{stack: c.stack[:0]} }
+
 // Valid reports whether the text handed over is one JSON value, as
 // Validate would.
 func (c *Checker) Valid() bool {

@@ -685,8 +685,5 @@ func (e *envelope) answers(id gjson.Result) bool {
 // isResponse reports whether msg is a JSON-RPC response of any id.
 func isResponse(msg []byte) bool { return parseEnvelope(msg).isResponse() }
 
-// validJSON reports whether b is one JSON value.
-func validJSON(b []byte) bool { return jsonjs.Validate(b) == nil }
-
 // jsonID returns the exact text of msg's id member ("" when absent).
 func jsonID(msg []byte) string { return gjson.GetBytes(msg, "id").Raw }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -122,6 +123,10 @@ type httpTransport struct {
 	mu      sync.Mutex
 	sessID  string
 	ver     string
+	// last is the length of the last JSON answer: the next answer of
+	// unknown length is read into a buffer of that size, which it
+	// usually fills without growing.
+	last atomic.Int64
 }
 
 // NewHTTP returns a client for the streamable HTTP transport at url (the
@@ -233,6 +238,9 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		if fetch.Decoded(resp) {
 			size = -1 // the length is not the decoded body's
 		}
+		if last := t.last.Load(); size < 0 && last >= 4<<10 {
+			size = min(last, 1<<20)
+		}
 		// The answer is checked as it is read: by its end, it is known
 		// to be JSON and where its top-level members lie.
 		var chk jsonjs.Checker
@@ -240,6 +248,7 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		if err != nil {
 			return nil, err
 		}
+		t.last.Store(int64(len(r.Raw)))
 		msg := bytes.TrimSpace(r.Raw)
 		var env *envelope
 		if chk.Valid() {
@@ -272,7 +281,11 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 // it does not, Raw ends with the answering event, whatever arrived after
 // it, and Open is set.
 func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader, m *outgoing) (*Response, error) {
-	s := eventstream.New(body, eventstream.Options{Keep: true, Max: t.max})
+	// Each event's data is checked as it is read: by the time the event
+	// is dispatched, it is known to be JSON and where its top-level
+	// members lie.
+	var chk jsonjs.Checker
+	s := eventstream.New(body, eventstream.Options{Keep: true, Max: t.max, Data: &chk})
 	var answerEnd int64
 	var after []Event
 	found := false
@@ -296,12 +309,15 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 			continue // a priming event: an id, no message
 		}
 		if found {
-			if validJSON(ev.Data) {
+			if chk.Valid() {
 				after = append(after, Event{Type: ev.Type, ID: ev.ID, Data: ev.Data})
 			}
 			continue
 		}
-		env, ok := readEnvelope(ev.Data)
+		env, ok := envelopeOf(ev.Data, chk.Members()), chk.Valid()
+		if !ok {
+			env, ok = readEnvelope(ev.Data) // as it was read: not JSON
+		}
 		if !ok && ev.Unended {
 			return r, errStreamEnded(ev.N-1, true)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
 	"github.com/readmeter/readmeter/internal/secret"
+	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // sseTransport is the older HTTP+SSE transport: one GET stream for the
@@ -127,7 +128,8 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 
 // read dispatches the stream's events until it ends.
 func (t *sseTransport) read(connected chan<- error) {
-	s := eventstream.New(t.body, eventstream.Options{Max: t.max})
+	var chk jsonjs.Checker // each event's data, checked as it is read
+	s := eventstream.New(t.body, eventstream.Options{Max: t.max, Data: &chk})
 	haveEndpoint := false
 	var err error
 	for e, rerr := range s.Events() {
@@ -157,11 +159,11 @@ func (t *sseTransport) read(connected chan<- error) {
 		if len(ev.Data) == 0 {
 			continue // a priming event
 		}
-		if !validJSON(ev.Data) && ev.Unended {
+		if !chk.Valid() && ev.Unended {
 			err = errEndedInEvent
 			break
 		}
-		if !validJSON(ev.Data) {
+		if !chk.Valid() {
 			err = fmt.Errorf("event %d: data is not JSON: %s", ev.N, excerpt(ev.Data, t.secrets...))
 			break
 		}
