@@ -196,6 +196,12 @@ func (st *Step) templates() []tmplAt {
 // in the steps' templates. An include used with `as` so sets up a second
 // KEY beside the first.
 func prefixNames(steps []*Step, prefix string, vars ...string) {
+	// A together step's steps keep and fill as any other step does.
+	var all []*Step
+	for _, st := range steps {
+		all = append(append(all, st), st.Group()...)
+	}
+	steps = all
 	defined := map[string]bool{}
 	for _, v := range vars {
 		defined[v] = true

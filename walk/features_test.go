@@ -88,3 +88,37 @@ func TestRepeatStopsAtMax(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestIncludeAsPrefixesTogetherSteps loads an include used with as whose
+// together step keeps a value: the value lives under the include's name,
+// like every other value it keeps, for the walk's later steps.
+func TestIncludeAsPrefixesTogetherSteps(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "shared/pair.yaml", `steps:
+  - together:
+      - part: one
+        http: GET /one
+        keep: { id: id }
+      - part: two
+        http: GET /two
+  - part: three
+    http: GET /three/{{id}}
+`)
+	p := write(t, dir, "w.yaml", `walk: w
+steps:
+  - use: { file: shared/pair, as: first }
+  - part: four
+    http: GET /four/{{first.id}}
+`)
+	s, err := walk.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(nil, func(string) (string, bool) { return "", false }); err != nil {
+		t.Fatal(err)
+	}
+	three := s.Steps[1].Action.(*walk.HTTPRequest)
+	if three.URL != "/three/{{first.id}}" {
+		t.Errorf("the include's own use of its value: %s, want /three/{{first.id}}", three.URL)
+	}
+}
