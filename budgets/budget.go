@@ -26,7 +26,7 @@
 // The steps: Load or Parse a file; Get or Lookup a budget by name; after a
 // run, Update computes the new file bytes, where only the digits of the
 // named entries change; WriteAtomic writes them, refusing when the file
-// changed on disk since it was read. Render writes text from the budgets
+// changed on disk since it was read. RenderFile writes text from the budgets
 // with en-US digit grouping, as the service's reference prints them.
 //
 // The package never prints; every error is one line that names the file

@@ -37,13 +37,13 @@ func ExampleFile_Update() {
 	// } as const;
 }
 
-func ExampleRender() {
+func ExampleRenderFile() {
 	f, err := budgets.Parse("budgets.json", []byte(`{"TOOL_LIST_TOKENS": {"mcp": 11161, "tasks": 7142}}`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	out, err := budgets.Render([]byte("{{TOOL_LIST_TOKENS.mcp}} tokens at `/mcp`, {{ TOOL_LIST_TOKENS.tasks }} for the set tasks ({{TOOL_LIST_TOKENS.tasks | raw}}).\n"), f)
+	out, err := budgets.RenderFile("README.tmpl", []byte("{{TOOL_LIST_TOKENS.mcp}} tokens at `/mcp`, {{ TOOL_LIST_TOKENS.tasks }} for the set tasks ({{TOOL_LIST_TOKENS.tasks | raw}}).\n"), f)
 	if err != nil {
 		fmt.Println(err)
 		return

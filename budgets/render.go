@@ -8,7 +8,7 @@ import (
 	"github.com/readmeter/readmeter/internal/units"
 )
 
-// Render writes template with each placeholder replaced by a budget from f,
+// RenderFile writes template with each placeholder replaced by a budget from f,
 // as the service's reference prints them. The syntax:
 //
 //	{{FIRST_TASK_TOKENS.start_tasks}}        2,450   (en-US grouping)
@@ -18,10 +18,7 @@ import (
 //
 // Everything outside placeholders is copied byte for byte. An unknown
 // budget, an unknown format or an unclosed placeholder is an error naming
-// the template's line ("template:3: ..."); RenderFile names the template.
-func Render(template []byte, f *File) ([]byte, error) { return RenderFile("template", template, f) }
-
-// RenderFile is Render with the template's name for error messages.
+// the template (name) and its line ("README.tmpl:3: ...").
 func RenderFile(name string, template []byte, f *File) ([]byte, error) {
 	var out bytes.Buffer
 	ls := newLines(template)

@@ -11,16 +11,16 @@ func TestRender(t *testing.T) {
 		"{{TOOL_LIST_TOKENS.mcp}} tokens at `/mcp`; raw {{SURVEY_BUDGET.bytes | raw}}; small {{PROPOSAL_ROUTINE.calls}}; literal {{\"{{\"}}x}}\n"
 	want := "- a start over HTTP: start-tasks 2,846, start-research 2,885 and start-coordinate 2,902 tokens;\n" +
 		"13,724 tokens at `/mcp`; raw 30291; small 4; literal {{x}}\n"
-	got, err := Render([]byte(tmpl), f)
+	got, err := RenderFile("README.tmpl", []byte(tmpl), f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Errorf("Render =\n%s\nwant\n%s", got, want)
+		t.Errorf("RenderFile =\n%s\nwant\n%s", got, want)
 	}
 	plain := "no placeholders } { here\n"
-	if got, _ := Render([]byte(plain), f); string(got) != plain {
-		t.Errorf("Render of plain text = %q", got)
+	if got, _ := RenderFile("README.tmpl", []byte(plain), f); string(got) != plain {
+		t.Errorf("RenderFile of plain text = %q", got)
 	}
 }
 
