@@ -31,7 +31,6 @@ package eventstream
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -135,9 +134,6 @@ func NewBytes(b []byte) *Scanner {
 
 // Raw returns every byte read (with Keep; else the current event's).
 func (s *Scanner) Raw() []byte { return s.buf }
-
-// Offset returns the number of bytes read so far.
-func (s *Scanner) Offset() int64 { return s.base + int64(len(s.buf)) }
 
 // Dispatched returns the number of events dispatched so far.
 func (s *Scanner) Dispatched() int { return s.n }
@@ -426,7 +422,3 @@ func (s *Scanner) endData(start, vstart, end int) int64 {
 	}
 	return -1
 }
-
-// ErrUnfinished is a convenience for callers: the stream ended inside an
-// event.
-var ErrUnfinished = errors.New("the event stream ended in the middle of an event")
