@@ -98,9 +98,6 @@ func ObjectValue(members []Member) Value {
 // Kind returns the value's kind.
 func (v Value) Kind() Kind { return v.kind }
 
-// IsNull reports whether v is null.
-func (v Value) IsNull() bool { return v.kind == Null }
-
 // Bool returns a boolean's value, false for other kinds.
 func (v Value) Bool() bool { return v.b }
 
