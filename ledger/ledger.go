@@ -9,16 +9,13 @@
 //
 // The steps: New a Ledger with the walk's name and normalisers; Add each
 // counted answer or document as a named part; read its Bytes, Tokens and
-// Parts (package gate holds them to budgets). A Ledger marshals to JSON
-// with exact integers.
+// Parts (package gate holds them to budgets). FromParts rebuilds a ledger
+// from the parts an earlier run reported.
 //
 // A Ledger belongs to one walk and is not safe for concurrent use.
 package ledger
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -54,9 +51,6 @@ func New(walk string, normalizers ...Normalizer) *Ledger {
 	}
 	return l
 }
-
-// Walk returns the walk's name.
-func (l *Ledger) Walk() string { return l.walk }
 
 // Normalize returns body as the ledger counts it: decoded as UTF-8 text the
 // way Node decodes it, then rewritten by the ledger's normalisers. It
@@ -103,50 +97,11 @@ func (l *Ledger) Bytes() int64 { return l.bytes }
 // Tokens returns floor(Bytes/3), the walk's tokens.
 func (l *Ledger) Tokens() int64 { return units.Tokens(l.bytes) }
 
-// Report is the JSON form of a ledger, with exact integers.
-type Report struct {
-	// Walk is the walk's name.
-	Walk string `json:"walk"`
-	// Bytes is the total bytes.
-	Bytes int64 `json:"bytes"`
-	// Tokens is floor(Bytes/3).
-	Tokens int64 `json:"tokens"`
-	// Parts is what the walk read, part by part.
-	Parts []Part `json:"parts"`
-}
-
-// Report returns the ledger's JSON form.
-func (l *Ledger) Report() Report {
-	parts := l.Parts()
-	if parts == nil {
-		parts = []Part{}
-	}
-	return Report{Walk: l.walk, Bytes: l.bytes, Tokens: l.Tokens(), Parts: parts}
-}
-
-// MarshalJSON writes the ledger as its Report.
-func (l *Ledger) MarshalJSON() ([]byte, error) { return json.Marshal(l.Report()) }
-
-// UnmarshalJSON reads a ledger from its Report form (an earlier run's
-// report, used as a base). Totals are recomputed from the parts; a report
-// whose totals disagree with its parts is an error.
-func (l *Ledger) UnmarshalJSON(data []byte) error {
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return err
-	}
-	fresh := FromReport(r)
-	if fresh.bytes != r.Bytes || fresh.Tokens() != r.Tokens {
-		return fmt.Errorf("walk %s: report says %d bytes, %d tokens, but its parts sum to %d bytes, %d tokens", r.Walk, r.Bytes, r.Tokens, fresh.bytes, fresh.Tokens())
-	}
-	*l = *fresh
-	return nil
-}
-
-// FromReport returns a ledger holding a report's parts, with no normalisers.
-func FromReport(r Report) *Ledger {
-	l := New(r.Walk)
-	for _, p := range r.Parts {
+// FromParts returns a ledger holding parts already counted (an earlier
+// run's, read back from its report), with no normalisers.
+func FromParts(walk string, parts []Part) *Ledger {
+	l := New(walk)
+	for _, p := range parts {
 		l.AddBytes(p.Name, p.Bytes)
 	}
 	return l

@@ -171,7 +171,7 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 	s := &walk.Spec{Name: wr.Walk, File: wr.Spec}
 	res := &walk.Result{
 		Spec:      s,
-		Ledger:    ledger.FromReport(ledger.Report{Walk: wr.Walk, Parts: wr.Parts}),
+		Ledger:    ledger.FromParts(wr.Walk, wr.Parts),
 		Calls:     wr.Calls,
 		ToolLists: map[string]int64{},
 	}
