@@ -144,7 +144,7 @@ func TestFiguresAgainstNode(t *testing.T) {
 			if perr != nil {
 				t.Fatalf("Node's report: %v", perr)
 			}
-			got := jsonjs.ObjectValue(FiguresMembers(f))
+			got := jsonjs.ObjectValue(figuresMembers(f))
 			for _, m := range want.Members() {
 				g, ok := got.Get(m.Key)
 				if !ok {

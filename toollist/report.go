@@ -7,25 +7,16 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// FiguresMembers returns the figures as the members of a --json report, in
-// its order and with its names: wire_bytes, tools, model_read_bytes,
-// model_read_tokens, tokenizers {NAME: tokens} (when counted),
-// description_bytes, field_description_bytes,
-// longest_description {tool, chars} and per_tool [{name,
-// model_read_bytes, model_read_tokens, description_chars}]. A tool's name
-// is written as JavaScript's t.name reads it (a name that is not a string
-// keeps its kind; an absent name is left out), as Node's report writes it;
+// AppendFiguresJSON appends to dst the figures as the members of a --json
+// report, as compact JSON text without the braces around them, writing one
+// tool at a time. The members, in order: wire_bytes, tools,
+// model_read_bytes, model_read_tokens, tokenizers {NAME: tokens} (when
+// counted), description_bytes, field_description_bytes,
+// longest_description {tool, chars} and per_tool [{name, model_read_bytes,
+// model_read_tokens, description_chars}]. A tool's name is written as
+// JavaScript's t.name reads it (a name that is not a string keeps its kind;
+// an absent name is left out), as Node's report writes it;
 // longest_description's tool is "" when no tool has a string description.
-func FiguresMembers(f *Figures) []jsonjs.Member {
-	v, err := jsonjs.Parse(append(AppendFiguresJSON([]byte{'{'}, f), '}'))
-	if err != nil {
-		panic("toollist: FiguresMembers: " + err.Error())
-	}
-	return v.Members()
-}
-
-// AppendFiguresJSON appends to dst the members of FiguresMembers as compact
-// JSON text, without the braces around them, writing one tool at a time.
 func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 	num := func(dst []byte, key string, n int64) []byte {
 		dst = append(jsonjs.AppendQuote(dst, key), ':')

@@ -34,7 +34,7 @@ func TestTokenizersAgainstNode(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		paths = append(paths, path)
-		got = append(got, jsonjs.ObjectValue(FiguresMembers(f)))
+		got = append(got, jsonjs.ObjectValue(figuresMembers(f)))
 		tools += f.Tools
 	}
 	if len(paths) < 10 || tools < 50 {

@@ -14,6 +14,15 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
+// figuresMembers returns the members AppendFiguresJSON writes, parsed.
+func figuresMembers(f *Figures) []jsonjs.Member {
+	v, err := jsonjs.Parse(append(AppendFiguresJSON([]byte{'{'}, f), '}'))
+	if err != nil {
+		panic("toollist: AppendFiguresJSON: " + err.Error())
+	}
+	return v.Members()
+}
+
 func mustParse(t *testing.T, data string) *Capture {
 	t.Helper()
 	c, err := Parse("x", []byte(data))
@@ -148,7 +157,7 @@ func TestNoDescriptions(t *testing.T) {
 	if f.Longest.Index != -1 || f.Longest.Tool != "" || f.Longest.Chars != 0 {
 		t.Errorf("longest = %+v", f.Longest)
 	}
-	got := string(jsonjs.Stringify(jsonjs.ObjectValue(FiguresMembers(f))))
+	got := string(jsonjs.Stringify(jsonjs.ObjectValue(figuresMembers(f))))
 	if !strings.Contains(got, `"longest_description":{"tool":"","chars":0}`) {
 		t.Errorf("report %s", got)
 	}
