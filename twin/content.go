@@ -125,11 +125,6 @@ func (d *docs) section(name string) (string, bool) {
 	return "", false
 }
 
-// Reference returns one section of the twin's reference by name, and
-// whether it exists. Other parts of the toolkit (the connector's guide
-// tool) read the same words the HTTP API serves.
-func Reference(name string) (string, bool) { return loadDocs().section(name) }
-
 func writeText(w http.ResponseWriter, r *http.Request, ctype, body string) {
 	h := w.Header()
 	h.Set("Content-Type", ctype)

@@ -36,3 +36,7 @@ func FillDefaults(method, path string, body any) any {
 	}
 	return out
 }
+
+// Reference returns one section of the twin's reference by name, and
+// whether it exists, for tests that compare what a route serves with it.
+func Reference(name string) (string, bool) { return loadDocs().section(name) }
