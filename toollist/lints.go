@@ -2,7 +2,6 @@ package toollist
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/units"
@@ -44,22 +43,54 @@ var ToolLimits = []ToolLimit{
 	{"VS Code", 128, "takes at most 128 tools in a chat request"},
 }
 
-// nameAPIs are the tool-name rules of the major model APIs: OpenAI and
-// Anthropic take ^[a-zA-Z0-9_-]{1,64}$; Gemini also takes dots and colons
-// but wants a letter or an underscore first, and at most 64 characters.
-var (
-	openAIName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
-)
+// The tool-name rules of the major model APIs: OpenAI and Anthropic take
+// ^[a-zA-Z0-9_-]{1,64}$; Gemini also takes dots and colons but wants a
+// letter or an underscore first, and at most 64 characters. They are
+// checked byte by byte (every byte they take is ASCII), with no regular
+// expression to compile when the program starts.
+
+// openAIName reports whether name matches ^[a-zA-Z0-9_-]{1,64}$.
+func openAIName(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !asciiWord(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// geminiName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$.
+func geminiName(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	if c := name[0]; !(c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z') {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !asciiWord(c) && c != '.' && c != ':' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiWord reports whether c is an ASCII letter, digit or underscore.
+func asciiWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
+}
 
 // NameLint returns the lint of a tool name the major model APIs refuse,
 // and whether there is one.
 func NameLint(name string) (Lint, bool) {
 	var refused []string
-	if !openAIName.MatchString(name) {
+	if !openAIName(name) {
 		refused = append(refused, "OpenAI and Anthropic take ^[a-zA-Z0-9_-]{1,64}$")
 	}
-	if !geminiName.MatchString(name) {
+	if !geminiName(name) {
 		refused = append(refused, "Gemini wants a letter or _ first, then letters, digits, _ . : -, 64 at most")
 	}
 	if len(refused) == 0 {

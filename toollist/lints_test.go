@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,32 @@ func TestLintsCuts(t *testing.T) {
 	}
 	if ls[1].Text != "the instructions are 5,000 characters: Claude Code cuts instructions at 2,048" {
 		t.Errorf("instructions lint: %q", ls[1].Text)
+	}
+}
+
+// TestNameRules holds the byte-by-byte name rules to the regular
+// expressions they stand for, on every one- and two-byte name and on
+// lengths around the limit.
+func TestNameRules(t *testing.T) {
+	openAI := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	gemini := regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+	var names []string
+	for a := range 256 {
+		names = append(names, string([]byte{byte(a)}))
+		for b := range 256 {
+			names = append(names, string([]byte{byte(a), byte(b)}))
+		}
+	}
+	for _, n := range []int{63, 64, 65} {
+		names = append(names, strings.Repeat("a", n), "_"+strings.Repeat("9", n-1), strings.Repeat("é", n/2))
+	}
+	names = append(names, "", "a\n", "a:b.c-d_e")
+	for _, name := range names {
+		if got, want := openAIName(name), openAI.MatchString(name); got != want {
+			t.Errorf("openAIName(%q) = %v, want %v", name, got, want)
+		}
+		if got, want := geminiName(name), gemini.MatchString(name); got != want {
+			t.Errorf("geminiName(%q) = %v, want %v", name, got, want)
+		}
 	}
 }
