@@ -23,10 +23,11 @@ type Capture struct {
 	// Tools holds each tool's JSON text, in the capture's order.
 	Tools [][]byte
 
-	ans   *answer
-	unmap func() error
-	pre   []*prescanned // tools measured while the capture was validated
-	pg    *pages        // the mapping of a mapped capture
+	ans    *answer
+	unmap  func() error
+	pre    []*prescanned // tools measured while the capture was validated
+	walked *walked       // the what-ifs applied while they were measured
+	pg     *pages        // the mapping of a mapped capture
 }
 
 // mapAbove is the size from which Read maps a capture instead of reading
@@ -41,7 +42,7 @@ func (c *Capture) Close() error {
 		return nil
 	}
 	err := c.unmap()
-	c.unmap, c.Tools, c.ans, c.pre = nil, nil, nil, nil
+	c.unmap, c.Tools, c.ans, c.pre, c.walked = nil, nil, nil, nil, nil
 	return err
 }
 
@@ -49,12 +50,20 @@ func (c *Capture) Close() error {
 // and what is wrong. A capture of 1 MiB or more is mapped into memory
 // rather than read; Close releases it.
 func Read(path string) (*Capture, error) {
+	return ReadWith(path)
+}
+
+// ReadWith is Read that also applies the what-ifs ts to each tool while
+// it is measured, in the same pass over its text: WhatIf with the same
+// transforms and no writer then adds up what was found instead of reading
+// the tools again.
+func ReadWith(path string, ts ...Transform) (*Capture, error) {
 	st, err := checkFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if st.Size() >= mapAbove {
-		if c, err := readMapped(path, st.Size()); err == nil {
+		if c, err := readMapped(path, st.Size(), ts); err == nil {
 			return c, nil
 		} else if _, ok := err.(*Error); ok {
 			return nil, err
@@ -65,12 +74,12 @@ func Read(path string) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return parse(path, data, nil, ts)
 }
 
 // readMapped maps the file and parses it. Errors that are not *Error mean
 // the file could not be mapped.
-func readMapped(path string, size int64) (*Capture, error) {
+func readMapped(path string, size int64, ts []Transform) (*Capture, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -80,7 +89,7 @@ func readMapped(path string, size int64) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := parse(path, data, &pages{data: data})
+	c, err := parse(path, data, &pages{data: data}, ts)
 	if err != nil {
 		unmap()
 		return nil, err
@@ -92,13 +101,22 @@ func readMapped(path string, size int64) (*Capture, error) {
 // Parse reads a capture from its bytes; path names it in errors. The
 // capture keeps data (or its decoded copy) and slices of it.
 func Parse(path string, data []byte) (*Capture, error) {
-	return parse(path, data, nil)
+	return parse(path, data, nil, nil)
+}
+
+// ParseWith is Parse that also applies the what-ifs ts while measuring,
+// as ReadWith does.
+func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
+	return parse(path, data, nil, ts)
 }
 
 // parse is Parse; pg is the mapping data lies in, given back behind each
-// pass, or nil.
-func parse(path string, data []byte, pg *pages) (*Capture, error) {
+// pass, or nil; ts are the what-ifs to apply while measuring.
+func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error) {
 	pre := prescan{pg: pg}
+	if walkTools && len(ts) > 0 {
+		pre.ts, pre.plan = ts, newPlan(ts)
+	}
 	// the workers measuring tools may be a few batches behind
 	back := behind{p: pg, lag: 2 * releaseStep}
 	a, err := readAnswerEach(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
@@ -159,6 +177,9 @@ func parse(path string, data []byte, pg *pages) (*Capture, error) {
 		}
 	}
 	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pre: pres, pg: pg}
+	if pres != nil && pre.plan != nil {
+		c.walked = &walked{ts: ts, used: pre.used}
+	}
 	pg.release(0, len(data))
 	return c, nil
 }

@@ -192,6 +192,9 @@ type prescanned struct {
 	tools [][]byte
 	figs  []ToolFigures
 	scans []scanned
+	// pieces: what the what-ifs found of the batch's tools (see walked),
+	// when they were applied while measuring
+	pieces []piece
 }
 
 // prescan measures the tools on other goroutines as the validating pass
@@ -209,6 +212,11 @@ type prescan struct {
 	mu      sync.Mutex
 	done    []*prescanned
 	pg      *pages // the mapping, whose pages a batch measured gives back
+	// the what-ifs applied to each tool measured, when asked for and the
+	// walk can follow them; used collects the tools the words applied to
+	ts   []Transform
+	plan *plan
+	used []string
 }
 
 // each is the validating pass's hook (jsonjs.ValidateFindEach).
@@ -245,11 +253,18 @@ func (p *prescan) each(k, i int, elem []byte) {
 // work measures batches until the channel closes.
 func (p *prescan) work() {
 	var mine []*prescanned
+	var r *runner
+	if p.plan != nil {
+		r = newRunner(nil, p.ts, p.plan)
+	}
 	for b := range p.ch {
 		b.figs = make([]ToolFigures, len(b.tools))
 		b.scans = make([]scanned, len(b.tools))
 		for j, t := range b.tools {
 			scanTool(t, &b.figs[j], &b.scans[j])
+		}
+		if r != nil {
+			b.pieces = r.batch(b)
 		}
 		if lo, ok := p.pg.offset(b.tools[0]); ok {
 			last := b.tools[len(b.tools)-1]
@@ -260,6 +275,9 @@ func (p *prescan) work() {
 	}
 	p.mu.Lock()
 	p.done = append(p.done, mine...)
+	if r != nil {
+		p.used = append(p.used, r.tw.used...)
+	}
 	p.mu.Unlock()
 }
 
@@ -322,6 +340,7 @@ func Measure(c *Capture) (*Figures, error) {
 		copy(scans[b.start:], b.scans)
 		done = max(done, b.start+len(b.tools))
 	}
+	c.walked.take(c.pre)
 	c.pre = nil // copied: let the batches go
 	rest := len(c.Tools) - done
 	workers := 1

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -49,6 +50,8 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 		if err == nil {
 			err = em.flush()
 		}
+	case p != nil && c.walked.matches(ts):
+		err = c.whatIfWalked(ts, p, savings)
 	case p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
 		err = whatIfParallel(c, ts, p, savings)
 	default:
@@ -62,6 +65,7 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 			r.record(savings, i)
 		}
 	}
+	c.walked = nil
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +75,124 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 		}
 	}
 	return savings, nil
+}
+
+// walked is what the what-ifs found of the tools measured while the
+// capture was read (ReadWith): Measure takes each batch's pieces from the
+// batches it copies (before Measure, they are read from the batches).
+type walked struct {
+	ts      []Transform
+	used    []string // the tools the words applied to
+	batches []walkedBatch
+}
+
+// walkedBatch is what the what-ifs found of the n tools from start.
+type walkedBatch struct {
+	start, n int
+	pieces   []piece
+}
+
+// take keeps the pieces of the measured batches.
+func (wk *walked) take(pre []*prescanned) {
+	if wk == nil {
+		return
+	}
+	for _, b := range pre {
+		wk.batches = append(wk.batches, walkedBatch{start: b.start, n: len(b.tools), pieces: b.pieces})
+	}
+}
+
+// matches reports whether the what-ifs were applied while reading, and
+// were ts.
+func (wk *walked) matches(ts []Transform) bool {
+	if wk == nil || len(wk.ts) != len(ts) {
+		return false
+	}
+	for k := range ts {
+		if wk.ts[k] != ts[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// piece is a run of tools' savings, or a tool the walk left to the parsed
+// path (at, or -1): a tool left splits the savings of the tools before
+// and after it, so that the names of the tools changed stay in the
+// capture's order.
+type piece struct {
+	at      int
+	savings []Saving
+}
+
+// batch walks the tools of a batch being measured, naming them as Measure
+// will.
+func (r *runner) batch(b *prescanned) []piece {
+	var out []piece
+	cur := savingsOf(r.ts)
+	for j, t := range b.tools {
+		i := b.start + j
+		r.res.out = r.res.out[:0]
+		if !r.tw.tool(t, i, false, &r.res) {
+			out = append(out, piece{at: -1, savings: cur}, piece{at: i})
+			cur = savingsOf(r.ts)
+			continue
+		}
+		name := b.figs[j].Name // the name when it is a string
+		if name == "" {
+			name = "tools[" + strconv.Itoa(i) + "]"
+		}
+		recordAs(cur, &r.res, name)
+	}
+	return append(out, piece{at: -1, savings: cur})
+}
+
+// whatIfWalked adds up what the walk found of the tools while they were
+// measured, and transforms the rest: the tools no batch held, and those
+// the walk left to the parsed path.
+func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error {
+	wk := c.walked
+	for _, name := range wk.used {
+		p.words.used[name] = true
+	}
+	if c.pre != nil { // not measured yet
+		wk.take(c.pre)
+		for _, b := range c.pre {
+			b.pieces = nil
+		}
+	}
+	bs := wk.batches
+	slices.SortFunc(bs, func(a, b walkedBatch) int { return a.start - b.start })
+	r := newRunner(c, ts, p)
+	one := func(i int) error {
+		if err := r.one(i, false, true); err != nil {
+			return err
+		}
+		r.record(savings, i)
+		return nil
+	}
+	next := 0
+	for _, b := range bs {
+		for ; next < b.start; next++ {
+			if err := one(next); err != nil {
+				return err
+			}
+		}
+		for _, pc := range b.pieces {
+			if pc.at < 0 {
+				addSavings(savings, pc.savings)
+			} else if err := one(pc.at); err != nil {
+				return err
+			}
+		}
+		next = b.start + b.n
+	}
+	for ; next < len(c.Tools); next++ {
+		if err := one(next); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runner transforms tools one at a time.
@@ -124,18 +246,24 @@ func (r *runner) name(i int) string {
 
 // record adds the i-th tool's changes to the savings.
 func (r *runner) record(savings []Saving, i int) {
-	name := ""
 	for k := 1; k < len(r.res.changes); k++ {
-		if r.res.changes[k] == 0 {
+		if r.res.changes[k] != 0 {
+			recordAs(savings, &r.res, r.name(i))
+			return
+		}
+	}
+}
+
+// recordAs adds a tool's changes, res, to the savings under its name.
+func recordAs(savings []Saving, res *toolResult, name string) {
+	for k := 1; k < len(res.changes); k++ {
+		if res.changes[k] == 0 {
 			continue
 		}
-		if name == "" {
-			name = r.name(i)
-		}
 		s := &savings[k-1]
-		s.WireSavingBytes += int64(r.res.L[k-1] - r.res.L[k])
-		s.ModelReadSavingBytes += int64(r.res.M[k-1] - r.res.M[k])
-		s.Changes += r.res.changes[k]
+		s.WireSavingBytes += int64(res.L[k-1] - res.L[k])
+		s.ModelReadSavingBytes += int64(res.M[k-1] - res.M[k])
+		s.Changes += res.changes[k]
 		s.Tools = append(s.Tools, name)
 	}
 }
@@ -146,13 +274,6 @@ func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	used := make([][]string, workers)
 	chunk := (len(c.Tools) + workers - 1) / workers
-	// A tool left to the parsed path splits its run: the savings of the
-	// tools before and after it are kept apart so that the names of the
-	// tools changed stay in the capture's order.
-	type piece struct {
-		at      int // the tool left to the parsed path, or -1
-		savings []Saving
-	}
 	pieces := make([][]piece, workers)
 	var wg sync.WaitGroup
 	for wk := range workers {
@@ -200,6 +321,15 @@ func newSavings(like []Saving) []Saving {
 	out := make([]Saving, len(like))
 	for k := range like {
 		out[k].Name = like[k].Name
+	}
+	return out
+}
+
+// savingsOf returns empty savings of the transforms ts.
+func savingsOf(ts []Transform) []Saving {
+	out := make([]Saving, len(ts))
+	for k, t := range ts {
+		out[k].Name = t.Name()
 	}
 	return out
 }

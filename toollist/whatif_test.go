@@ -73,6 +73,26 @@ func goWhatIf(t *testing.T, path, combo string, w *Words) whatIfOutcome {
 	if a, b := savingLines(s), savingLines(s2); strings.Join(a, "\n") != strings.Join(b, "\n") {
 		t.Fatalf("savings differ when writing:\n%s\n%s", a, b)
 	}
+	// The same what-ifs applied while the capture is read and measured,
+	// every tool in a batch of its own.
+	defer func(n int) { prescanBatch = n }(prescanBatch)
+	prescanBatch = 1
+	ts := comboTransforms(combo, w)
+	c3, err := ReadWith(path, ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	if _, err := Measure(c3); err != nil {
+		t.Fatal(err)
+	}
+	s3, err := WhatIf(c3, ts, nil)
+	if err != nil {
+		t.Fatalf("applied while reading, refused: %v", err)
+	}
+	if a, b := savingLines(s), savingLines(s3); strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Fatalf("savings differ when applied while reading:\n%s\n%s", a, b)
+	}
 	a, err := readAnswer("written", buf.Bytes(), "tools/list answer")
 	if err != nil {
 		t.Fatalf("the capture written: %v\n%s", err, buf.Bytes())
@@ -415,14 +435,34 @@ func TestWhatIfParallel(t *testing.T) {
 	}
 	for _, combo := range whatIfCombos {
 		t.Run(combo, func(t *testing.T) {
+			// applied while reading: before Measure, and after it
+			var read [2][]Saving
+			var rerr [2]error
+			for k := range read {
+				ts := comboTransforms(combo, w)
+				rc, err := ReadWith(path, ts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rc.walked == nil {
+					t.Fatal("ReadWith applied nothing while reading")
+				}
+				if k == 1 {
+					if _, err := Measure(rc); err != nil {
+						t.Fatal(err)
+					}
+				}
+				read[k], rerr[k] = WhatIf(rc, ts, nil)
+				rc.Close()
+			}
 			par, err := WhatIf(c, comboTransforms(combo, w), nil)
 			var buf bytes.Buffer
 			seq, serr := WhatIf(c, comboTransforms(combo, w), &buf)
 			walkTools = false
 			parsed, perr := WhatIf(c, comboTransforms(combo, w), nil)
 			walkTools = true
-			if (err == nil) != (serr == nil) || (err == nil) != (perr == nil) {
-				t.Fatalf("errors: parallel %v, writing %v, parsed %v", err, serr, perr)
+			if (err == nil) != (serr == nil) || (err == nil) != (perr == nil) || (err == nil) != (rerr[0] == nil) || (err == nil) != (rerr[1] == nil) {
+				t.Fatalf("errors: parallel %v, writing %v, parsed %v, while reading %v and %v", err, serr, perr, rerr[0], rerr[1])
 			}
 			if err != nil {
 				return
@@ -430,6 +470,11 @@ func TestWhatIfParallel(t *testing.T) {
 			a, s, p := strings.Join(savingLines(par), "\n"), strings.Join(savingLines(seq), "\n"), strings.Join(savingLines(parsed), "\n")
 			if a != s || a != p {
 				t.Errorf("parallel:\n%.600s\nwriting:\n%.600s\nparsed:\n%.600s", a, s, p)
+			}
+			for k, r := range read {
+				if got := strings.Join(savingLines(r), "\n"); got != a {
+					t.Errorf("applied while reading (measured first: %v):\n%.600s\nparallel:\n%.600s", k == 1, got, a)
+				}
 			}
 		})
 	}

@@ -406,7 +406,25 @@ func skipInitAnswers(paths []string) []string {
 // measureOne reads and measures one capture; the first one also gets the
 // toolsets. With out (--write), the transformed capture is written to it.
 func measureOne(path string, first bool, sets []toollist.Toolset, words *toollist.Words, o *options, out *atomicfile.Pending) (*report, error) {
-	c, err := toollist.Read(path)
+	var ts []toollist.Transform
+	if o.lean {
+		ts = append(ts, toollist.Lean())
+	}
+	if o.dropEmpty {
+		ts = append(ts, toollist.DropEmptyOutputSchemas())
+	}
+	if words != nil {
+		ts = append(ts, words.Transform())
+	}
+	// The what-ifs are applied as the tools are measured, in the same pass,
+	// unless the capture is written after them (WhatIf writes it in order).
+	var c *toollist.Capture
+	var err error
+	if out == nil {
+		c, err = toollist.ReadWith(path, ts...)
+	} else {
+		c, err = toollist.Read(path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -440,16 +458,6 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		if !r.init.HasInstructions {
 			r.warnings = append(r.warnings, initPath+": the answer holds no instructions")
 		}
-	}
-	var ts []toollist.Transform
-	if o.lean {
-		ts = append(ts, toollist.Lean())
-	}
-	if o.dropEmpty {
-		ts = append(ts, toollist.DropEmptyOutputSchemas())
-	}
-	if words != nil {
-		ts = append(ts, words.Transform())
 	}
 	if len(ts) > 0 {
 		var w io.Writer
