@@ -18,9 +18,16 @@ import (
 // an absent name is left out), as Node's report writes it;
 // longest_description's tool is "" when no tool has a string description.
 func AppendFiguresJSON(dst []byte, f *Figures) []byte {
+	return WriteFiguresJSON(dst, f, nil)
+}
+
+// WriteFiguresJSON is AppendFiguresJSON that hands the text to flush
+// whenever it passes 64 KiB after a tool's figures, and goes on with the
+// buffer flush returns (a long list is never held whole); flush may be
+// nil. What is left, since the last flush, is returned.
+func WriteFiguresJSON(dst []byte, f *Figures, flush func([]byte) []byte) []byte {
 	num := func(dst []byte, key string, n int64) []byte {
-		dst = append(jsonjs.AppendQuote(dst, key), ':')
-		return strconv.AppendInt(dst, n, 10)
+		return strconv.AppendInt(append(dst, key...), n, 10)
 	}
 	name := func(dst []byte, t *ToolFigures) []byte {
 		if t.NameJSON != "" {
@@ -28,13 +35,13 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 		}
 		return jsonjs.AppendQuote(dst, t.Name)
 	}
-	dst = num(dst, "wire_bytes", f.WireBytes)
-	dst = num(append(dst, ','), "tools", int64(f.Tools))
-	dst = num(append(dst, ','), "model_read_bytes", f.ModelReadBytes)
-	dst = num(append(dst, ','), "model_read_tokens", f.ModelReadTokens)
+	dst = num(dst, `"wire_bytes":`, f.WireBytes)
+	dst = num(dst, `,"tools":`, int64(f.Tools))
+	dst = num(dst, `,"model_read_bytes":`, f.ModelReadBytes)
+	dst = num(dst, `,"model_read_tokens":`, f.ModelReadTokens)
 	dst = appendTokenizers(dst, f.Tokenizers)
-	dst = num(append(dst, ','), "description_bytes", f.DescriptionBytes)
-	dst = num(append(dst, ','), "field_description_bytes", f.FieldDescriptionBytes)
+	dst = num(dst, `,"description_bytes":`, f.DescriptionBytes)
+	dst = num(dst, `,"field_description_bytes":`, f.FieldDescriptionBytes)
 	dst = append(dst, `,"longest_description":{`...)
 	switch {
 	case f.Longest.Index < 0:
@@ -42,7 +49,7 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 	case f.PerTool[f.Longest.Index].HasName:
 		dst = append(name(append(dst, `"tool":`...), &f.PerTool[f.Longest.Index]), ',')
 	}
-	dst = num(dst, "chars", int64(f.Longest.Chars))
+	dst = num(dst, `"chars":`, int64(f.Longest.Chars))
 	dst = append(dst, `},"per_tool":[`...)
 	for i := range f.PerTool {
 		t := &f.PerTool[i]
@@ -53,11 +60,14 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 		if t.HasName {
 			dst = append(name(append(dst, `"name":`...), t), ',')
 		}
-		dst = num(dst, "model_read_bytes", t.ModelReadBytes)
-		dst = num(append(dst, ','), "model_read_tokens", t.ModelReadTokens)
+		dst = num(dst, `"model_read_bytes":`, t.ModelReadBytes)
+		dst = num(dst, `,"model_read_tokens":`, t.ModelReadTokens)
 		dst = appendTokenizers(dst, t.Tokenizers)
-		dst = num(append(dst, ','), "description_chars", int64(t.DescriptionChars))
+		dst = num(dst, `,"description_chars":`, int64(t.DescriptionChars))
 		dst = append(dst, '}')
+		if flush != nil && len(dst) >= 64<<10 {
+			dst = flush(dst)
+		}
 	}
 	return append(dst, ']')
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -9,12 +10,13 @@ import (
 )
 
 // appendReport appends the compact --json object of one capture:
-// "capture", "form", the figures (toollist.AppendFiguresJSON, written one
-// tool at a time), then the sections asked for.
-func appendReport(dst []byte, r *report, o *options) []byte {
+// "capture", "form", the figures (toollist.WriteFiguresJSON, written one
+// tool at a time and handed to flush in pieces), then the sections asked
+// for.
+func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) []byte {
 	head := jsonjs.Stringify(jsonjs.ObjectValue([]jsonjs.Member{member("capture", str(r.capture.Path)), member("form", str(r.capture.Form.String()))}))
 	dst = append(dst, head[:len(head)-1]...)
-	dst = toollist.AppendFiguresJSON(append(dst, ','), r.figures)
+	dst = toollist.WriteFiguresJSON(append(dst, ','), r.figures, flush)
 	rest := jsonjs.Stringify(jsonjs.ObjectValue(sections(r, o)))
 	if len(rest) > 2 {
 		dst = append(append(dst, ','), rest[1:]...)
@@ -107,22 +109,24 @@ func sections(r *report, o *options) []jsonjs.Member {
 }
 
 // writeJSON prints one object for one capture, an array for several,
-// indented as JSON.stringify(v, null, 2) writes it.
+// indented as JSON.stringify(v, null, 2) writes it, a piece at a time.
 func writeJSON(w io.Writer, reports []*report, o *options) error {
-	var text []byte
-	if len(reports) == 1 {
-		text = appendReport(nil, reports[0], o)
-	} else {
+	j := &indenter{w: w, out: make([]byte, 0, 128<<10)}
+	text := make([]byte, 0, 80<<10)
+	if len(reports) > 1 {
 		text = append(text, '[')
-		for i, r := range reports {
-			if i > 0 {
-				text = append(text, ',')
-			}
-			text = appendReport(text, r, o)
+	}
+	for i, r := range reports {
+		if i > 0 {
+			text = append(text, ',')
 		}
+		text = appendReport(text, r, o, j.put)
+	}
+	if len(reports) > 1 {
 		text = append(text, ']')
 	}
-	return printCompact(w, text)
+	j.put(text)
+	return j.end()
 }
 
 func printJSON(w io.Writer, v jsonjs.Value) error {
@@ -132,18 +136,38 @@ func printJSON(w io.Writer, v jsonjs.Value) error {
 // printCompact writes compact JSON text indented, and a newline, a piece
 // at a time (a report of many tools is not held twice).
 func printCompact(w io.Writer, text []byte) error {
-	var err error
-	out := indent(make([]byte, 0, 128<<10), text, func(out []byte) []byte {
-		if err == nil {
-			_, err = w.Write(out)
-		}
-		return out[:0]
-	})
-	if err != nil {
-		return err
+	j := &indenter{w: w, out: make([]byte, 0, 128<<10)}
+	j.put(text)
+	return j.end()
+}
+
+// indenter writes compact JSON text handed over in pieces (each ending
+// outside a string, and not just after an opening bracket) indented as
+// JSON.stringify(value, null, 2) writes it, in writes of about 64 KiB.
+type indenter struct {
+	w     io.Writer
+	depth int
+	out   []byte
+	err   error
+}
+
+// put indents text and returns it emptied, to be filled again.
+func (j *indenter) put(text []byte) []byte {
+	j.out = indentAt(j.out, text, &j.depth, j.flush)
+	return text[:0]
+}
+
+func (j *indenter) flush(out []byte) []byte {
+	if j.err == nil {
+		_, j.err = j.w.Write(out)
 	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return out[:0]
+}
+
+// end writes what is left and the final newline.
+func (j *indenter) end() error {
+	j.flush(append(j.out, '\n'))
+	return j.err
 }
 
 // indent appends compact JSON text as JSON.stringify(value, null, 2)
@@ -151,7 +175,21 @@ func printCompact(w io.Writer, text []byte) error {
 // on with what flush returns.
 func indent(out, src []byte, flush func([]byte) []byte) []byte {
 	depth := 0
+	return indentAt(out, src, &depth, flush)
+}
+
+// spaces are the indentation of the deepest levels written at once.
+var spaces = []byte("\n" + strings.Repeat(" ", 128))
+
+// indentAt is indent from the given depth, which it leaves where src
+// ends.
+func indentAt(out, src []byte, depthAt *int, flush func([]byte) []byte) []byte {
+	depth := *depthAt
 	newline := func() {
+		if n := 1 + 2*depth; n <= len(spaces) {
+			out = append(out, spaces[:n]...)
+			return
+		}
 		out = append(out, '\n')
 		for range depth {
 			out = append(out, ' ', ' ')
@@ -187,9 +225,19 @@ func indent(out, src []byte, flush func([]byte) []byte) []byte {
 		case ':':
 			out = append(out, ':', ' ')
 		default:
-			out = append(out, c)
+			j := i + 1
+			for j < len(src) && !structural[src[j]] {
+				j++
+			}
+			out = append(out, src[i:j]...)
+			i = j
+			continue
 		}
 		i++
 	}
+	*depthAt = depth
 	return out
 }
+
+// structural marks the bytes indentAt acts on outside strings.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}
