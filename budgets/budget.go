@@ -7,6 +7,9 @@
 //   - JSON: one object whose members are objects or non-negative integers,
 //     nested to any depth: {"FIRST_TASK_TOKENS": {"plugin": 23324}}.
 //     Members whose key starts with "$" (such as "$comment") are skipped.
+//     The file is read through jsonjs, as JSON.parse reads it: text it
+//     refuses is an error at its line, keys are decoded from every JSON
+//     escape, and a key written twice is an error at the second.
 //   - TypeScript: `export const NAME = { key: 23_324, ... } as const;`
 //     blocks, as the service declares them in src/surface/first-task.ts,
 //     with comments, nested objects, quoted keys, trailing commas and `_`

@@ -178,6 +178,16 @@ func TestParseErrors(t *testing.T) {
 		{"json duplicate", "b.json", "{\"A\": {\"a\": 1,\n \"a\": 2}}", "b.json:2: A.a is declared twice"},
 		{"json trailing", "b.json", `{"A": 1} x`, "b.json:1: unexpected text after the object"},
 		{"json unclosed", "b.json", `{"A": {"a": 1}`, "b.json:1: expected"},
+		{"json unclosed key", "b.json", "{\"A\": {\"a\" 1}}", "b.json:1: expected \":\" after \"a\""},
+		{"json ends inside", "b.json", "{\"A\": {\n\"a\":", "b.json:2: the file ends inside A.a"},
+		{"json leading zero", "b.json", `{"A": {"a": 01}}`, "b.json:1: A.a: 01 is not a budget"},
+		{"json word", "b.json", `{"A": {"a": tru}}`, "b.json:1: A.a: tru is not a budget"},
+		{"json array leaf on one line", "b.json", "{\"A\": {\"a\": [1,\n 2]}}", "b.json:1: A.a: [1, 2] is not a budget"},
+		{"json unclosed string", "b.json", "{\"A\":\n {\"a\": \"x}}", "b.json:2: a string is not closed"},
+		{"json control character", "b.json", "{\"A\": {\"a\tb\": 1}}", "b.json:1: \"a b\" is not a JSON string"},
+		{"json trailing lines", "b.json", "{\"A\": {\"a\": 1}}\n\n x", "b.json:3: unexpected text after the object"},
+		{"json $ member not JSON", "b.json", "{\"$s\": [1,],\n \"A\": {\"a\": 1}}", "b.json:1: expected a JSON value"},
+		{"json $ member twice", "b.json", "{\"$s\": 1,\n \"$s\": 2, \"A\": {\"a\": 1}}", "b.json:2: $s is declared twice (first at line 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(tc.path, []byte(tc.src))

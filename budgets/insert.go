@@ -127,7 +127,7 @@ func (f *File) hasBlock(b string) bool {
 	if f.Format == TypeScript {
 		return regexp.MustCompile(`export\s+const\s+` + regexp.QuoteMeta(b) + `\b`).Match(f.data)
 	}
-	return bytes.Contains(f.data, []byte(strconv.Quote(b)))
+	return f.members[b]
 }
 
 // keyText writes a key as the file's form writes one.

@@ -94,3 +94,22 @@ func TestSetFile(t *testing.T) {
 		t.Errorf("file:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A JSON block the file declares without a budget is not added again; a
+// name written elsewhere in the file (a value, a nested key) is no block.
+func TestInsertJSONBlocks(t *testing.T) {
+	f, err := Parse("b.json", []byte("{\n  \"$note\": \"B\",\n  \"A\": {\n    \"B\": 1\n  },\n  \"C\": {}\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Insert(map[string]int64{"C.x": 1}); err == nil || err.Error() != "b.json: the block C holds no budget to add x after: add one by hand" {
+		t.Errorf("Insert into an empty block = %v", err)
+	}
+	got, err := f.Insert(map[string]int64{"B.x": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"$note\": \"B\",\n  \"A\": {\n    \"B\": 1\n  },\n  \"C\": {},\n  \"B\": {\n    \"x\": 2\n  }\n}\n"; string(got) != want {
+		t.Errorf("Insert B.x =\n%s\nwant\n%s", got, want)
+	}
+}

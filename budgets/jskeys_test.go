@@ -2,9 +2,11 @@ package budgets_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
@@ -61,4 +63,82 @@ func TestTypeScriptKeysAsJavaScriptReadsThem(t *testing.T) {
 			t.Errorf("Node has key %q, budgets read %q", w, got)
 		}
 	}
+}
+
+// TestJSONKeysAsNodeReadsThem writes a JSON budget file's keys with every
+// JSON escape and wants the names JSON.parse gives them, lone surrogates
+// included (compared as UTF-16 code units, as JavaScript holds them).
+func TestJSONKeysAsNodeReadsThem(t *testing.T) {
+	keys := []string{
+		`"pl\u0061in"`, `"\uD83D\uDE00pair"`, `"lone\uD800x"`, `"low\uDC00"`, `"a\"b"`, `"back\\slash"`,
+		`"\/solidus"`, `"tab\there"`, `"nl\nb\bf\fr\r"`, `"é"`, `"\u00e9x"`, `"\u0000nul"`, `"10"`, `"2"`, `"x.y"`,
+	}
+	var src strings.Builder
+	src.WriteString("{\"A\": {\n")
+	for i, k := range keys {
+		if i > 0 {
+			src.WriteString(",\n")
+		}
+		src.WriteString("  " + k + ": " + strings.Repeat("1", i%3+1))
+	}
+	src.WriteString("\n}}\n")
+	f, err := budgets.Parse("keys.json", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, b := range f.Budgets() {
+		got[fmt.Sprint(utf16Units(strings.TrimPrefix(b.Name, "A.")))] = true
+	}
+	node, err := nodeoracle.NodePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := "const o = JSON.parse(require('fs').readFileSync(0, 'utf8')).A;\n" +
+		"process.stdout.write(JSON.stringify(Object.keys(o).map(k => Array.from({length: k.length}, (_, i) => k.charCodeAt(i)))));"
+	cmd := exec.Command(node, "-e", js)
+	cmd.Stdin = strings.NewReader(src.String())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	var want [][]uint16
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) != len(keys) {
+		t.Fatalf("budgets read %d keys, Node %d, written %d", len(got), len(want), len(keys))
+	}
+	// Object.keys lists integer-like keys first: compare as sets.
+	for _, w := range want {
+		if !got[fmt.Sprint(w)] {
+			t.Errorf("Node has key %q (UTF-16 %v), budgets has not", string(utf16.Decode(w)), w)
+		}
+	}
+}
+
+// utf16Units returns the UTF-16 code units of the WTF-8 string s: UTF-8
+// whose three-byte sequences may also encode a lone surrogate.
+func utf16Units(s string) []uint16 {
+	var u []uint16
+	for i := 0; i < len(s); {
+		c := s[i]
+		var r rune
+		switch {
+		case c < 0x80:
+			r, i = rune(c), i+1
+		case c < 0xE0:
+			r, i = rune(c&0x1F)<<6|rune(s[i+1]&0x3F), i+2
+		case c < 0xF0:
+			r, i = rune(c&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F), i+3
+		default:
+			r, i = rune(c&0x07)<<18|rune(s[i+1]&0x3F)<<12|rune(s[i+2]&0x3F)<<6|rune(s[i+3]&0x3F), i+4
+		}
+		if r < 0x10000 {
+			u = append(u, uint16(r)) // a lone surrogate too
+		} else {
+			u = utf16.AppendRune(u, r)
+		}
+	}
+	return u
 }

@@ -9,17 +9,6 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// unquoteJSON decodes a JSON string literal (quotes included) as
-// JSON.parse does: every JSON escape, surrogate pairs joined, a lone
-// surrogate kept (as WTF-8). ok is false for a literal JSON.parse refuses.
-func unquoteJSON(q []byte) (string, bool) {
-	v, err := jsonjs.Parse(q)
-	if err != nil || v.Kind() != jsonjs.String {
-		return "", false
-	}
-	return v.Str(), true
-}
-
 // unquoteTS decodes a quoted TypeScript key (' or " quotes included) as
 // JavaScript does: \n \t \r \b \f \v \0, \xHH, \uHHHH and \u{H...} (a
 // surrogate pair joined into one character), a line continuation (a

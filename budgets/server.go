@@ -1,10 +1,6 @@
 package budgets
 
-import (
-	"fmt"
-
-	"github.com/tidwall/gjson"
-)
+import "fmt"
 
 // ServerMember is the top-level member of a JSON budget file that says whose
 // numbers the file holds: `"$server": "twin"` marks the embedded twin's
@@ -19,14 +15,7 @@ const TwinServer = "twin"
 // it has none: a TypeScript file, or a JSON file without the member, is
 // a service's own.
 func (f *File) Server() string {
-	if f.Format != JSON {
-		return ""
-	}
-	v := gjson.GetBytes(f.data, gjson.Escape(ServerMember))
-	if v.Type != gjson.String {
-		return ""
-	}
-	return v.String()
+	return f.server
 }
 
 // GuardTwin returns an error when numbers read from the embedded twin

@@ -12,6 +12,7 @@ func TestServerAndGuardTwin(t *testing.T) {
 		{"none.json", `{"A": {"a": 1}}`, ""},
 		{"nested.json", `{"A": {"a": 1, "$server": "twin"}}`, ""},
 		{"number.json", `{"$server": 1, "A": {"a": 1}}`, ""},
+		{"escaped.json", `{"\u0024server": "tw\u0069n", "A": {"a": 1}}`, "twin"},
 		{"first-task.ts", "// \"$server\": \"twin\"\nexport const A = {\n  a: 1,\n} as const;\n", ""},
 	} {
 		f, err := Parse(c.path, []byte(c.data))
