@@ -125,10 +125,6 @@ func (r *runner) once(ctx context.Context, st *Step, s sender) error {
 // Kind returns "http".
 func (*HTTPRequest) Kind() string { return "http" }
 
-func (h *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.Node, what string, _ bool) {
-	*h = *p.httpStep(n, pairs, what)
-}
-
 func (*HTTPRequest) traits() traits {
 	return traits{counts: true, call: true, repeats: true, together: true, answers: true}
 }
@@ -169,10 +165,6 @@ func (*HTTPRequest) rename(string)     {}
 // Kind returns "mcp".
 func (*MCPRequest) Kind() string { return "mcp" }
 
-func (m *MCPRequest) parse(p *parser, s *Spec, n *yaml.Node, _ [][2]*yaml.Node, what string, _ bool) {
-	*m = *p.mcpStep(s, n, what)
-}
-
 // traits: every message repeats; a call, a prompt and a method are sent
 // together.
 func (m *MCPRequest) traits() traits {
@@ -206,10 +198,6 @@ func (*MCPRequest) rename(string)     {}
 
 // Kind returns "doc".
 func (*DocSource) Kind() string { return "doc" }
-
-func (d *DocSource) parse(p *parser, _ *Spec, n *yaml.Node, _ [][2]*yaml.Node, what string, _ bool) {
-	*d = *p.docStep(n, what)
-}
 
 func (*DocSource) traits() traits { return traits{counts: true, answers: true} }
 
@@ -274,10 +262,6 @@ func (*ExecCommand) rename(string)     {}
 
 // Kind returns "key".
 func (*KeyStep) Kind() string { return "key" }
-
-func (k *KeyStep) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.Node, what string, _ bool) {
-	*k = *p.keyStep(n, pairs, what)
-}
 
 func (*KeyStep) traits() traits { return traits{} }
 

@@ -506,6 +506,9 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		p.errf(n, "%s: a step needs a kind: one of %s", what, strings.Join(kindKeyNames(), ", "))
 		return nil
 	}
+	if kind.new != nil {
+		st.Action = kind.new()
+	}
 	for _, kv := range pairs {
 		k, v := kv[0], kv[1]
 		if kindOf(k.Value) != nil {
@@ -546,7 +549,6 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		defer func() { p.uncounted = was }()
 		return p.use(s, kindNode, what, counted)
 	}
-	st.Action = kind.new()
 	st.Action.parse(p, s, kindNode, pairs, what, counted)
 	if _, ok := st.Action.(*Together); ok {
 		return []*Step{st} // its steps take the part, keep, expect and count
@@ -685,7 +687,9 @@ func hasVar(vs []KV, k string) bool {
 
 var methodRe = regexp.MustCompile(`^[A-Z]+$`)
 
-func (p *parser) httpStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *HTTPRequest {
+// parse reads the request line, "METHOD /path", and the request's keys:
+// query, headers, auth and one body (json, form or body).
+func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.Node, what string, _ bool) {
 	line := p.str(n, what+".http")
 	method, url, ok := strings.Cut(strings.TrimSpace(line), " ")
 	url = strings.TrimSpace(url)
@@ -693,9 +697,9 @@ func (p *parser) httpStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *HTT
 		if line != "" {
 			p.errf(n, "%s.http: want \"METHOD /path\", got %q", what, line)
 		}
-		return &HTTPRequest{}
+		return
 	}
-	r := &HTTPRequest{Method: method, URL: url, Line: n.Line}
+	r.Method, r.URL, r.Line = method, url, n.Line
 	bodies := 0
 	for _, kv := range pairs {
 		k, v := kv[0], kv[1]
@@ -722,7 +726,6 @@ func (p *parser) httpStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *HTT
 	if bodies > 1 {
 		p.errf(n, "%s: a request has one body: json, form or body", what)
 	}
-	return r
 }
 
 // nodeTemplates checks the template syntax of every scalar under n.
@@ -745,8 +748,10 @@ func opNames() []string {
 	return out
 }
 
-func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
-	r := &MCPRequest{}
+// parse reads the message: initialize, discover or list written alone,
+// or a mapping with the message, its name and params, and the server
+// (named, or given inline).
+func (r *MCPRequest) parse(p *parser, _ *Spec, n *yaml.Node, _ [][2]*yaml.Node, what string, _ bool) {
 	if n.Kind == yaml.ScalarNode {
 		v := p.str(n, what+".mcp")
 		switch v {
@@ -757,7 +762,7 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 		default:
 			p.errf(n, "%s.mcp: %q: write initialize, discover or list, or a mapping with call, notify, method or raw", what, v)
 		}
-		return r
+		return
 	}
 	var inline *yaml.Node
 	var inlinePairs []*yaml.Node
@@ -812,11 +817,10 @@ func (p *parser) mcpStep(s *Spec, n *yaml.Node, what string) *MCPRequest {
 	if r.Args != nil && (r.Op == OpDiscover || r.Op == OpRaw) {
 		p.errf(r.Args, "%s.mcp: params are for initialize, list, call, prompt, notify and method", what)
 	}
-	return r
 }
 
-func (p *parser) docStep(n *yaml.Node, what string) *DocSource {
-	d := &DocSource{}
+// parse reads where the document comes from: a file, a command or a GET.
+func (d *DocSource) parse(p *parser, _ *Spec, n *yaml.Node, _ [][2]*yaml.Node, what string, _ bool) {
 	srcs := 0
 	for _, kv := range p.pairs(n, what+".doc", "file", "exec", "env", "http", "auth") {
 		k, v := kv[0], kv[1]
@@ -842,11 +846,11 @@ func (p *parser) docStep(n *yaml.Node, what string) *DocSource {
 	if srcs != 1 && n.Kind == yaml.MappingNode {
 		p.errf(n, "%s.doc: want exactly one of file, exec or http", what)
 	}
-	return d
 }
 
-func (p *parser) keyStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *KeyStep {
-	k := &KeyStep{Name: p.str(n, what+".key")}
+// parse reads the key's name, its seed, and the pre-image it signs.
+func (k *KeyStep) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.Node, what string, _ bool) {
+	k.Name = p.str(n, what+".key")
 	if k.Name != "" && !nameRe.MatchString(k.Name) {
 		p.errf(n, "%s.key: %q is not a name", what, k.Name)
 	}
@@ -881,7 +885,6 @@ func (p *parser) keyStep(n *yaml.Node, pairs [][2]*yaml.Node, what string) *KeyS
 			}
 		}
 	}
-	return k
 }
 
 func (p *parser) keep(n *yaml.Node, what string) []Keep {
