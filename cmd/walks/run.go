@@ -312,8 +312,11 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 	stopBar := func() {}
 	if r.f.progress {
 		var steps int
+		// A together step's steps each move the bar, as every other step does.
 		for _, s := range r.specs {
-			steps += (len(s.Setup) + len(s.Steps)) * r.f.repeat
+			for _, st := range append(append([]*walk.Step{}, s.Setup...), s.Steps...) {
+				steps += max(len(st.Group()), 1) * r.f.repeat
+			}
 		}
 		opts.OnStep, stopBar = progress(stderr, steps)
 	}
