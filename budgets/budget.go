@@ -1,5 +1,10 @@
 // Package budgets reads budget files and rewrites them in place.
 //
+//	f, err := budgets.Load("specs/twin/budgets.json")
+//	b, err := f.Lookup("FIRST_TASK_TOKENS.start_tasks") // b.Value; b.Where(): file:line
+//	data, moves, err := f.Update(map[string]int64{"FIRST_TASK_TOKENS.start_tasks": 2450})
+//	err = budgets.WriteAtomic(f.Path, f.Bytes(), data) // refused if the file changed since Load
+//
 // A budget is a non-negative integer with a dotted name
 // ("FIRST_TASK_TOKENS.plugin", "PROPOSAL_ROUTINE.http.create") and the place
 // it is declared (file and line). Two file forms hold budgets:

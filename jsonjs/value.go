@@ -2,6 +2,10 @@
 // JSON.parse and JSON.stringify would, so that byte counts agree with Node
 // to the byte.
 //
+//	text, _ := jsonjs.Decode(body)  // bytes to text as Node's TextDecoder makes them
+//	v, err := jsonjs.Parse(text)    // JSON.parse; a *SyntaxError names line and column
+//	out := jsonjs.Stringify(v)      // JSON.stringify(v); len(out) is Buffer.byteLength
+//
 // The stance: Go's encoding/json is a fine codec but a poor oracle for what
 // a JavaScript program writes. It escapes <, > and &, keeps duplicate keys,
 // orders keys as given, and formats numbers its own way. This package models

@@ -1,5 +1,10 @@
 // Package ledger counts what a walk read: parts, bytes and tokens.
 //
+//	l := ledger.New("start_tasks", ledger.FullWidthTimes())
+//	l.Add("the primer", body)      // normalised, decoded as Node decodes, counted
+//	fmt.Println(l.Bytes(), l.Tokens())
+//	for _, p := range l.Parts() { ... p.Name, p.Bytes, p.Tokens ... }
+//
 // The stance is the service's own: every byte an answer carries is counted
 // as UTF-8 text (decoded as Node decodes it, each invalid sequence becoming
 // U+FFFD), after the walk's normalisers rewrote what would otherwise change

@@ -2,6 +2,11 @@
 // notifications to an MCP server and hands back every answer twice, as the
 // parsed JSON-RPC message and as the body bytes exactly as received.
 //
+//	c := mcpwire.NewHTTP("https://api.example.org/mcp", mcpwire.HTTPOptions{Token: token})
+//	defer c.Close()
+//	if _, err := c.Initialize(ctx, mcpwire.InitOptions{}); err != nil { ... }
+//	pages, err := c.ListTools(ctx) // each page: Raw, the body as received; Message, the JSON-RPC message
+//
 // The stance: budgets are only as good as the bytes they count, so nothing
 // here re-encodes an answer. A Response's Raw is what the server sent after
 // the transport's own layers are undone (gzip and chunking, headers left

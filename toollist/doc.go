@@ -1,6 +1,10 @@
 // Package toollist measures what a language model reads of an MCP tool list,
 // byte-exact with Node, and answers what-if questions about it.
 //
+//	c, err := toollist.Read("captures/twin/tools-mcp.json")
+//	f, err := toollist.Measure(c) // f.ModelReadBytes, f.ModelReadTokens, f.PerTool ...
+//	savings, err := toollist.WhatIf(c, []toollist.Transform{toollist.Lean()}, nil)
+//
 // The stance: a tools/list answer is measured as the client that hands it to
 // a model sees it. For each tool, the model reads
 //

@@ -4,6 +4,10 @@
 // the toolkit's default target, started in-process by tests and by
 // `cmd/twin`.
 //
+//	base, stop, err := twin.Start(twin.Options{}) // http://127.0.0.1:PORT
+//	defer stop()
+//	res, err := walk.Run(ctx, spec, walk.Options{BaseURL: base})
+//
 // The HTTP API (api*.go, store*.go, oauth*.go, content*.go) keeps all state
 // in memory, behind one mutex. The MCP connector (connector*.go, tools*.go)
 // is built on the official Go MCP SDK; its tools call the HTTP API

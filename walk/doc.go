@@ -1,6 +1,11 @@
 // Package walk reads walk specs and replays them against a running server,
 // counting every byte the server answers into a ledger.
 //
+//	s, err := walk.Load("specs/schellingaf/start_tasks.yaml")
+//	res, err := walk.Run(ctx, s, walk.Options{BaseURL: base})
+//	fmt.Println(res.Ledger.Tokens(), res.Calls) // what the walk read, and in how many calls
+//	checks, err := res.Checks(file)              // file: a *budgets.File; checks.Err() gates
+//
 // A walk is what an agent does on its first task: a list of requests, each
 // answered, each answer read. The service's builders hold every walk to a
 // budget of tokens; this package replays the walks from spec files so the

@@ -2,6 +2,10 @@
 // over streamable HTTP (JSON answers or event streams, with a session or
 // stateless), over the older HTTP+SSE transport, and over stdio.
 //
+//	url := mcptest.Start(t, mcptest.Options{})                          // streamable HTTP, event streams
+//	url = mcptest.Start(t, mcptest.Options{JSONResponse: true, Stateless: true})
+//	sse := mcptest.StartSSE(t, mcptest.Options{})                       // the older HTTP+SSE transport
+//
 // Every server lists the same tools (Tools), whose words hold what trips
 // a careless counter: HTML characters that Go escapes and Node does not,
 // non-ASCII text, U+2028, integer-like keys, and a schema maximum of

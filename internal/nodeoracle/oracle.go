@@ -1,6 +1,9 @@
 // Package nodeoracle runs Node on the same bytes a test gives Go, so tests
 // can compare the toolkit's counts with what Node itself computes.
 //
+//	rs := nodeoracle.Eval(t, []byte(`{"b":1,"a":"<\u2028>"}`)) // rs[0].Stringified: JSON.stringify(JSON.parse(text))
+//	got := nodeoracle.Measure(t, "captures/twin/tools-mcp.json") // measure.js's report, to compare with measure --json
+//
 // The stance: Node is the definition of the numbers the toolkit reports
 // (JSON.parse, JSON.stringify, Buffer.byteLength, String.prototype.length),
 // so the tests ask Node rather than a table of expected strings. Node must

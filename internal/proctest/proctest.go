@@ -1,6 +1,11 @@
 // Package proctest helps tests that run the commands as real processes:
 // it builds a command for a test, and checks that processes a
 // test started are gone.
+//
+//	bin := proctest.Build(t, "../../cmd/walks")
+//	cmd := exec.Command(bin, "run", specs) // started, its stderr in stderr
+//	for _, s := range proctest.Signals { ... proctest.Stop(t, cmd, &stderr, "walks", s) ... }
+//	proctest.Gone(t, proctest.Pids(t, pidFile, 2, why)) // what it started has exited too
 package proctest
 
 import (

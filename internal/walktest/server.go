@@ -3,6 +3,11 @@
 // few JSON and text answers, and MCP tools served by the official Go SDK
 // (event-stream and JSON answers). It logs every answer body it writes, so
 // tests can count them on their own and compare with the ledger.
+//
+//	srv := walktest.Start()
+//	defer srv.Close()
+//	res, err := walk.Run(ctx, spec, walk.Options{BaseURL: srv.URL})
+//	for _, a := range srv.Log() { ... a.Path, a.Status, len(a.Body) ... } // what the ledger should have counted
 package walktest
 
 import (
