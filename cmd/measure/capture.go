@@ -62,6 +62,8 @@ Exit codes:
      HTML, broken JSON, an event stream without the answer, too much, or
      nothing in time (one line naming the address or command); nothing is
      written
+  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
+       too, and nothing was written half-way
 `
 
 // captureOptions are the flags of `measure capture`.

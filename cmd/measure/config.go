@@ -72,6 +72,8 @@ Exit codes:
      is not one (one line naming the file and what is wrong)
   3  a server failed: it could not be started, reached or measured (its
      row says why)
+  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
+       too, and nothing was written half-way
 `
 
 // configOptions are the flags of measure config.

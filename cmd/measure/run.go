@@ -88,6 +88,8 @@ Exit codes:
   2  usage or input error: bad flags, a file missing, empty or not a
      tools/list answer (one line naming the file and what is wrong);
      nothing is written
+  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
+       too, and nothing was written half-way
 `
 
 // run is the command: it dispatches the subcommands and measures captures.

@@ -3,7 +3,10 @@
 // its own and state in memory. It prints its base URL on stdout, then
 // serves until interrupted.
 //
-// Run `twin --help` for the flags.
+//	twin --addr 127.0.0.1:0     prints http://127.0.0.1:PORT, serves until interrupted
+//
+// Exit codes: 0 stopped on an interrupt; 2 bad flags, or an address that
+// cannot be listened on. Run `twin --help` for the flags.
 package main
 
 import (

@@ -10,7 +10,7 @@
 //
 // Exit codes: 0 every walk within its budgets; 1 a budget exceeded (or
 // repeated runs counted differently); 2 a spec or usage error; 3 a walk
-// failed against the server.
+// failed against the server; 130 (143) stopped by SIGINT (SIGTERM).
 package main
 
 import (
@@ -39,6 +39,8 @@ Exit codes:
   2  a spec or usage error, or a keep path that finds nothing in an
      answer (the spec file and line are named)
   3  a walk failed against the server (status, assert, transport)
+  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
+       too, and nothing was written half-way
 `
 
 func run(stdout, stderr io.Writer, args []string) error {

@@ -44,6 +44,8 @@ Exit codes:
   2  a spec or usage error, or a keep path that finds nothing in an
      answer (the spec file and line are named)
   3  a walk failed against the server (status, assert, transport)
+  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
+       too, and nothing was written half-way
 
 Flags:
 `
