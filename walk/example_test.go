@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/walk"
@@ -62,4 +63,49 @@ steps:
 	// the next task: 36 bytes, 12 tokens
 	// total: 71 bytes, 23 tokens, 2 calls
 	// FIRST_TASK_TOKENS.first over slack -3
+}
+
+// ExampleLoad reads a spec and looks at its steps: each step's Action is a
+// type of its kind, *walk.HTTPRequest, *walk.MCPRequest and the like.
+func ExampleLoad() {
+	dir, _ := os.MkdirTemp("", "walk")
+	defer os.RemoveAll(dir)
+	spec := filepath.Join(dir, "tools.yaml")
+	os.WriteFile(spec, []byte(`walk: tools
+servers:
+  api: { url: /mcp }
+setup:
+  - pkce: login
+steps:
+  - part: the primer
+    http: GET /
+  - part: the tool list
+    mcp: list
+  - together:
+      - part: one
+        mcp: { call: next_task }
+      - part: two
+        http: GET /tasks
+`), 0o644)
+
+	s, err := walk.Load(spec)
+	if err != nil {
+		panic(err)
+	}
+	for _, st := range append(s.Setup, s.Flat()...) {
+		switch a := st.Action.(type) {
+		case *walk.HTTPRequest:
+			fmt.Println(st.Title(), "-", a.Kind(), a.Method, a.URL)
+		case *walk.MCPRequest:
+			fmt.Println(st.Title(), "-", a.Kind(), strings.TrimSpace(string(a.Op)+" "+a.Name))
+		default:
+			fmt.Println(st.Title(), "-", a.Kind())
+		}
+	}
+	// Output:
+	// set-up pkce step - pkce
+	// the primer - http GET /
+	// the tool list - mcp list
+	// one - mcp call next_task
+	// two - http GET /tasks
 }
