@@ -35,3 +35,26 @@ func Example() {
 	//   task 136
 	//   post 151
 }
+
+func ExampleWhatIf() {
+	answer := []byte(`{"tools":[
+  {"name":"task","description":"Take the next task.","inputSchema":{"type":"object","$schema":"http://json-schema.org/draft-07/schema#","properties":{"n":{"type":"integer","maximum":9007199254740991}}},"outputSchema":{}},
+  {"name":"post","description":"Post a result.","inputSchema":{"type":"object"}}
+]}`)
+	c, err := toollist.Parse("tools.json", answer)
+	if err != nil {
+		panic(err)
+	}
+	// Lean drops "$schema" and the safe-integer maximum, as the service's
+	// leanSchema() does; a nil writer measures without writing the result.
+	savings, err := toollist.WhatIf(c, []toollist.Transform{toollist.Lean(), toollist.DropEmptyOutputSchemas()}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range savings {
+		fmt.Printf("%s saves %d wire bytes, %d model-read bytes (%d changes in %v)\n", s.Name, s.WireSavingBytes, s.ModelReadSavingBytes, s.Changes, s.Tools)
+	}
+	// Output:
+	// lean saves 79 wire bytes, 79 model-read bytes (2 changes in [task])
+	// drop_empty_output_schemas saves 18 wire bytes, 0 model-read bytes (1 changes in [task])
+}
