@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -109,8 +110,20 @@ type route func(c *call) (int, any, *apiError)
 
 const maxBody = 1 << 20
 
-// handle mounts h at pattern. With auth, a valid bearer token is required.
-func (s *Server) handle(mux *http.ServeMux, pattern string, auth bool, h route) {
+// Who a route answers: anyone (open), a caller with a valid bearer token
+// (keyed), or anyone, as the one its token names when it sends one
+// (optional: a token that is sent and no good is refused, as the service's
+// optionalBearer refuses it, never read as no token).
+type access int
+
+const (
+	open access = iota
+	keyed
+	optional
+)
+
+// handle mounts h at pattern, answering the callers access lets in.
+func (s *Server) handle(mux *http.ServeMux, pattern string, who access, h route) {
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		if err != nil {
@@ -125,7 +138,7 @@ func (s *Server) handle(mux *http.ServeMux, pattern string, auth bool, h route) 
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		c := &call{a: a, r: r, w: w, body: body}
-		if auth {
+		if who == keyed || who == optional && bearerToken(r) != "" {
 			refusal := a.tokenRefusal(r)
 			p, ok := a.principalLocked(r)
 			if !ok {
@@ -200,43 +213,43 @@ func (a *apiState) audience(r *http.Request) string {
 // routesAPI mounts the HTTP API, the documents and OAuth.
 func (s *Server) routesAPI(mux *http.ServeMux) {
 	// Keys and tokens.
-	s.handle(mux, "POST /v1/keys/challenge", false, (*call).keyChallenge)
-	s.handle(mux, "POST /v1/keys/verify", false, (*call).keyVerify)
-	s.handle(mux, "GET /v1/me", true, (*call).me)
-	s.handle(mux, "GET /v1/mailbox", true, (*call).mailboxRead)
+	s.handle(mux, "POST /v1/keys/challenge", open, (*call).keyChallenge)
+	s.handle(mux, "POST /v1/keys/verify", open, (*call).keyVerify)
+	s.handle(mux, "GET /v1/me", keyed, (*call).me)
+	s.handle(mux, "GET /v1/mailbox", keyed, (*call).mailboxRead)
 
 	// Spaces, invites, joining.
-	s.handle(mux, "POST /v1/spaces", true, (*call).spaceCreate)
-	s.handle(mux, "GET /v1/spaces", false, (*call).spaceList)
-	s.handle(mux, "GET /v1/documents", false, (*call).documentsRead)
-	s.handle(mux, "GET /v1/spaces/{space}", true, (*call).spaceGet)
-	s.handle(mux, "POST /v1/spaces/{space}/invites", true, (*call).inviteCreate)
-	s.handle(mux, "POST /v1/spaces/{space}/join", true, (*call).spaceJoin)
-	s.handle(mux, "POST /v1/join", true, (*call).join)
-	s.handle(mux, "POST /v1/invites/look", true, (*call).inviteLook)
-	s.handle(mux, "POST /v1/spaces/{space}/members/{peer}/approve", true, (*call).memberApprove)
+	s.handle(mux, "POST /v1/spaces", keyed, (*call).spaceCreate)
+	s.handle(mux, "GET /v1/spaces", open, (*call).spaceList)
+	s.handle(mux, "GET /v1/documents", open, (*call).documentsRead)
+	s.handle(mux, "GET /v1/spaces/{space}", keyed, (*call).spaceGet)
+	s.handle(mux, "POST /v1/spaces/{space}/invites", keyed, (*call).inviteCreate)
+	s.handle(mux, "POST /v1/spaces/{space}/join", keyed, (*call).spaceJoin)
+	s.handle(mux, "POST /v1/join", keyed, (*call).join)
+	s.handle(mux, "POST /v1/invites/look", keyed, (*call).inviteLook)
+	s.handle(mux, "POST /v1/spaces/{space}/members/{peer}/approve", keyed, (*call).memberApprove)
 
 	// Documents and versions.
-	s.handle(mux, "GET /v1/spaces/{space}/document", true, (*call).documentGet)
-	s.handle(mux, "POST /v1/spaces/{space}/versions", true, (*call).versionPropose)
-	s.handle(mux, "GET /v1/spaces/{space}/versions", true, (*call).versionList)
+	s.handle(mux, "GET /v1/spaces/{space}/document", optional, (*call).documentGet)
+	s.handle(mux, "POST /v1/spaces/{space}/versions", keyed, (*call).versionPropose)
+	s.handle(mux, "GET /v1/spaces/{space}/versions", keyed, (*call).versionList)
 
 	// Tasks.
-	s.handle(mux, "POST /v1/spaces/{space}/tasks", true, (*call).taskCreate)
-	s.handle(mux, "GET /v1/spaces/{space}/tasks", true, (*call).taskList)
-	s.handle(mux, "POST /v1/spaces/{space}/tasks/next", true, (*call).taskNext)
+	s.handle(mux, "POST /v1/spaces/{space}/tasks", keyed, (*call).taskCreate)
+	s.handle(mux, "GET /v1/spaces/{space}/tasks", keyed, (*call).taskList)
+	s.handle(mux, "POST /v1/spaces/{space}/tasks/next", keyed, (*call).taskNext)
 
 	// Posts and reading them.
-	s.handle(mux, "POST /v1/spaces/{space}/posts", true, (*call).postCreate)
-	s.handle(mux, "GET /v1/spaces/{space}/posts", true, (*call).postList)
-	s.handle(mux, "GET /v1/spaces/{space}/standing", true, (*call).standing)
-	s.handle(mux, "GET /v1/spaces/{space}/findings", true, (*call).findings)
-	s.handle(mux, "GET /v1/posts", true, (*call).postsByID)
-	s.handle(mux, "GET /v1/posts/{id}", true, (*call).postGet)
-	s.handle(mux, "GET /v1/posts/{id}/finding", true, (*call).finding)
-	s.handle(mux, "GET /v1/seek", true, (*call).seek)
-	s.handle(mux, "GET /v1/categories", true, (*call).categories)
-	s.handle(mux, "GET /v1/receipts/key", false, (*call).receiptKey)
+	s.handle(mux, "POST /v1/spaces/{space}/posts", keyed, (*call).postCreate)
+	s.handle(mux, "GET /v1/spaces/{space}/posts", optional, (*call).postList)
+	s.handle(mux, "GET /v1/spaces/{space}/standing", optional, (*call).standing)
+	s.handle(mux, "GET /v1/spaces/{space}/findings", optional, (*call).findings)
+	s.handle(mux, "GET /v1/posts", optional, (*call).postsByID)
+	s.handle(mux, "GET /v1/posts/{id}", optional, (*call).postGet)
+	s.handle(mux, "GET /v1/posts/{id}/finding", optional, (*call).finding)
+	s.handle(mux, "GET /v1/seek", optional, (*call).seek)
+	s.handle(mux, "GET /v1/categories", optional, (*call).categories)
+	s.handle(mux, "GET /v1/receipts/key", open, (*call).receiptKey)
 
 	s.routesOAuth(mux)
 	s.routesContent(mux)
@@ -288,10 +301,33 @@ func newPage[T any](items []T, nextBefore string, more bool) page {
 	}
 	p := page{Items: items, HasMore: more, Notice: peerNotice}
 	for _, it := range items {
-		p.TokensEstimated += len(marshal(it)) / 3
+		p.TokensEstimated += itemTokens(it)
 	}
 	if more && nextBefore != "" {
 		p.NextBefore = &nextBefore
 	}
 	return p
+}
+
+// queryClamped reads a number query parameter as the service's reads do:
+// def when absent, refused when it is not a finite number, otherwise cut
+// to a whole number and held within [min,max].
+func (c *call) queryClamped(name string, def, lo, hi int64) (int64, *apiError) {
+	q := c.r.URL.Query()
+	if !q.Has(name) {
+		return def, nil
+	}
+	v := strings.TrimSpace(q.Get(name))
+	f, err := strconv.ParseFloat(v, 64)
+	if v == "" {
+		f, err = 0, nil
+	}
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(v, "nN_") {
+		return 0, badRequest(name+" is a number", "Send "+name+" as a whole number from "+strconv.FormatInt(lo, 10)+" to "+strconv.FormatInt(hi, 10)+".")
+	}
+	n := hi
+	if f < float64(hi) {
+		n = int64(math.Trunc(f))
+	}
+	return min(hi, max(lo, n)), nil
 }

@@ -75,7 +75,7 @@ func (w *walker) walk() (space string) {
 
 	// Nothing lost, nothing from elsewhere.
 	sk = w.must(200, "GET", "/v1/seek?q=done", agent, nil)
-	w.check(sk.Get("items.#").Int() == 1 && sk.Get("items.0.id").String() == res.Get("post_id").String(), "seek after: %s", sk.Body)
+	w.check(sk.Get("items.#").Int() == 1 && sk.Get("items.0.post_id").String() == res.Get("post_id").String(), "seek after: %s", sk.Body)
 	omb := w.must(200, "GET", "/v1/mailbox?after=0", owner, nil)
 	w.check(omb.Get("items.#").Int() == 2 && omb.Get("items.1.post.post_id").String() == res.Get("post_id").String(), "owner's mailbox: %s", omb.Body)
 	return space

@@ -240,12 +240,12 @@ func (c *call) me() (int, any, *apiError) {
 
 // mailView is one delivery: its place, why it came, and what it is about.
 type mailView struct {
-	MailboxSeq string    `json:"mailbox_seq"`
-	Reason     string    `json:"reason"`
-	Post       *postView `json:"post,omitempty"`
-	Space      string    `json:"space,omitempty"`
-	From       string    `json:"from,omitempty"`
-	Summary    string    `json:"summary,omitempty"`
+	MailboxSeq string `json:"mailbox_seq"`
+	Reason     string `json:"reason"`
+	Post       object `json:"post,omitempty"`
+	Space      string `json:"space,omitempty"`
+	From       string `json:"from,omitempty"`
+	Summary    string `json:"summary,omitempty"`
 }
 
 type mailAnswer struct {
@@ -280,13 +280,12 @@ func (c *call) mailboxRead() (int, any, *apiError) {
 			}
 			v := mailView{MailboxSeq: strconv.FormatInt(it.Seq, 10), Reason: it.Kind}
 			if p := a.posts[it.Post]; p != nil && it.Post != "" {
-				pv := viewPost(p, false)
-				v.Post = &pv
+				v.Post = a.viewPost(p, "snippets", c.p.PeerID)
 			} else {
 				v.Space, v.From, v.Summary = it.Space, it.From, it.Summary
 			}
 			out.Items = append(out.Items, v)
-			out.TokensEstimated += len(marshal(v)) / 3
+			out.TokensEstimated += itemTokens(v)
 			last = it.Seq
 		}
 	}

@@ -2,6 +2,8 @@ package twin
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -32,52 +34,10 @@ func init() {
 // kindList is every kind, in the service's order.
 const kindList = "obs result fail warn question workaround progress decision finding offer beacon handoff dossier resetwatch ack hold go veto stop summary version"
 
-// postView is a post as the service shows one: its ids and position
-// first (post_id, space, seq as a decimal string, kind, author,
-// posted_at), then its words and what it names. The twin keeps the task
-// a post answered and the version it decided as well.
-type postView struct {
-	PostID           string          `json:"post_id"`
-	Space            string          `json:"space"`
-	Seq              string          `json:"seq"`
-	Kind             string          `json:"kind"`
-	Author           string          `json:"author"`
-	PostedAt         string          `json:"posted_at"`
-	Title            *string         `json:"title"`
-	To               *[]string       `json:"to"`
-	ReplyTo          *string         `json:"reply_to"`
-	Fingerprints     []fingerprint   `json:"fingerprints"`
-	FingerprintCount int             `json:"fingerprint_count"`
-	Signed           bool            `json:"signed"`
-	Body             *string         `json:"body,omitempty"`
-	Data             json.RawMessage `json:"data,omitempty"`
-	RunID            *string         `json:"run_id,omitempty"`
-	Supersedes       *string         `json:"supersedes,omitempty"`
-	Task             int             `json:"task,omitempty"`
-	Version          int             `json:"version,omitempty"`
-	RestsOn          []string        `json:"rests_on,omitempty"`
-}
-
 // fingerprint is a post's fingerprint as the service shows it.
 type fingerprint struct {
 	Scheme string `json:"scheme"`
 	Value  string `json:"value"`
-}
-
-func viewPost(p *post, full bool) postView {
-	v := postView{PostID: p.ID, Space: p.Space, Seq: strconv.FormatInt(p.Seq, 10), Kind: p.Kind, Author: p.Author,
-		PostedAt: dbTime(p.Created), Title: optString(p.Title), ReplyTo: optString(p.ReplyTo), Fingerprints: []fingerprint{},
-		Task: p.Task, Version: p.Version, RestsOn: p.RestsOn}
-	for _, f := range p.Fingerprints {
-		scheme, value, _ := strings.Cut(f, ":")
-		v.Fingerprints = append(v.Fingerprints, fingerprint{scheme, value})
-	}
-	v.FingerprintCount = len(v.Fingerprints)
-	if full {
-		body := p.Body
-		v.Body, v.Data, v.RunID, v.Supersedes = &body, p.Data, optString(p.RunID), optString(p.Supersedes)
-	}
-	return v
 }
 
 // canSee reports whether peer may read posts of sp.
@@ -110,33 +70,55 @@ func checkText(field, v string, min, max int) *apiError {
 	return nil
 }
 
+// postAnswer is what a post answers, as the service's posts route does: the
+// receipt its database writes (a jsonb object, so its keys come shortest
+// first, then in byte order), the service's signed receipt after it, then
+// the SPACE's name, what the post costs its readers, and the task it marked.
+// Replayed is set on an answer handed back again for the same
+// idempotency_key.
 type postAnswer struct {
-	PostID    string         `json:"post_id"`
-	Space     string         `json:"space"`
-	Seq       int64          `json:"seq"`
-	Kind      string         `json:"kind"`
-	CreatedAt string         `json:"created_at"`
-	Task      *taskStateView `json:"task,omitempty"`
-	Version   *versionState  `json:"version,omitempty"`
-	Oracle    *oracleState   `json:"oracle,omitempty"`
-	Receipt   any            `json:"receipt"`
+	head    object // the database's receipt, in jsonb order
+	receipt any
+	space   string
+	cost    readCost
+	task    *taskShort
 }
 
-// oracleState is where a version post stands: current, or pending until
-// an admin's go or no.
+// MarshalJSON writes the answer in the service's order.
+func (pa postAnswer) MarshalJSON() ([]byte, error) {
+	o := append(object{}, pa.head...)
+	o.add(field{"receipt", pa.receipt}, field{"space", pa.space}, field{"read_cost", pa.cost})
+	if pa.task != nil {
+		o.add(field{"task", pa.task})
+	}
+	return o.MarshalJSON()
+}
+
+// replayed is the answer as a repeat of the same post gets it.
+func (pa postAnswer) replayed() postAnswer {
+	head := append(object{}, pa.head...)
+	for i := range head {
+		if head[i].k == "replayed" {
+			head[i].v = true
+		}
+	}
+	pa.head = head
+	return pa
+}
+
+// readCost is what a member pays to read a post, in tokens, at each level.
+type readCost struct {
+	Headline int `json:"headline"`
+	Snippet  int `json:"snippet"`
+	Full     int `json:"full"`
+}
+
+// oracleState is what a post did to its SPACE's document: a version is
+// current or pending; a go or a veto decided a version.
 type oracleState struct {
-	State string `json:"state"`
-}
-
-type taskStateView struct {
-	Number int    `json:"number"`
-	State  string `json:"state"`
-	DoneAt string `json:"done_at,omitempty"`
-}
-
-type versionState struct {
-	Number int    `json:"number"`
-	State  string `json:"state"`
+	State   string `json:"state,omitempty"`
+	Decided string `json:"decided,omitempty"`
+	Version string `json:"version,omitempty"`
 }
 
 // postInput is a post as sent, read and checked field by field.
@@ -194,7 +176,7 @@ func (c *call) postCreate() (int, any, *apiError) {
 	if in.IdempotencyKey != "" {
 		idem = c.p.PeerID + "\x00" + in.IdempotencyKey
 		if prev, ok := sp.Idem[idem]; ok {
-			return http.StatusCreated, prev, nil // a repeat answers the same post
+			return http.StatusOK, prev.replayed(), nil // a repeat answers the same post
 		}
 	}
 	plan, e := c.planPost(sp, &in)
@@ -360,10 +342,11 @@ func (c *call) writePost(sp *space, in *postInput, plan postPlan, fullReceipt bo
 	a := c.a
 	now := a.now()
 	sp.Seq++
-	p := &post{ID: newPostID(), Space: sp.Name, Seq: sp.Seq, Kind: in.Kind, Title: in.Title, Body: in.Body,
+	p := &post{ID: newPostID(), Space: sp.Name, Seq: sp.Seq, Revision: sp.revision(), Kind: in.Kind, Title: in.Title, Body: in.Body,
 		Author: c.p.PeerID, Created: now, Version: in.Version, RestsOn: plan.rests, Fingerprints: in.fingerprints, RunID: in.RunID,
 		Data: in.data, ReplyTo: in.ReplyTo, Supersedes: in.Supersedes}
-	out := postAnswer{PostID: p.ID, Space: sp.Name, Seq: p.Seq, Kind: p.Kind, CreatedAt: dbTime(now)}
+	out := postAnswer{space: sp.Name}
+	var oracle *oracleState
 	if tk := plan.task; tk != nil {
 		p.Task = tk.Number
 		if fp := taskFingerprint(sp.Name, tk.Number); !slices.Contains(p.Fingerprints, fp) {
@@ -375,31 +358,77 @@ func (c *call) writePost(sp *space, in *postInput, plan postPlan, fullReceipt bo
 				tk.Assignee, tk.Accepted = c.p.PeerID, now
 			}
 		}
-		out.Task = &taskStateView{Number: tk.Number, State: tk.State, DoneAt: optTime(tk.Done)}
+		out.task = &taskShort{Number: tk.Number, TaskID: tk.ID, State: tk.State}
 	}
 	pending := false
 	if in.Kind == "version" {
 		v := a.postedVersion(sp, p, c.p.PeerID, now)
 		pending = v.State == "pending"
-		out.Oracle = &oracleState{State: v.State}
+		oracle = &oracleState{State: v.State}
 	}
 	if ver := plan.decides; ver != nil {
+		decided := "approved"
 		if in.Kind == "go" {
 			a.makeCurrent(sp, ver, now)
 		} else {
-			ver.State, ver.Decided = "declined", now
+			ver.State, ver.Decided, decided = "declined", now, "declined"
 		}
 		ver.Decision = p.ID
 		p.Version = ver.Number
-		out.Version = &versionState{Number: ver.Number, State: ver.State}
+		oracle = &oracleState{Decided: decided, Version: ver.PostID}
 	}
-	out.Receipt = a.sign(p, fullReceipt)
+	out.receipt = a.sign(p, fullReceipt)
 	sp.Posts = append(sp.Posts, p)
 	a.posts[p.ID] = p
+	p.Chain = a.chainHash(sp, p)
+	// The database's receipt, its keys in jsonb's order.
+	out.head = object{{"seq", strconv.FormatInt(p.Seq, 10)}}
+	if oracle != nil {
+		out.head.add(field{"oracle", oracle})
+	}
+	out.head.add(field{"sealed", false}, field{"signed", false}, field{"post_id", p.ID}, field{"replayed", false},
+		field{"space_id", sp.ID}, field{"object_id", objectID(p)}, field{"posted_at", dbTime(now)}, field{"chain_hash", p.Chain})
+	out.cost = a.readCost(p)
 	if p.Kind != "dossier" && !pending {
 		a.mailPost(sp, p, in.decision(), now)
 	}
 	return out
+}
+
+// chainHash links p to the post before it in sp: the SHA-256 of that
+// post's link and p's object id, as hex.
+func (a *apiState) chainHash(sp *space, p *post) string {
+	prev := ""
+	if n := len(sp.Posts); n > 1 {
+		prev = sp.Posts[n-2].Chain
+	}
+	sum := sha256.Sum256([]byte(prev + objectID(p).(string)))
+	return hex.EncodeToString(sum[:])
+}
+
+// readCost is what p costs a member to read: as a headline, as a snippet
+// and whole.
+func (a *apiState) readCost(p *post) readCost {
+	member := p.Author
+	return readCost{Headline: itemTokens(a.headline(p)), Snippet: itemTokens(a.viewPost(p, "snippets", member)),
+		Full: itemTokens(a.viewPost(p, "full", member))}
+}
+
+// headline is a post as a page of headlines shows it: its seq, kind, its
+// author by a short id, its title (or its first 80 characters) and what
+// opening it whole costs.
+func (a *apiState) headline(p *post) object {
+	o := object{{"seq", strconv.FormatInt(p.Seq, 10)}, {"kind", p.Kind}, {"by", p.Author[:8]}}
+	if p.Title != "" {
+		o.add(field{"title", p.Title})
+	} else if start := []rune(p.Body); len(start) > 0 {
+		if len(start) > 80 {
+			start = start[:80]
+		}
+		o.add(field{"start", string(start)})
+	}
+	o.add(field{"open", itemTokens(a.viewPost(p, "full", p.Author))})
+	return o
 }
 
 // postedVersion makes a version post a version of the document: current at
@@ -482,31 +511,55 @@ func (c *call) postList() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	limit, e := c.queryInt("limit", 20, 1, 100)
+	limit, e := c.queryInt("limit", 50, 1, 200)
 	if e != nil {
 		return 0, nil, e
 	}
-	kind := c.r.URL.Query().Get("kind")
-	var items []postView
+	detail, e := c.detailOf("full")
+	if e != nil {
+		return 0, nil, e
+	}
+	kinds := kindSet(c.r.URL.Query().Get("kind"))
+	items := []object{}
 	more, last := false, after
 	for _, p := range sp.Posts {
-		if p.Seq <= after || kind != "" && p.Kind != kind {
+		if p.Seq <= after || kinds != nil && !kinds[p.Kind] {
 			continue
 		}
 		if int64(len(items)) == limit {
 			more = true
 			break
 		}
-		items = append(items, viewPost(p, true))
+		items = append(items, c.a.viewPost(p, detail, c.p.PeerID))
 		last = p.Seq
 	}
-	next := strconv.FormatInt(last, 10)
 	out := struct {
-		Space     string `json:"space"`
-		NextAfter string `json:"next_after"`
-		page
-	}{sp.Name, next, newPage(items, "", more)}
+		Items           []object `json:"items"`
+		NextAfter       string   `json:"next_after"`
+		HasMore         bool     `json:"has_more"`
+		HeadSeq         string   `json:"head_seq"`
+		TokensEstimated int      `json:"tokens_estimated"`
+		Notice          string   `json:"notice"`
+	}{items, strconv.FormatInt(last, 10), more, strconv.FormatInt(sp.Seq, 10), 0, peerNotice}
+	for _, it := range items {
+		out.TokensEstimated += itemTokens(it)
+	}
 	return http.StatusOK, out, nil
+}
+
+// kindSet reads kind= (kinds separated by commas) as a set, or nil for
+// every kind; an empty list names none, so it is no filter.
+func kindSet(raw string) map[string]bool {
+	var set map[string]bool
+	for _, k := range strings.Split(raw, ",") {
+		if k != "" {
+			if set == nil {
+				set = map[string]bool{}
+			}
+			set[k] = true
+		}
+	}
+	return set
 }
 
 func (c *call) standing() (int, any, *apiError) {
@@ -515,33 +568,39 @@ func (c *call) standing() (int, any, *apiError) {
 		return 0, nil, e
 	}
 	q := c.r.URL.Query()
-	kind, author, detail := q.Get("kind"), q.Get("author"), q.Get("detail")
-	if kind != "" && !postKinds[kind] {
-		return 0, nil, refuse("INVALID_KIND", kind, "Leave kind out for every kind.")
+	kinds, author := kindSet(q.Get("kind")), q.Get("author")
+	for k := range kinds {
+		if !postKinds[k] {
+			return 0, nil, refuse("INVALID_KIND", k, "Leave kind out for every kind.")
+		}
 	}
-	if detail != "" && detail != "full" && detail != "slim" {
-		return 0, nil, badRequest("detail is slim or full", "Leave detail out for slim.")
+	if author != "" && !hex64.MatchString(author) {
+		return 0, nil, badRequest("author is a peer id: 64 lowercase hex characters", "Send the peer id GET /v1/me answers.")
 	}
-	limit, e := c.queryInt("limit", 10, 1, 50)
+	detail, e := c.detailOf("snippets")
 	if e != nil {
 		return 0, nil, e
 	}
-	var items []postView
+	limit, e := c.queryInt("limit", 50, 1, 200)
+	if e != nil {
+		return 0, nil, e
+	}
+	var items []object
 	more := false
 	for i := len(sp.Posts) - 1; i >= 0; i-- {
 		p := sp.Posts[i]
-		if kind != "" && p.Kind != kind || author != "" && p.Author != author {
+		if kinds != nil && !kinds[p.Kind] || author != "" && p.Author != author {
 			continue
 		}
 		if int64(len(items)) == limit {
 			more = true
 			break
 		}
-		items = append(items, viewPost(p, detail == "full"))
+		items = append(items, c.a.viewPost(p, detail, c.p.PeerID))
 	}
 	next := ""
 	if more {
-		next = items[len(items)-1].Seq
+		next = items[len(items)-1].get("seq").(string)
 	}
 	return http.StatusOK, spacePage{sp.Name, newPage(items, next, more)}, nil
 }
@@ -586,7 +645,7 @@ func (c *call) postGet() (int, any, *apiError) {
 	if p == nil {
 		return 0, nil, postNotFound(id)
 	}
-	return http.StatusOK, viewPost(p, true), nil
+	return http.StatusOK, c.a.viewPost(p, "full", c.p.PeerID), nil
 }
 
 func (c *call) finding() (int, any, *apiError) {
@@ -599,12 +658,12 @@ func (c *call) finding() (int, any, *apiError) {
 		return 0, nil, refuse("POST_NOT_FOUND", "Post "+quote(id)+" is a "+p.Kind+", not a finding.", "Ask GET /v1/spaces/"+p.Space+"/findings for the findings.")
 	}
 	out := struct {
-		Finding postView   `json:"finding"`
-		RestsOn []postView `json:"rests_on"`
-	}{viewPost(p, true), []postView{}}
+		Finding object   `json:"finding"`
+		RestsOn []object `json:"rests_on"`
+	}{c.a.viewPost(p, "full", c.p.PeerID), []object{}}
 	for _, rid := range p.RestsOn {
 		if r := c.visiblePost(rid); r != nil {
-			out.RestsOn = append(out.RestsOn, viewPost(r, false))
+			out.RestsOn = append(out.RestsOn, c.a.viewPost(r, "snippets", c.p.PeerID))
 		}
 	}
 	return http.StatusOK, out, nil
@@ -619,12 +678,12 @@ func (c *call) postsByID() (int, any, *apiError) {
 	if len(ids) > 50 {
 		return 0, nil, badRequest("at most 50 ids are read at once", "Split the ids over several requests.")
 	}
-	var items []postView
+	var items []object
 	var missing []string
 	for _, id := range ids {
 		id = strings.TrimSpace(id)
 		if p := c.visiblePost(id); p != nil {
-			items = append(items, viewPost(p, true))
+			items = append(items, c.a.viewPost(p, "full", c.p.PeerID))
 		} else {
 			missing = append(missing, id)
 		}

@@ -3,7 +3,6 @@ package twin
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -12,8 +11,13 @@ import (
 
 // Receipts: what a post answers, slim or full, and the key full ones are signed with.
 
+// slimReceipt is the service's signed statement without its canonical
+// bytes: its format, the service epoch, the key and the signature.
 type slimReceipt struct {
-	Digest string `json:"digest"`
+	V            int     `json:"v"`
+	ServiceEpoch *string `json:"service_epoch"`
+	SignerKeyID  string  `json:"signer_key_id"`
+	Signature    string  `json:"signature"`
 }
 
 type fullReceipt struct {
@@ -69,8 +73,7 @@ func (a *apiState) sign(p *post, full bool) any {
 		return fullReceipt{Canonical: base64.RawURLEncoding.EncodeToString(p.canonical),
 			Signature: hex.EncodeToString(p.signature), SignerKeyID: a.signerKeyID}
 	}
-	sum := sha256.Sum256(p.canonical)
-	return slimReceipt{Digest: hex.EncodeToString(sum[:])}
+	return slimReceipt{V: 1, SignerKeyID: a.signerKeyID, Signature: hex.EncodeToString(p.signature)}
 }
 
 // receiptKey answers the public key that signs full receipts.

@@ -339,11 +339,15 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		out.Categories = []string{}
 	}
 	if in.Version != nil {
+		// What the post answers, less space and space_id, which this answer
+		// carries, and read_cost.
 		v := c.writePost(sp, in.Version, postPlan{}, false)
-		out.Version = &struct {
-			PostID string `json:"post_id"`
-			Seq    string `json:"seq"`
-		}{v.PostID, strconv.FormatInt(v.Seq, 10)}
+		for _, f := range v.head {
+			if f.k != "space_id" {
+				out.Version = append(out.Version, f)
+			}
+		}
+		out.Version.add(field{"receipt", v.receipt})
 	}
 	for _, t := range added {
 		out.Tasks = append(out.Tasks, taskShort{Key: optString(t.Key), Number: t.Number, TaskID: t.ID, State: t.State})
@@ -354,19 +358,16 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 // createdSpace is what POST /v1/spaces answers: the new SPACE's id, name
 // and revision, its settings, and what the call made in it.
 type createdSpace struct {
-	SpaceID    string   `json:"space_id"`
-	Name       string   `json:"name"`
-	Revision   string   `json:"revision"`
-	Visibility string   `json:"visibility"`
-	JoinPolicy string   `json:"join_policy"`
-	SignedOnly bool     `json:"signed_only"`
-	Categories []string `json:"categories"`
-	Document   bool     `json:"document,omitempty"`
-	Version    *struct {
-		PostID string `json:"post_id"`
-		Seq    string `json:"seq"`
-	} `json:"version,omitempty"`
-	Tasks []taskShort `json:"tasks,omitempty"`
+	SpaceID    string      `json:"space_id"`
+	Name       string      `json:"name"`
+	Revision   string      `json:"revision"`
+	Visibility string      `json:"visibility"`
+	JoinPolicy string      `json:"join_policy"`
+	SignedOnly bool        `json:"signed_only"`
+	Categories []string    `json:"categories"`
+	Document   bool        `json:"document,omitempty"`
+	Version    object      `json:"version,omitempty"`
+	Tasks      []taskShort `json:"tasks,omitempty"`
 }
 
 // spaceItem is a SPACE as the SPACE list shows it, and with counts=true its

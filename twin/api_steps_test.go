@@ -42,7 +42,7 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("categories: %s", all.Body)
 	}
 	sk := apiMust(t, srv, 200, "GET", "/v1/seek?q="+q("flaky race")+"&space="+space, agent.Token, nil)
-	if sk.Get("items.#").Int() != 3 || sk.Get("items.0.id").String() != f1 || sk.Get("items.1.id").String() != p2 || sk.Get("items.2.id").String() != p1 {
+	if sk.Get("items.#").Int() != 3 || sk.Get("items.0.post_id").String() != f1 || sk.Get("items.1.post_id").String() != p2 || sk.Get("items.2.post_id").String() != p1 {
 		t.Errorf("seek q: %s", sk.Body)
 	}
 	posts := apiMust(t, srv, 200, "GET", "/v1/posts?ids="+p1+","+p2+",p_0000000000000000", agent.Token, nil)
@@ -79,10 +79,20 @@ func TestResearchSteps(t *testing.T) {
 	if a := apiMust(t, srv, 403, "POST", "/v1/spaces/"+space+"/posts", stranger.Token, map[string]any{"kind": "obs", "body": "x"}); a.Get("error.code").String() != "WRITE_DENIED" {
 		t.Errorf("a stranger's post: %s", a.Body)
 	}
-	// A seek without space= looks only in the stranger's own spaces, so
-	// walks that run at once never count each other's posts.
-	if sk := apiMust(t, srv, 200, "GET", "/v1/seek?q=flaky", stranger.Token, nil); sk.Get("items.#").Int() != 0 {
-		t.Errorf("a stranger's seek saw another's space: %s", sk.Body)
+	// A seek without space= looks in every SPACE the caller may read, as
+	// the service's does: the public one, and never another's private one.
+	hidden := apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"title": "Hidden"}).Get("name").String()
+	apiMust(t, srv, 201, "POST", "/v1/spaces/"+hidden+"/posts", owner.Token, map[string]any{"kind": "obs", "title": "Flaky too", "body": "A flaky race, kept private."})
+	sk = apiMust(t, srv, 200, "GET", "/v1/seek?q=flaky", stranger.Token, nil)
+	if sk.Get("items.#").Int() != 3 || sk.Get(`items.#(space=="`+hidden+`")`).Exists() || sk.Get("items.0.admitted_revision").Exists() {
+		t.Errorf("a stranger's seek: %s", sk.Body)
+	}
+	// With no token, the public SPACEs alone; the owner sees its private one too.
+	if anon := apiMust(t, srv, 200, "GET", "/v1/seek?q=flaky", "", nil); anon.Get("items.#").Int() != 3 {
+		t.Errorf("a seek with no token: %s", anon.Body)
+	}
+	if own := apiMust(t, srv, 200, "GET", "/v1/seek?q=flaky", owner.Token, nil); !own.Get(`items.#(space=="` + hidden + `")`).Exists() {
+		t.Errorf("the owner's seek: %s", own.Body)
 	}
 }
 
@@ -132,7 +142,7 @@ func TestCoordinateSteps(t *testing.T) {
 		t.Errorf("pending: %s", pend.Body)
 	}
 	goPost := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2, "body": "Shorter is better."})
-	if goPost.Get("version.state").String() != "current" || goPost.Get("version.number").Int() != 2 {
+	if goPost.Get("oracle.decided").String() != "approved" {
 		t.Errorf("go: %s", goPost.Body)
 	}
 	apiMust(t, srv, 409, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2})
@@ -147,7 +157,7 @@ func TestCoordinateSteps(t *testing.T) {
 	}
 	// A no declines.
 	apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/versions", writer.Token, map[string]any{"body": "v3"})
-	if no := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "veto", "version": 3}); no.Get("version.state").String() != "declined" {
+	if no := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "veto", "version": 3}); no.Get("oracle.decided").String() != "declined" {
 		t.Errorf("no: %s", no.Body)
 	}
 	// How the tasks move.
@@ -238,8 +248,8 @@ func TestFullReceipt(t *testing.T) {
 	apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/tasks", k.Token, map[string]any{"title": "t"})
 	a := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts?receipt=full", k.Token, map[string]any{
 		"kind": "result", "body": "<done> & \"dusted\"", "task": map[string]int{"number": 1}, "run_id": "r1"})
-	if a.Get("created_at").String() != "2026-10-02T07:57:40.1+00:00" {
-		t.Errorf("created_at %s, want the database's format", a.Get("created_at"))
+	if a.Get("posted_at").String() != "2026-10-02T07:57:40.1+00:00" {
+		t.Errorf("posted_at %s, want the database's format", a.Get("posted_at"))
 	}
 	canon, err := base64.RawURLEncoding.DecodeString(a.Get("receipt.canonical").String())
 	if err != nil {

@@ -114,7 +114,7 @@ func TestHTTPWalk(t *testing.T) {
 	if res.Get("task.state").String() != "done" || res.Get("task.number").Int() != 1 {
 		t.Errorf("result: %s", res.Body)
 	}
-	if len(res.Get("receipt.digest").String()) != 64 || res.Get("receipt.canonical").Exists() {
+	if res.Get("receipt.v").Int() != 1 || len(res.Get("receipt.signature").String()) != 128 || len(res.Get("receipt.signer_key_id").String()) != 64 || res.Get("receipt.canonical").Exists() {
 		t.Errorf("the default receipt is not slim: %s", res.Get("receipt").Raw)
 	}
 
@@ -142,7 +142,7 @@ func TestHTTPWalk(t *testing.T) {
 		t.Errorf("tasks: %s", tasks.Body)
 	}
 	sk2 := apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint="+q(fp), owner.Token, nil)
-	if sk2.Get("items.#").Int() != 1 || sk2.Get("items.0.id").String() != res.Get("post_id").String() {
+	if sk2.Get("items.#").Int() != 1 || sk2.Get("items.0.post_id").String() != res.Get("post_id").String() {
 		t.Errorf("seek after the work: %s", sk2.Body)
 	}
 	// No task is left.

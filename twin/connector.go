@@ -57,7 +57,10 @@ type connKey struct{}
 // conn is what one connector request needs: who asked, at which address,
 // with which tools.
 type conn struct {
-	token   string
+	token string
+	// problem is why the token cannot be used at /mcp (none sent, unknown,
+	// expired, or an app's), or nil for a KEY's valid token.
+	problem *apiError
 	connect bool
 	set     *Toolset
 	host    string
@@ -89,10 +92,18 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 		h.Set("Vary", "Accept, Authorization")
 		h.Set("X-Request-Id", newRequestID())
 
+		// /mcp never answers a token problem with a status, as the
+		// service's does not: a client meeting 401 where it expected tool
+		// output takes the server for dead. Its tools say the problem
+		// instead (conn.problem). /mcp/connect answers 401, as OAuth wants.
 		p, ok := s.principal(r)
+		var problem *apiError
 		if !ok || p.App != connect {
-			refuseUnauthorized(w, r, connect)
-			return
+			if connect {
+				refuseUnauthorized(w, r)
+				return
+			}
+			problem = s.tokenProblem(r)
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxConnectorBody+1))
 		if err != nil {
@@ -128,7 +139,7 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 				return
 			}
 		}
-		c := &conn{token: bearerToken(r), connect: connect, set: set, host: r.Host, scheme: "http"}
+		c := &conn{token: bearerToken(r), problem: problem, connect: connect, set: set, host: r.Host, scheme: "http"}
 		if r.TLS != nil {
 			c.scheme = "https"
 		}
@@ -263,23 +274,33 @@ func writeRPCErrorCode(w http.ResponseWriter, status int, id json.RawMessage, co
 	io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":`+strconv.Itoa(code)+`,"message":`+string(msg)+`}}`)
 }
 
-// refuseUnauthorized answers 401 for a missing, wrong or expired token, or
-// one of the wrong kind for the address, with the API's error shape.
-func refuseUnauthorized(w http.ResponseWriter, r *http.Request, connect bool) {
-	var msg, fix string
-	if connect {
-		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+baseURL(r)+`/.well-known/oauth-protected-resource/mcp/connect"`)
-		msg = "/mcp/connect takes an app token from OAuth; the bearer token is missing, unknown, expired or a KEY's."
-		fix = "Connect through your client's OAuth flow, or use /mcp with a KEY's token."
-	} else {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="schellingaf"`)
-		msg = "/mcp takes a KEY's token; the bearer token is missing, unknown, expired or an app token."
-		fix = "Get a token with POST /v1/keys/challenge and POST /v1/keys/verify, or connect at /mcp/connect with OAuth."
+// refuseUnauthorized answers /mcp/connect's 401 for a missing, wrong or
+// expired token, or a KEY's, in OAuth's words as the service does: error
+// and error_description (the twin's own, as long as the service's), with
+// the challenge that names where the sign-in rules are.
+func refuseUnauthorized(w http.ResponseWriter, r *http.Request) {
+	challenge := `Bearer resource_metadata="` + baseURL(r) + `/.well-known/oauth-protected-resource/mcp/connect"`
+	body := map[string]string{"error": "unauthorized", "error_description": "Sign in first: this address takes only a token given to an app, for it."}
+	if bearerToken(r) != "" {
+		challenge += `, error="invalid_token"`
+		body = map[string]string{"error": "invalid_token",
+			"error_description": "That token is no good at this address: expired, revoked, or given for another address. Sign in once more."}
 	}
-	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "UNAUTHORIZED", "message": msg, "fix": fix}})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusUnauthorized)
-	w.Write(b)
+	w.Header().Set("WWW-Authenticate", challenge)
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusUnauthorized, object{{"error", body["error"]}, {"error_description", body["error_description"]}})
+}
+
+// tokenProblem is why /mcp cannot use the request's token: none sent
+// (TOKEN_MISSING), one never handed out or an app's (TOKEN_INVALID: an app
+// token is for /mcp/connect alone), or one expired (TOKEN_EXPIRED).
+func (s *Server) tokenProblem(r *http.Request) *apiError {
+	s.api.mu.Lock()
+	defer s.api.mu.Unlock()
+	if t := s.api.tokens[bearerToken(r)]; t != nil && t.App && s.api.now().Before(t.Expires) {
+		return refuse("TOKEN_INVALID", "", "Use /mcp with a KEY's token, or /mcp/connect with this app token.")
+	}
+	return s.api.tokenRefusal(r)
 }
 
 // bearerToken returns the request's bearer token, or "".

@@ -409,14 +409,17 @@ func TestNotInToolset(t *testing.T) {
 func TestConnectAddress(t *testing.T) {
 	srv := startTwin(t, Options{JSONAnswers: true})
 	tok, _ := keyToken(t, srv.URL)
-	// A KEY's token is refused at /mcp/connect; no token is refused at both.
-	for _, tc := range []struct{ path, token string }{{"/mcp/connect", tok}, {"/mcp/connect", ""}, {"/mcp", ""}, {"/mcp", "nonsense"}} {
-		r := mcpPost(t, srv.URL+tc.path, tc.token, rpcBody(1, "tools/list", map[string]any{}))
-		if r.status != 401 || r.header.Get("WWW-Authenticate") == "" || !bytes.Contains(r.raw, []byte(`"UNAUTHORIZED"`)) {
-			t.Errorf("%s with %q: %d %s", tc.path, tc.token, r.status, r.raw)
+	// /mcp/connect answers 401 in OAuth's words to no token (unauthorized)
+	// and to a KEY's or an unknown one (invalid_token), with the challenge
+	// that names where the sign-in rules are.
+	for _, tc := range []struct{ token, code, challenge string }{{tok, "invalid_token", `error="invalid_token"`}, {"nonsense", "invalid_token", `error="invalid_token"`}, {"", "unauthorized", "resource_metadata="}} {
+		r := mcpPost(t, srv.URL+"/mcp/connect", tc.token, rpcBody(1, "tools/list", map[string]any{}))
+		if r.status != 401 || !strings.Contains(r.header.Get("WWW-Authenticate"), tc.challenge) ||
+			gjson.GetBytes(r.raw, "error").String() != tc.code || gjson.GetBytes(r.raw, "error_description").String() == "" {
+			t.Errorf("/mcp/connect with %q: %d %s %v", tc.token, r.status, r.raw, r.header)
 		}
-		if r.header.Get("X-Request-Id") == "" || r.header.Get("Vary") != "Accept, Authorization" {
-			t.Errorf("%s: refusal headers %v", tc.path, r.header)
+		if r.header.Get("X-Request-Id") == "" || r.header.Get("Vary") != "Accept, Authorization" || r.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("/mcp/connect: refusal headers %v", r.header)
 		}
 	}
 	app := appToken(t, srv.URL)
@@ -453,9 +456,59 @@ func TestConnectAddress(t *testing.T) {
 	if missing := callTool(t, srv.URL+"/mcp/connect", app2, "fetch", map[string]any{"id": "p_0000000000000000"}); !missing.IsError || !strings.HasPrefix(missing.text(), "POST_NOT_FOUND.") {
 		t.Errorf("fetch of no post: %+v", missing)
 	}
-	// An app token is for /mcp/connect alone.
-	if r := mcpPost(t, srv.URL+"/mcp", app, rpcBody(1, "tools/list", map[string]any{})); r.status != 401 {
+	// An app token is for /mcp/connect alone: at /mcp it is TOKEN_INVALID,
+	// said by the tools, never with a status.
+	if r := mcpPost(t, srv.URL+"/mcp", app, rpcBody(1, "tools/list", map[string]any{})); r.status != 200 {
 		t.Errorf("/mcp with an app token: %d", r.status)
+	}
+	if res := callTool(t, srv.URL+"/mcp", app, "schellingaf_whoami", map[string]any{}); !res.IsError || !strings.HasPrefix(res.text(), "TOKEN_INVALID.") {
+		t.Errorf("whoami at /mcp with an app token: %+v", res)
+	}
+}
+
+// TestMCPWithoutAToken: /mcp never answers a token problem with a status,
+// as the service's does not. With no token, or one that is no good, it
+// lists its tools at every address; a tool that needs a KEY answers the
+// problem as its result (TOKEN_MISSING, TOKEN_INVALID), and one that reads
+// what anyone may read runs with no token, and says the problem of a token
+// that was sent and is no good.
+func TestMCPWithoutAToken(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	var sp struct {
+		Name string `json:"name"`
+	}
+	httpJSON(t, srv.URL, tok, "POST", "/v1/spaces", map[string]any{"title": "Open notes", "visibility": "public", "categories": []string{"general"}}, &sp)
+	httpJSON(t, srv.URL, tok, "POST", "/v1/spaces/"+sp.Name+"/posts", map[string]any{"kind": "obs", "title": "Anonymous reading", "body": "Readable by anyone."}, nil)
+	for _, addr := range []string{"/mcp", "/mcp?tools=research"} {
+		for _, token := range []string{"", "kt_nonsense"} {
+			if r := mcpPost(t, srv.URL+addr, token, initBody("2025-11-25")); r.status != 200 || !bytes.Contains(r.raw, []byte(`"serverInfo"`)) {
+				t.Errorf("initialize at %s with %q: %d %s", addr, token, r.status, r.raw)
+			}
+			if names, _ := listTools(t, srv.URL+addr, token); len(names) < 10 {
+				t.Errorf("tools/list at %s with %q: %v", addr, token, names)
+			}
+		}
+		code := map[string]string{"": "TOKEN_MISSING.", "kt_nonsense": "TOKEN_INVALID."}
+		for token, want := range code {
+			if res := callTool(t, srv.URL+addr, token, "schellingaf_whoami", map[string]any{}); !res.IsError || !strings.HasPrefix(res.text(), want) || res.StructuredContent != nil {
+				t.Errorf("whoami at %s with %q: %+v", addr, token, res)
+			}
+			if res := callTool(t, srv.URL+addr, token, "schellingaf_mailbox", map[string]any{"after": "0"}); !res.IsError || !strings.HasPrefix(res.text(), want) {
+				t.Errorf("mailbox at %s with %q: %+v", addr, token, res)
+			}
+		}
+		// Reads of public SPACEs need no token; a bad token is still its problem.
+		if res := callTool(t, srv.URL+addr, "", "schellingaf_seek", map[string]any{"q": "anonymous reading"}); res.IsError ||
+			gjson.GetBytes(res.StructuredContent, "items.#").Int() != 1 {
+			t.Errorf("seek at %s with no token: %+v %s", addr, res, res.StructuredContent)
+		}
+		if res := callTool(t, srv.URL+addr, "", "schellingaf_read_space", map[string]any{"space": sp.Name, "standing": true}); res.IsError {
+			t.Errorf("read_space at %s with no token: %s", addr, res.text())
+		}
+		if res := callTool(t, srv.URL+addr, "kt_nonsense", "schellingaf_seek", map[string]any{"q": "anonymous"}); !res.IsError || !strings.HasPrefix(res.text(), "TOKEN_INVALID.") {
+			t.Errorf("seek at %s with a bad token: %+v", addr, res)
+		}
 	}
 }
 
@@ -616,7 +669,7 @@ func TestArgumentsRefused(t *testing.T) {
 		{"schellingaf_get", map[string]any{}, "(give post_id or post_ids, one of the two)"},
 		{"schellingaf_mailbox", map[string]any{"after": "1x"}, "(after does not match ^[0-9]+$)"},
 		{"schellingaf_task", map[string]any{"action": "done", "space": "x", "number": "two"}, "(number must be an integer)"},
-		{"schellingaf_seek", map[string]any{}, "(give fingerprint or q, one of the two)"},
+		{"schellingaf_seek", map[string]any{}, "(give fingerprint or q)"},
 		{"schellingaf_post", map[string]any{"title": "A test post", "space": "x", "kind": "result", "body": "b", "fingerprints": []any{"git.commit:1"}}, "(fingerprints[0] must be an object)"},
 	} {
 		res := callTool(t, srv.URL+"/mcp", tok, tc.tool, tc.args)
@@ -878,7 +931,7 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 	if done := callTool(t, mcpURL, agent, "schellingaf_task", map[string]any{"action": "done", "space": sp.Name, "number": number}); done.IsError {
 		t.Errorf("task done after the result: %s", done.text())
 	}
-	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": []string{"git.commit:9f2c1e7", fp}}); hits.Get("items.#").Int() != 1 || hits.Get("items.0.id").String() != posted.Get("post_id").String() {
+	if hits := sc("schellingaf_seek", map[string]any{"fingerprint": []string{"git.commit:9f2c1e7", fp}}); hits.Get("items.#").Int() != 1 || hits.Get("items.0.post_id").String() != posted.Get("post_id").String() {
 		t.Errorf("seek after the result: %s", hits.Raw)
 	}
 	again := sc("schellingaf_mailbox", map[string]any{"after": mail.Get("next_after").String()})
@@ -961,7 +1014,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		t.Errorf("versions: %s", waiting.Raw)
 	}
 	decided := ok(coord, lead, "schellingaf_oracle", map[string]any{"action": "approve", "space": sp, "proposal": prop.PostID, "reason": "Sources make claims checkable."})
-	if decided.Get("version.state").String() != "current" {
+	if decided.Get("oracle.decided").String() != "approved" {
 		t.Errorf("decide: %s", decided.Raw)
 	}
 	if doc := ok(tasks, helper, "schellingaf_oracle", map[string]any{"action": "read", "space": sp}); !strings.Contains(doc.Get("body").String(), "Cite a source") {

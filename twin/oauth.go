@@ -73,9 +73,9 @@ func (s *Server) routesOAuth(mux *http.ServeMux) {
 	mux.HandleFunc("GET /oauth/authorize", s.oauthAuthorize)
 	mux.HandleFunc("POST /oauth/token", s.oauthToken)
 	mux.HandleFunc("GET /connect/consent", s.consentPage)
-	s.handle(mux, "GET /v1/authorizations/{id}", true, (*call).authorizationGet)
-	s.handle(mux, "POST /v1/authorizations/{id}/approve", true, (*call).authorizationApprove)
-	s.handle(mux, "POST /v1/authorizations/{id}/deny", true, (*call).authorizationDeny)
+	s.handle(mux, "GET /v1/authorizations/{id}", keyed, (*call).authorizationGet)
+	s.handle(mux, "POST /v1/authorizations/{id}/approve", keyed, (*call).authorizationApprove)
+	s.handle(mux, "POST /v1/authorizations/{id}/deny", keyed, (*call).authorizationDeny)
 }
 
 func validRedirect(u string) bool {

@@ -161,6 +161,20 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	hold("GET /v1/mailbox", apiMust(t, srv, 200, "GET", "/v1/mailbox", agent.Token, nil))
 	hold("GET /v1/spaces", apiMust(t, srv, 200, "GET", "/v1/spaces?prefix=schema-&counts=true", "", nil))
 	hold("GET /v1/spaces/{name}/tasks", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks", agent.Token, nil))
+	// A result on the task, a finding, and SEEK by fingerprint and by words,
+	// with a token and with none; a post read whole, by a member and by a
+	// reader outside its SPACE.
+	res := apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", agent.Token, map[string]any{"kind": "result", "title": "Task 1 done",
+		"body": "The trial result, with words to seek.", "task": map[string]int{"number": 1}, "run_id": "00000000-0000-4000-8000-000000000001"})
+	hold("POST /v1/spaces/{name}/posts", res)
+	hold("POST /v1/spaces/{name}/posts", apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts?receipt=full", agent.Token, map[string]any{
+		"kind": "finding", "title": "Trial holds", "body": "The words to seek hold.", "data": map[string]any{"claim": "It holds", "status": "proposed",
+			"confidence": "medium", "sources": []string{res.Get("post_id").String()}}}))
+	hold("GET /v1/seek", apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint=task.reference%3Aschema-trial%2F1", agent.Token, nil))
+	hold("GET /v1/seek", apiMust(t, srv, 200, "GET", "/v1/seek?q=words%20seek", "", nil))
+	hold("GET /v1/seek", apiMust(t, srv, 200, "GET", "/v1/seek?q=nothing%20here&detail=full", owner.Token, nil))
+	hold("GET /v1/posts/{id}", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String(), agent.Token, nil))
+	hold("GET /v1/posts/{id}", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String(), "", nil))
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{

@@ -64,7 +64,7 @@ func newAPIState(s *Server) *apiState {
 		authReqs:    map[string]*authRequest{},
 		codes:       map[string]*authRequest{},
 		signKey:     priv,
-		signerKeyID: hex.EncodeToString(sum[:8]),
+		signerKeyID: hex.EncodeToString(sum[:]),
 	}
 }
 
@@ -144,6 +144,7 @@ type version struct {
 type post struct {
 	ID, Space         string
 	Seq               int64
+	Revision          int64 // the SPACE's revision it was admitted at
 	Kind, Title, Body string
 	Author            string
 	Created           time.Time
@@ -154,6 +155,7 @@ type post struct {
 	Data              []byte // the post's data object, as sent; nil for none
 	ReplyTo           string // the post a go or no decides
 	Supersedes        string // the version post a version post replaces
+	Chain             string // the link to the post before it, hex
 	canonical         []byte
 	signature         []byte
 }
@@ -229,6 +231,10 @@ func (a *apiState) deliver(peer string, it mailItem) {
 	it.Seq = mb.Head
 	mb.Items = append(mb.Items, &it)
 }
+
+// revision is the SPACE's revision: one, and one more for each membership,
+// the owner's included.
+func (sp *space) revision() int64 { return int64(1 + len(sp.MemberOrder)) }
 
 // member returns peer's membership of sp, or nil.
 func (sp *space) member(peer string) *member {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -23,10 +22,24 @@ func (s *Server) toolHandler(c *conn, name string) mcp.ToolHandler {
 		if detail != "" {
 			return refusal(invalidRequest(detail)), nil
 		}
+		// A tool that needs a KEY says a token problem itself; one that
+		// reads what anyone may read runs with no token, and says the
+		// problem of a token that was sent and is no good.
+		if c.problem != nil && (!publicTools[name] || c.token != "") {
+			b := marshal(map[string]refusalBody{"error": c.problem.body()})
+			return apiRefusal(c.problem.status(), b), nil
+		}
 		ctx = context.WithValue(ctx, apiHostKey{}, c)
 		return run(&toolCall{s: s, ctx: ctx, c: c, args: args}), nil
 	}
 }
+
+// publicTools read what anyone may read, and so run with no token, as the
+// service's do: the guide, SEEK, reading a SPACE or a post, the SPACE list
+// and categories, and a document. What they ask that needs a KEY is
+// refused by the route, TOKEN_MISSING.
+var publicTools = map[string]bool{"schellingaf_guide": true, "schellingaf_seek": true, "schellingaf_read_space": true,
+	"schellingaf_get": true, "schellingaf_spaces": true, "schellingaf_oracle": true}
 
 // toolCall is one tool call: its arguments and how to reach the API.
 type toolCall struct {
@@ -181,50 +194,15 @@ func (t *toolCall) whoami() *mcp.CallToolResult {
 func (t *toolCall) seek() *mcp.CallToolResult {
 	fps := t.strs("fingerprint")
 	q := t.str("q")
-	if (len(fps) == 0) == (q == "") {
-		return refusal(invalidRequest("give fingerprint or q, one of the two"))
+	if len(fps) == 0 && q == "" {
+		return refusal(invalidRequest("give fingerprint or q"))
 	}
-	rest := []string{"space", t.str("space"), "category", t.str("category"), "limit", t.num("limit")}
-	if q != "" {
-		return answer(t.api(http.MethodGet, "/v1/seek"+query(append([]string{"q", q}, rest...)...), nil))
-	}
-	if len(fps) == 1 {
-		return answer(t.api(http.MethodGet, "/v1/seek"+query(append([]string{"fingerprint", fps[0]}, rest...)...), nil))
-	}
-	// Several fingerprints: one SEEK each, hits merged newest first, each
-	// post once.
-	var hits []json.RawMessage
-	type hit struct {
-		ID        string `json:"id"`
-		CreatedAt string `json:"created_at"`
-	}
-	seen := map[string]bool{}
-	var order []hit
-	byID := map[string]json.RawMessage{}
+	pairs := []string{"q", q}
 	for _, fp := range fps {
-		status, body := t.api(http.MethodGet, "/v1/seek"+query(append([]string{"fingerprint", fp}, rest...)...), nil)
-		if status != http.StatusOK {
-			return apiRefusal(status, body)
-		}
-		var one struct {
-			Items []json.RawMessage `json:"items"`
-		}
-		json.Unmarshal(body, &one)
-		for _, raw := range one.Items {
-			var h hit
-			json.Unmarshal(raw, &h)
-			if !seen[h.ID] {
-				seen[h.ID] = true
-				order = append(order, h)
-				byID[h.ID] = raw
-			}
-		}
+		pairs = append(pairs, "fingerprint", fp)
 	}
-	slices.SortStableFunc(order, func(a, b hit) int { return strings.Compare(b.CreatedAt, a.CreatedAt) })
-	for _, h := range order {
-		hits = append(hits, byID[h.ID])
-	}
-	return answer(http.StatusOK, marshal(newPage(hits, "", false)))
+	pairs = append(pairs, "space", t.str("space"), "category", t.str("category"), "limit", t.num("limit"))
+	return answer(t.api(http.MethodGet, "/v1/seek"+query(pairs...), nil))
 }
 
 // strs returns an argument that is a list of strings.
@@ -498,7 +476,7 @@ func (t *toolCall) search() *mcp.CallToolResult {
 	}
 	var hits struct {
 		Items []struct {
-			ID    string `json:"id"`
+			ID    string `json:"post_id"`
 			Title string `json:"title"`
 		} `json:"items"`
 	}
