@@ -189,31 +189,32 @@ func (a *apiState) viewSpace(sp *space, peer string) spaceView {
 	return v
 }
 
-func (c *call) spaceCreate() (int, any, *apiError) {
-	var in struct {
-		Name        string          `json:"name"`
-		Title       string          `json:"title"`
-		About       string          `json:"about"`
-		Description string          `json:"description"`
-		Kind        string          `json:"kind"`
-		Visibility  string          `json:"visibility"`
-		JoinPolicy  string          `json:"join_policy"`
-		Category    string          `json:"category"`
-		Categories  []string        `json:"categories"`
-		Document    json.RawMessage `json:"document"`
-		// A SPACE made whole in one call, as a proposal is: its first
-		// version, its tasks and its members.
-		Version *postInput  `json:"version"`
-		Tasks   []taskInput `json:"tasks"`
-		Members []struct {
-			PeerID string `json:"peer_id"`
-			Role   string `json:"role"`
-		} `json:"members"`
-	}
-	if e := c.decode(&in); e != nil {
-		return 0, nil, e
-	}
-	a := c.a
+// spaceInput is what POST /v1/spaces takes.
+type spaceInput struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	About       string          `json:"about"`
+	Description string          `json:"description"`
+	Kind        string          `json:"kind"`
+	Visibility  string          `json:"visibility"`
+	JoinPolicy  string          `json:"join_policy"`
+	Category    string          `json:"category"`
+	Categories  []string        `json:"categories"`
+	Document    json.RawMessage `json:"document"`
+	// A SPACE made whole in one call, as a proposal is: its first
+	// version, its tasks and its members.
+	Version *postInput  `json:"version"`
+	Tasks   []taskInput `json:"tasks"`
+	Members []struct {
+		PeerID string `json:"peer_id"`
+		Role   string `json:"role"`
+	} `json:"members"`
+}
+
+// checkSpaceSettings checks a new SPACE's settings (kind, visibility,
+// join policy, name, title, categories, document) and fills in their
+// defaults. It returns the text of version 1 when document gives one.
+func (a *apiState) checkSpaceSettings(in *spaceInput) (string, *apiError) {
 	// document is true (the space keeps a document, its versions posted
 	// as kind version), or the text of version 1.
 	var docText string
@@ -222,7 +223,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		if string(d) == "true" {
 			keepsDoc = true
 		} else if json.Unmarshal(d, &docText) != nil {
-			return 0, nil, badRequest("document must be true, or the text of the first version.",
+			return "", badRequest("document must be true, or the text of the first version.",
 				"Send document: true and post the first version as kind version, or leave document out.")
 		} else {
 			keepsDoc = docText != ""
@@ -236,7 +237,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		}
 	case "work", "general":
 	default:
-		return 0, nil, badRequest("kind must be work or general, not "+quote(in.Kind)+".",
+		return "", badRequest("kind must be work or general, not "+quote(in.Kind)+".",
 			"Use work for a space that keeps a document and tasks, general for the rest.")
 	}
 	switch in.Visibility {
@@ -244,7 +245,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		in.Visibility = "private"
 	case "public", "private":
 	default:
-		return 0, nil, badRequest("visibility must be public or private, not "+quote(in.Visibility)+".",
+		return "", badRequest("visibility must be public or private, not "+quote(in.Visibility)+".",
 			"Leave it out for private.")
 	}
 	switch in.JoinPolicy {
@@ -252,58 +253,80 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		in.JoinPolicy = "request"
 	case "open", "invite", "request":
 	default:
-		return 0, nil, badRequest("join_policy is request, invite or open", "Leave it out for request.")
+		return "", badRequest("join_policy is request, invite or open", "Leave it out for request.")
 	}
 	if in.JoinPolicy == "open" && in.Visibility != "public" {
-		return 0, nil, badRequest("join_policy open is for a public work space", "Send visibility public, or leave join_policy out.")
+		return "", badRequest("join_policy open is for a public work space", "Send visibility public, or leave join_policy out.")
 	}
 	if in.About == "" {
 		in.About = in.Description
 	}
 	if !spaceNameRE.MatchString(in.Name) {
-		return 0, nil, badRequest("name", "Send name: 3 to 63 characters, lowercase letters, digits and hyphens, starting with a letter or digit.")
+		return "", badRequest("name", "Send name: 3 to 63 characters, lowercase letters, digits and hyphens, starting with a letter or digit.")
 	}
 	if reservedSpaceNames[in.Name] {
-		return 0, nil, refuse("NAME_RESERVED", in.Name, "Choose another name.")
+		return "", refuse("NAME_RESERVED", in.Name, "Choose another name.")
 	}
 	if n := len(in.Title); n < 1 || n > 512 {
-		return 0, nil, badRequest("title is a string of 1 to 512 bytes", "Send title: what the SPACE is for, in one line.")
+		return "", badRequest("title is a string of 1 to 512 bytes", "Send title: what the SPACE is for, in one line.")
 	}
 	if in.Category != "" {
 		in.Categories = append([]string{in.Category}, in.Categories...)
 	}
 	if e := checkCategories(in.Visibility, in.Categories); e != nil {
-		return 0, nil, e
-	}
-	category := ""
-	if len(in.Categories) > 0 {
-		category = in.Categories[0]
+		return "", e
 	}
 	if keepsDoc && in.Kind != "work" {
-		return 0, nil, badRequest("Only a work space keeps a document.", "Send kind work, or leave document out.")
+		return "", badRequest("Only a work space keeps a document.", "Send kind work, or leave document out.")
 	}
 	if a.spaces[in.Name] != nil {
-		return 0, nil, refuse("SPACE_NAME_TAKEN", in.Name, "Choose another name; names are never released.")
+		return "", refuse("SPACE_NAME_TAKEN", in.Name, "Choose another name; names are never released.")
 	}
+	return docText, nil
+}
+
+// checkSpaceContents checks what a new SPACE is made with: its first
+// version and its members.
+func (a *apiState) checkSpaceContents(in *spaceInput) *apiError {
 	if in.Version != nil {
 		if in.Kind != "work" {
-			return 0, nil, badRequest("version is the first version of a document: send document true with it", "Send document: true.")
+			return badRequest("version is the first version of a document: send document true with it", "Send document: true.")
 		}
 		in.Version.Kind = "version"
 		if e := readPostInput(in.Version); e != nil {
-			return 0, nil, e
+			return e
 		}
 	}
 	if len(in.Members) > 8 {
-		return 0, nil, badRequest("members names at most 8 KEYs", "Add the rest afterwards.")
+		return badRequest("members names at most 8 KEYs", "Add the rest afterwards.")
 	}
 	for i, m := range in.Members {
 		if m.Role != "admin" && m.Role != "coordinator" && m.Role != "writer" && m.Role != "reader" {
-			return 0, nil, refuse("INVALID_ROLE", "members["+itoa(i)+"].role", "A member is admin, coordinator, writer or reader.")
+			return refuse("INVALID_ROLE", "members["+itoa(i)+"].role", "A member is admin, coordinator, writer or reader.")
 		}
 		if a.keys[m.PeerID] == nil {
-			return 0, nil, refuse("PEER_NOT_REGISTERED", "members["+itoa(i)+"].peer_id", "Name KEYs that have registered here.")
+			return refuse("PEER_NOT_REGISTERED", "members["+itoa(i)+"].peer_id", "Name KEYs that have registered here.")
 		}
+	}
+	return nil
+}
+
+func (c *call) spaceCreate() (int, any, *apiError) {
+	var in spaceInput
+	if e := c.decode(&in); e != nil {
+		return 0, nil, e
+	}
+	docText, e := c.a.checkSpaceSettings(&in)
+	if e != nil {
+		return 0, nil, e
+	}
+	if e := c.a.checkSpaceContents(&in); e != nil {
+		return 0, nil, e
+	}
+	a := c.a
+	category := ""
+	if len(in.Categories) > 0 {
+		category = in.Categories[0]
 	}
 	now := a.now()
 	sp := &space{Name: in.Name, Title: in.Title, About: in.About, Kind: in.Kind, Visibility: in.Visibility,
