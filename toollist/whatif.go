@@ -163,6 +163,18 @@ func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error 
 	}
 	bs := wk.batches
 	slices.SortFunc(bs, func(a, b walkedBatch) int { return a.start - b.start })
+	// the names of the tools changed, held at once
+	for k := range savings {
+		n := len(c.Tools) - len(bs)*prescanBatch
+		for _, b := range bs {
+			for _, pc := range b.pieces {
+				if pc.at < 0 {
+					n += len(pc.savings[k].Tools)
+				}
+			}
+		}
+		savings[k].Tools = make([]string, 0, max(n, 0))
+	}
 	r := newRunner(c, ts, p)
 	one := func(i int) error {
 		if err := r.one(i, false, true); err != nil {

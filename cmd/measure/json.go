@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/gate"
@@ -17,16 +18,46 @@ func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) 
 	head := jsonjs.Stringify(jsonjs.ObjectValue([]jsonjs.Member{member("capture", str(r.capture.Path)), member("form", str(r.capture.Form.String()))}))
 	dst = append(dst, head[:len(head)-1]...)
 	dst = toollist.WriteFiguresJSON(append(dst, ','), r.figures, flush)
-	rest := jsonjs.Stringify(jsonjs.ObjectValue(sections(r, o)))
-	if len(rest) > 2 {
-		dst = append(append(dst, ','), rest[1:]...)
-	} else {
-		dst = append(dst, '}')
+	for _, m := range sections(r, o) {
+		if m.Key == savingsKey {
+			dst = appendSavings(dst, r.savings, flush)
+			continue
+		}
+		dst = jsonjs.AppendStringify(append(jsonjs.AppendQuote(append(dst, ','), m.Key), ':'), m.Value)
+	}
+	return append(dst, '}')
+}
+
+// savingsKey stands in sections for the what-ifs' savings, which
+// appendSavings writes (a list of every tool changed is not built as
+// values).
+const savingsKey = "\x00savings"
+
+// appendSavings appends each what-if's member, handing long lists of the
+// tools changed to flush in pieces.
+func appendSavings(dst []byte, savings []toollist.Saving, flush func([]byte) []byte) []byte {
+	for _, s := range savings {
+		dst = append(jsonjs.AppendQuote(append(dst, ','), s.Name), `:{"wire_saving_bytes":`...)
+		dst = strconv.AppendInt(dst, s.WireSavingBytes, 10)
+		dst = strconv.AppendInt(append(dst, `,"model_read_saving_bytes":`...), s.ModelReadSavingBytes, 10)
+		dst = strconv.AppendInt(append(dst, `,"changes":`...), int64(s.Changes), 10)
+		dst = append(dst, `,"tools_changed":[`...)
+		for i, t := range s.Tools {
+			if i > 0 {
+				dst = append(dst, ',')
+				if len(dst) >= 64<<10 {
+					dst = flush(dst)
+				}
+			}
+			dst = jsonjs.AppendQuote(dst, t)
+		}
+		dst = append(dst, "]}"...)
 	}
 	return dst
 }
 
-// sections returns the members of a report after the figures.
+// sections returns the members of a report after the figures; the
+// savings, when there are any, are one member named savingsKey.
 func sections(r *report, o *options) []jsonjs.Member {
 	var ms []jsonjs.Member
 	if o.toolsets != "" && r.sets != nil {
@@ -51,13 +82,8 @@ func sections(r *report, o *options) []jsonjs.Member {
 		}
 		ms = append(ms, member("instructions", jsonjs.ObjectValue(in)))
 	}
-	for _, s := range r.savings {
-		ms = append(ms, member(s.Name, jsonjs.ObjectValue([]jsonjs.Member{
-			member("wire_saving_bytes", num(s.WireSavingBytes)),
-			member("model_read_saving_bytes", num(s.ModelReadSavingBytes)),
-			member("changes", num(int64(s.Changes))),
-			member("tools_changed", strs(s.Tools)),
-		})))
+	if len(r.savings) > 0 {
+		ms = append(ms, member(savingsKey, jsonjs.NullValue()))
 	}
 	over := make([]jsonjs.Value, len(r.over))
 	for i, ov := range r.over {
