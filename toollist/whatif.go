@@ -35,6 +35,8 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 	}
 	var err error
 	switch {
+	case w != nil && p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
+		err = whatIfWrite(c, ts, p, savings, w)
 	case w != nil:
 		em := &emitter{w: w, buf: make([]byte, 0, 64<<10)}
 		r := newRunner(c, ts, p)
@@ -128,23 +130,55 @@ type piece struct {
 // batch walks the tools of a batch being measured, naming them as Measure
 // will.
 func (r *runner) batch(b *prescanned) []piece {
-	var out []piece
+	pieces, _, _ := r.walkRun(b.start, b.tools, b.figs, false, nil, nil)
+	return pieces
+}
+
+// walkRun walks the tools from start, naming each by its figures when
+// figs is not nil; with write, it appends their texts to out, each ending
+// where ends says (a tool left to the parsed path writes nothing there).
+func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, write bool, out []byte, ends []int) ([]piece, []byte, []int) {
+	var pieces []piece
 	cur := savingsOf(r.ts)
-	for j, t := range b.tools {
-		i := b.start + j
-		r.res.out = r.res.out[:0]
-		if !r.tw.tool(t, i, false, &r.res) {
-			out = append(out, piece{at: -1, savings: cur}, piece{at: i})
+	for j, t := range tools {
+		i := start + j
+		mark := len(out)
+		r.res.out = out
+		ok := r.tw.tool(t, i, write, &r.res)
+		if write {
+			out = r.res.out
+			if !ok {
+				out = out[:mark]
+			}
+			ends = append(ends, len(out))
+		}
+		if !ok {
+			pieces = append(pieces, piece{at: -1, savings: cur}, piece{at: i})
 			cur = savingsOf(r.ts)
 			continue
 		}
-		name := b.figs[j].Name // the name when it is a string
-		if name == "" {
-			name = "tools[" + strconv.Itoa(i) + "]"
+		var name string
+		if figs != nil {
+			name = figs[j].Name // the name when it is a string
+			if name == "" {
+				name = "tools[" + strconv.Itoa(i) + "]"
+			}
+		} else if r.changed() {
+			name = r.name(i)
 		}
 		recordAs(cur, &r.res, name)
 	}
-	return append(out, piece{at: -1, savings: cur})
+	return append(pieces, piece{at: -1, savings: cur}), out, ends
+}
+
+// changed reports whether a transform changed the tool just walked.
+func (r *runner) changed() bool {
+	for _, n := range r.res.changes[1:] {
+		if n != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // whatIfWalked adds up what the walk found of the tools while they were
@@ -327,6 +361,118 @@ func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error
 		}
 	}
 	return nil
+}
+
+// written is a run of tools walked and written by a worker of
+// whatIfWrite: their texts (the i-th ends at ends[i-start]; a tool left
+// to the parsed path has none there), and their savings.
+type written struct {
+	start, n int
+	out      []byte
+	ends     []int
+	pieces   []piece
+	slow     map[int][]byte // the texts of the tools left to the parsed path
+	done     chan struct{}
+}
+
+// whatIfWrite writes the transformed capture with the walk done on
+// several goroutines, each a run of tools at a time, a few runs ahead of
+// the writer, which takes the runs in order (and transforms the tools the
+// walk leaves to the parsed path).
+func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Writer) error {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	const run = 64
+	runs := make(chan *written, 2*workers) // in the capture's order
+	todo := make(chan *written, 2*workers) // for the workers
+	stop := make(chan struct{})
+	spare := make(chan *written, 4*workers) // runs written, to fill again
+	var used []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			r := newRunner(c, ts, p)
+			for b := range todo {
+				b.pieces, b.out, b.ends = r.walkRun(b.start, c.Tools[b.start:b.start+b.n], nil, true, b.out, b.ends)
+				close(b.done)
+			}
+			mu.Lock()
+			used = append(used, r.tw.used...)
+			mu.Unlock()
+		})
+	}
+	go func() {
+		defer close(todo)
+		defer close(runs)
+		for lo := 0; lo < len(c.Tools); lo += run {
+			var b *written
+			select {
+			case b = <-spare:
+				b.out, b.ends, b.slow = b.out[:0], b.ends[:0], nil
+			default:
+				b = &written{}
+			}
+			b.start, b.n, b.done = lo, min(run, len(c.Tools)-lo), make(chan struct{})
+			select {
+			case runs <- b:
+			case <-stop:
+				return
+			}
+			todo <- b
+		}
+	}()
+	em := &emitter{w: w, buf: make([]byte, 0, 64<<10)}
+	r := newRunner(c, ts, p)
+	back := c.behindFrom(0)
+	var cur *written
+	err := c.encode(em, func(i int) ([]byte, error) {
+		back.at(c.Tools[i])
+		if cur == nil || i >= cur.start+cur.n {
+			if cur != nil {
+				select {
+				case spare <- cur:
+				default:
+				}
+			}
+			cur = <-runs
+			<-cur.done
+			for _, pc := range cur.pieces {
+				if pc.at < 0 {
+					addSavings(savings, pc.savings)
+					continue
+				}
+				if err := r.one(pc.at, true, true); err != nil {
+					return nil, err
+				}
+				r.record(savings, pc.at)
+				if cur.slow == nil {
+					cur.slow = map[int][]byte{}
+				}
+				cur.slow[pc.at] = append([]byte(nil), r.res.out...)
+			}
+		}
+		if out, ok := cur.slow[i]; ok {
+			return out, nil
+		}
+		k := i - cur.start
+		from := 0
+		if k > 0 {
+			from = cur.ends[k-1]
+		}
+		return cur.out[from:cur.ends[k]], nil
+	})
+	close(stop)
+	for b := range runs { // let the feeder end
+		<-b.done
+	}
+	wg.Wait()
+	for _, name := range used {
+		p.words.used[name] = true
+	}
+	if err == nil {
+		err = em.flush()
+	}
+	return err
 }
 
 func newSavings(like []Saving) []Saving {
@@ -563,7 +709,7 @@ type toolWalk struct {
 func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	p := t.p
 	n := p.n
-	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out[:0], false, lens{}, false, lens{}
+	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, lens{}
 	t.ptrs, t.hit = nil, t.hit[:0]
 	res.name, res.nameTok = "", nil
 

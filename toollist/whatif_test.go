@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -456,8 +457,23 @@ func TestWhatIfParallel(t *testing.T) {
 				rc.Close()
 			}
 			par, err := WhatIf(c, comboTransforms(combo, w), nil)
-			var buf bytes.Buffer
+			var buf, one bytes.Buffer
 			seq, serr := WhatIf(c, comboTransforms(combo, w), &buf)
+			// written on one goroutine
+			procs := runtime.GOMAXPROCS(1)
+			seq1, serr1 := WhatIf(c, comboTransforms(combo, w), &one)
+			runtime.GOMAXPROCS(procs)
+			if (serr == nil) != (serr1 == nil) {
+				t.Fatalf("writing: %v, on one goroutine: %v", serr, serr1)
+			}
+			if serr == nil {
+				if !bytes.Equal(buf.Bytes(), one.Bytes()) {
+					t.Errorf("written on several goroutines, %s", nodeoracle.Diff(buf.Bytes(), one.Bytes()))
+				}
+				if a, b := strings.Join(savingLines(seq), "\n"), strings.Join(savingLines(seq1), "\n"); a != b {
+					t.Errorf("written on several goroutines:\n%.600s\non one:\n%.600s", a, b)
+				}
+			}
 			walkTools = false
 			parsed, perr := WhatIf(c, comboTransforms(combo, w), nil)
 			walkTools = true
