@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/readmeter/readmeter/internal/benchcap"
 )
 
 // genCapture builds a JSON-RPC tools/list answer of n tools, each about a
@@ -46,59 +48,130 @@ func BenchmarkMeasure(b *testing.B) {
 	b.Run("10000tools", func(b *testing.B) { benchMeasure(b, genCapture(10000)) })
 }
 
-// benchWords is a words file for genCapture's tools: a new description for
-// every tenth tool, and a new field description for every twentieth.
-func benchWords(n int) *Words {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := 0; i < n; i += 10 {
-		if i > 0 {
-			b.WriteString(",")
+// benchCapture is bench/gencapture's 10,000-tool capture, the one
+// bench/compare.sh times against Node.
+func benchCapture(b *testing.B) []byte {
+	data, err := benchcap.Generate(10000, 24, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// benchCaptureWords is a words file for benchCapture's tools: a new
+// description for every tenth tool, and a new text for the first field's
+// description of every twentieth.
+func benchCaptureWords(b *testing.B, c *Capture) *Words {
+	var buf strings.Builder
+	buf.WriteString("{")
+	for i := 0; i < len(c.Tools); i += 10 {
+		tool, err := c.tool(i)
+		if err != nil {
+			b.Fatal(err)
 		}
-		fmt.Fprintf(&b, `"tool_%05d":"Take the next task."`, i)
+		name, _ := toolLabel(tool, i)
+		if i > 0 {
+			buf.WriteString(",")
+		}
+		fmt.Fprintf(&buf, `%q:"Take the next task."`, name)
 		if i%20 == 0 {
-			fmt.Fprintf(&b, `,"tool_%05d:/properties/note/description":"A note."`, i)
+			s, _ := tool.Get("inputSchema")
+			props, _ := s.Get("properties")
+			field := props.Members()[0].Key
+			fmt.Fprintf(&buf, `,%q:"A note."`, name+":/properties/"+field+"/description")
 		}
 	}
-	b.WriteString("}")
-	w, err := ParseWords("words.json", []byte(b.String()))
+	buf.WriteString("}")
+	w, err := ParseWords("words.json", []byte(buf.String()))
 	if err != nil {
-		panic(err)
+		b.Fatal(err)
 	}
 	return w
 }
 
-// BenchmarkWhatIf is each what-if on its own, all three together, and all
-// three writing the capture after them, on the 10,000-tool capture once
-// read: the one pass over the tools' text that transforms and measures.
+// whatIfCases are the what-ifs benchmarked: each alone and the three
+// together.
+func whatIfCases(w *Words) []struct {
+	name string
+	ts   func() []Transform
+} {
+	return []struct {
+		name string
+		ts   func() []Transform
+	}{
+		{"lean", func() []Transform { return []Transform{Lean()} }},
+		{"drop", func() []Transform { return []Transform{DropEmptyOutputSchemas()} }},
+		{"words", func() []Transform { return []Transform{w.Transform()} }},
+		{"all", func() []Transform { return []Transform{Lean(), DropEmptyOutputSchemas(), w.Transform()} }},
+	}
+}
+
+// BenchmarkWhatIf is the what-if pass alone over bench/gencapture's
+// 10,000-tool capture once read: each what-if alone and the three
+// together, measuring only and writing the capture after them (what
+// measure --write does, on every core).
 func BenchmarkWhatIf(b *testing.B) {
-	data := genCapture(10000)
+	data := benchCapture(b)
 	c, err := Parse("bench.json", data)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := benchWords(10000)
-	for _, bc := range []struct {
-		name  string
-		ts    func() []Transform
-		write bool
-	}{
-		{"lean", func() []Transform { return []Transform{Lean()} }, false},
-		{"drop", func() []Transform { return []Transform{DropEmptyOutputSchemas()} }, false},
-		{"words", func() []Transform { return []Transform{w.Transform()} }, false},
-		{"all", func() []Transform { return []Transform{Lean(), DropEmptyOutputSchemas(), w.Transform()} }, false},
-		{"all-write", func() []Transform { return []Transform{Lean(), DropEmptyOutputSchemas(), w.Transform()} }, true},
-	} {
+	w := benchCaptureWords(b, c)
+	for _, bc := range whatIfCases(w) {
+		for _, write := range []bool{false, true} {
+			name := bc.name
+			if write {
+				name += "-write"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					var out io.Writer
+					if write {
+						out = io.Discard
+					}
+					if _, err := WhatIf(c, bc.ts(), out); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkReadWith is what measure --json does in process with each
+// what-if on bench/gencapture's 10,000-tool capture, from its bytes: read
+// it, measure it and apply the what-ifs in the same pass (ParseWith,
+// Measure, WhatIf); "none" reads and measures only.
+func BenchmarkReadWith(b *testing.B) {
+	data := benchCapture(b)
+	c, err := Parse("bench.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := benchCaptureWords(b, c)
+	cases := append(whatIfCases(w)[:0:0], struct {
+		name string
+		ts   func() []Transform
+	}{"none", func() []Transform { return nil }})
+	for _, bc := range append(cases, whatIfCases(w)...) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				var out io.Writer
-				if bc.write {
-					out = io.Discard
-				}
-				if _, err := WhatIf(c, bc.ts(), out); err != nil {
+				ts := bc.ts()
+				c, err := ParseWith("bench.json", data, ts...)
+				if err != nil {
 					b.Fatal(err)
+				}
+				if _, err := Measure(c); err != nil {
+					b.Fatal(err)
+				}
+				if len(ts) > 0 {
+					if _, err := WhatIf(c, ts, nil); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
 		})

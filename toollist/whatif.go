@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"runtime"
@@ -718,14 +719,26 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	w := p.words
 	hasWords := false
 	if w != nil {
-		// The name first: the words to apply depend on it.
-		t.scratch = jsonjs.MembersValid(t.scratch[:0], b)
-		if nv, ok := jsonjs.LastMember(t.scratch, "name"); ok && nv[0] == '"' {
+		// The name first: the words to apply depend on it. When it is
+		// the first member, it is the one JavaScript keeps (a repeated key
+		// leaves the tool to the parsed path); a name without escapes is
+		// looked up as it is written.
+		nv, ok := firstMember(b, "name")
+		if !ok {
+			t.scratch = jsonjs.MembersValid(t.scratch[:0], b)
+			nv, ok = jsonjs.LastMember(t.scratch, "name")
+		}
+		switch {
+		case ok && nv[0] == '"' && bytes.IndexByte(nv, '\\') < 0:
+			if _, has := w.keys[string(nv[1:len(nv)-1])]; has {
+				res.name = string(nv[1 : len(nv)-1])
+			}
+		case ok && nv[0] == '"':
 			res.name = jsonjs.StringValid(nv)
-		} else {
+		default:
 			res.name = "tools[" + strconv.Itoa(i) + "]"
 		}
-		if _, ok := w.keys[res.name]; ok {
+		if _, ok := w.keys[res.name]; ok && res.name != "" {
 			hasWords = true
 			desc, descWords = w.desc[res.name]
 			t.ptrs = w.paths[res.name]
@@ -920,6 +933,21 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	copy(res.changes, t.changes[:n+1])
 	res.out = t.out
 	return true
+}
+
+// firstMember returns the value of the object text b's first member when
+// its key is key (written without escapes).
+func firstMember(b []byte, key string) ([]byte, bool) {
+	i := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, 0)+1)
+	if i >= len(b) || b[i] != '"' {
+		return nil, false
+	}
+	ke := jsonjs.StringEnd(b, i)
+	if string(b[i+1:ke-1]) != key {
+		return nil, false
+	}
+	vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
+	return b[vi:jsonjs.SkipValid(b, vi)], true
 }
 
 func same(v, n int) lens {

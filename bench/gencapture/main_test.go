@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/readmeter/readmeter/internal/benchcap"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
 )
 
@@ -27,7 +28,7 @@ func TestRun(t *testing.T) {
 		if want := fmt.Sprintf("%s: %d tools, %d bytes\n", path, tc.tools, len(data)); stdout.String() != want {
 			t.Errorf("stdout %q, want %q", stdout.String(), want)
 		}
-		again, err := generate(tc.tools, tc.words, 1)
+		again, err := benchcap.Generate(tc.tools, tc.words, 1)
 		if err != nil || !bytes.Equal(again, data) {
 			t.Errorf("generate is not deterministic (err %v)", err)
 		}
