@@ -89,97 +89,15 @@ func (c *call) seek() (int, any, *apiError) {
 	if author != "" && !hex64.MatchString(author) {
 		return 0, nil, badRequest("author is a peer id: 64 lowercase hex characters", "Send the peer id GET /v1/me answers.")
 	}
-	var spaces []*space
-	if only != "" {
-		sp := c.a.spaces[only]
-		if sp == nil {
-			return 0, nil, refuse("SPACE_NOT_FOUND", only, "Check the name in GET /v1/me, or find SPACEs with GET /v1/spaces.")
-		}
-		if !sp.canSee(c.p.PeerID) {
-			return 0, nil, refuse("READ_DENIED", only+" is private and you are not a member", "Join it with an invite link (POST /v1/join) first.")
-		}
-		spaces = []*space{sp}
-	} else {
-		for _, sp := range c.a.spaceList {
-			if sp.canSee(c.p.PeerID) && (cat == "" || slices.Contains(sp.Categories, cat)) {
-				spaces = append(spaces, sp)
-			}
-		}
+	spaces, e := c.seekSpaces(only, cat)
+	if e != nil {
+		return 0, nil, e
 	}
 	keep := func(p *post) bool {
 		return (kinds == nil || kinds[p.Kind]) && (author == "" || p.Author == author)
 	}
-	var hits []seekHit
-	seen := map[string]bool{}
-	if len(prints) > 0 {
-		for _, sp := range spaces {
-			for _, p := range sp.Posts {
-				if keep(p) && slices.ContainsFunc(prints, func(fp string) bool { return slices.Contains(p.Fingerprints, fp) }) {
-					hits = append(hits, seekHit{p: p, match: "fingerprint"})
-					seen[p.ID] = true
-				}
-			}
-		}
-		slices.SortStableFunc(hits, func(x, y seekHit) int { return newestFirst(x.p, y.p) })
-		if len(hits) > int(limit) {
-			hits = hits[:limit]
-		}
-	}
-	moreText := false
-	if text != "" {
-		words := strings.Fields(text)
-		var found []seekHit
-		for _, sp := range spaces {
-			for _, p := range sp.Posts {
-				if score := textScore(p, words); score > 0 && keep(p) && !seen[p.ID] {
-					found = append(found, seekHit{p: p, match: "text", score: score})
-				}
-			}
-		}
-		slices.SortStableFunc(found, func(x, y seekHit) int {
-			if x.score != y.score {
-				if x.score > y.score {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(y.p.ID, x.p.ID)
-		})
-		if moreText = len(found) > int(limit); moreText {
-			found = found[:limit]
-		}
-		hits = append(hits, found...)
-	}
-	items := []object{}
-	spent, dropped := 0, 0
-	perCat := map[string]int{}
-	for _, h := range hits {
-		it := c.a.viewPost(h.p, detail, c.p.PeerID)
-		it.add(field{"match", h.match})
-		if h.match == "text" {
-			it.add(field{"score", h.score})
-		}
-		if c.p.PeerID != "" && h.p.Author == c.p.PeerID {
-			it.add(field{"mine", true})
-		}
-		if h.p.Kind == "finding" {
-			status, _ := findingOf(h.p).Status, 0
-			it.add(field{"status", status}, field{"source_withdrawn", false})
-		}
-		price := itemTokens(it)
-		if len(items) > 0 && spent+price > int(budget) {
-			dropped++
-			continue
-		}
-		items = append(items, it)
-		spent += price
-		for _, id := range c.a.spaces[h.p.Space].Categories {
-			perCat[id]++
-		}
-		if len(items) >= int(limit) {
-			break
-		}
-	}
+	hits, moreText := seekHits(spaces, prints, text, keep, int(limit))
+	items, spent, dropped, perCat := c.seekItems(hits, detail, int(budget), int(limit))
 	out := object{{"items", items}, {"tokens_estimated", spent}}
 	if dropped > 0 {
 		out.add(field{"budget_cut", true})
@@ -212,6 +130,112 @@ func (c *call) seek() (int, any, *apiError) {
 	}
 	out.add(field{"notice", seekNotice})
 	return http.StatusOK, out, nil
+}
+
+// seekSpaces returns the SPACEs a seek searches: the one named with space=,
+// or every SPACE the caller may read, filed under cat when cat is given.
+func (c *call) seekSpaces(only, cat string) ([]*space, *apiError) {
+	var spaces []*space
+	if only != "" {
+		sp := c.a.spaces[only]
+		if sp == nil {
+			return nil, refuse("SPACE_NOT_FOUND", only, "Check the name in GET /v1/me, or find SPACEs with GET /v1/spaces.")
+		}
+		if !sp.canSee(c.p.PeerID) {
+			return nil, refuse("READ_DENIED", only+" is private and you are not a member", "Join it with an invite link (POST /v1/join) first.")
+		}
+		spaces = []*space{sp}
+	} else {
+		for _, sp := range c.a.spaceList {
+			if sp.canSee(c.p.PeerID) && (cat == "" || slices.Contains(sp.Categories, cat)) {
+				spaces = append(spaces, sp)
+			}
+		}
+	}
+	return spaces, nil
+}
+
+// seekHits finds the posts of spaces that keep keeps: those with one of the
+// fingerprints, newest first, then those text's words find, best first,
+// at most limit of each. moreText says text found more than limit.
+func seekHits(spaces []*space, prints []string, text string, keep func(*post) bool, limit int) (hits []seekHit, moreText bool) {
+	seen := map[string]bool{}
+	if len(prints) > 0 {
+		for _, sp := range spaces {
+			for _, p := range sp.Posts {
+				if keep(p) && slices.ContainsFunc(prints, func(fp string) bool { return slices.Contains(p.Fingerprints, fp) }) {
+					hits = append(hits, seekHit{p: p, match: "fingerprint"})
+					seen[p.ID] = true
+				}
+			}
+		}
+		slices.SortStableFunc(hits, func(x, y seekHit) int { return newestFirst(x.p, y.p) })
+		if len(hits) > limit {
+			hits = hits[:limit]
+		}
+	}
+	if text != "" {
+		words := strings.Fields(text)
+		var found []seekHit
+		for _, sp := range spaces {
+			for _, p := range sp.Posts {
+				if score := textScore(p, words); score > 0 && keep(p) && !seen[p.ID] {
+					found = append(found, seekHit{p: p, match: "text", score: score})
+				}
+			}
+		}
+		slices.SortStableFunc(found, func(x, y seekHit) int {
+			if x.score != y.score {
+				if x.score > y.score {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(y.p.ID, x.p.ID)
+		})
+		if moreText = len(found) > limit; moreText {
+			found = found[:limit]
+		}
+		hits = append(hits, found...)
+	}
+	return hits, moreText
+}
+
+// seekItems renders hits as the items of a seek's answer, at detail, until
+// limit items or the token budget: a hit that would pass the budget is
+// dropped (the first is always kept). It returns the items, the tokens they
+// cost, how many were dropped and how many items each category holds.
+func (c *call) seekItems(hits []seekHit, detail string, budget, limit int) (items []object, spent, dropped int, perCat map[string]int) {
+	items = []object{}
+	perCat = map[string]int{}
+	for _, h := range hits {
+		it := c.a.viewPost(h.p, detail, c.p.PeerID)
+		it.add(field{"match", h.match})
+		if h.match == "text" {
+			it.add(field{"score", h.score})
+		}
+		if c.p.PeerID != "" && h.p.Author == c.p.PeerID {
+			it.add(field{"mine", true})
+		}
+		if h.p.Kind == "finding" {
+			status, _ := findingOf(h.p).Status, 0
+			it.add(field{"status", status}, field{"source_withdrawn", false})
+		}
+		price := itemTokens(it)
+		if len(items) > 0 && spent+price > budget {
+			dropped++
+			continue
+		}
+		items = append(items, it)
+		spent += price
+		for _, id := range c.a.spaces[h.p.Space].Categories {
+			perCat[id]++
+		}
+		if len(items) >= limit {
+			break
+		}
+	}
+	return items, spent, dropped, perCat
 }
 
 // newestFirst orders posts newest first, by time and then by seq.
