@@ -122,3 +122,16 @@ steps:
 		t.Errorf("the include's own use of its value: %s, want /three/{{first.id}}", three.URL)
 	}
 }
+
+// TestTitleOfAStepWithNoAction names a step rebuilt from a report (walks
+// merge gives it a part at most) without reaching for its kind.
+func TestTitleOfAStepWithNoAction(t *testing.T) {
+	for _, c := range []struct {
+		st   *walk.Step
+		want string
+	}{{&walk.Step{Part: "the tool list"}, "the tool list"}, {&walk.Step{}, "step"}} {
+		if got := c.st.Title(); got != c.want {
+			t.Errorf("Title() = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -160,10 +160,14 @@ func (s *Step) Group() []*Step {
 // Where returns "file:line" of the step.
 func (s *Step) Where() string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
 
-// Title names the step for messages: its part, or its kind.
+// Title names the step for messages: its part, or its kind ("step" for a
+// step with no Action, as a report's walk is rebuilt).
 func (s *Step) Title() string {
 	if s.Part != "" {
 		return s.Part
+	}
+	if s.Action == nil {
+		return "step"
 	}
 	if s.Setup {
 		return "set-up " + s.Action.Kind() + " step"
