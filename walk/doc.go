@@ -15,7 +15,11 @@
 //
 //  1. Load parses a spec file (YAML, one walk per file) into a Spec. Every
 //     error names the file and line: an unknown key, a step with no kind or
-//     two, a bad regular expression, an include that cannot be read.
+//     two, a bad regular expression, an include that cannot be read. A
+//     step's kind is a type behind the Action interface (*HTTPRequest,
+//     *MCPRequest, *DocSource, *ExecCommand, *KeyStep, *PKCEStep,
+//     *Together) that parses its own keys and runs; nothing dispatches on
+//     a kind's name.
 //  2. (*Spec).Check finds every {{name}} that nothing defines before any
 //     request is sent: variables, --var values, the environment, values kept
 //     by earlier steps.
