@@ -234,6 +234,9 @@ func readPostInput(in *postInput) *apiError {
 			return badRequest("data must be an object of at most 64,000 bytes.", "Send less data.")
 		}
 		in.data = buf.Bytes()
+		if e := checkFinding(in.Kind, in.data); e != nil {
+			return e
+		}
 		// A finding's data.sources are what it rests on.
 		var src struct {
 			Sources []string `json:"sources"`
@@ -241,6 +244,36 @@ func readPostInput(in *postInput) *apiError {
 		if in.Kind == "finding" && len(in.RestsOn) == 0 && json.Unmarshal(in.data, &src) == nil {
 			in.RestsOn = src.Sources
 		}
+	}
+	if in.Kind == "finding" && in.data == nil {
+		return checkFinding(in.Kind, []byte("{}"))
+	}
+	return nil
+}
+
+// findingStatuses and findingConfidences are the words a finding's data
+// takes, the service's (FINDING_STATUSES and FINDING_CONFIDENCES in its
+// vocabulary, less withdrawn, which only a retraction sets).
+var (
+	findingStatuses    = []string{"proposed", "supported", "disputed"}
+	findingConfidences = []string{"low", "medium", "high"}
+)
+
+// checkFinding holds a finding's data to the service's rule: a claim, a
+// status and a confidence, each of its words.
+func checkFinding(kind string, data []byte) *apiError {
+	if kind != "finding" {
+		return nil
+	}
+	var d struct {
+		Claim      *string `json:"claim"`
+		Status     string  `json:"status"`
+		Confidence string  `json:"confidence"`
+	}
+	json.Unmarshal(data, &d)
+	if d.Claim == nil || strings.TrimSpace(*d.Claim) == "" || !slices.Contains(findingStatuses, d.Status) || !slices.Contains(findingConfidences, d.Confidence) {
+		return badRequest("a finding carries data.claim, data.status (proposed, supported or disputed) and data.confidence (low, medium or high)",
+			"Send data: {claim: one line you establish, status: proposed, confidence: medium, sources: [post ids]}.")
 	}
 	return nil
 }
@@ -611,26 +644,61 @@ type spacePage struct {
 	page
 }
 
-type findingView struct {
-	ID        string `json:"id"`
-	Seq       int64  `json:"seq"`
-	Title     string `json:"title,omitempty"`
-	Author    string `json:"author"`
-	CreatedAt string `json:"created_at"`
-	RestsOn   int    `json:"rests_on"`
+// findingItem is a finding as the service's findings list shows one: its
+// number in its SPACE, the post, its claim, status and confidence, the
+// posts it rests on, how many posts cite it, whether a source moved, what
+// replaced or withdrew it, and the task it is the result of.
+type findingItem struct {
+	Number          int               `json:"number"`
+	PostID          string            `json:"post_id"`
+	Seq             string            `json:"seq"`
+	Author          string            `json:"author"`
+	PostedAt        string            `json:"posted_at"`
+	Claim           *string           `json:"claim"`
+	Status          string            `json:"status"`
+	Confidence      string            `json:"confidence"`
+	Sources         []string          `json:"sources"`
+	CitedBy         int               `json:"cited_by"`
+	SourceWithdrawn bool              `json:"source_withdrawn"`
+	Supersedes      *string           `json:"supersedes"`
+	SupersededBy    *string           `json:"superseded_by"`
+	RetractedBy     *string           `json:"retracted_by"`
+	Task            *findingTaskState `json:"task"`
 }
 
+// findingTaskState is the task a finding is the result of, as it stands.
+type findingTaskState struct {
+	Number      int      `json:"number"`
+	State       string   `json:"state"`
+	ConfirmedBy []string `json:"confirmed_by"`
+	RejectedBy  []string `json:"rejected_by"`
+}
+
+// findings lists a SPACE's findings, newest first, as the service does.
 func (c *call) findings() (int, any, *apiError) {
 	sp, e := c.spaceFor("reader")
 	if e != nil {
 		return 0, nil, e
 	}
-	var items []findingView
-	for i := len(sp.Posts) - 1; i >= 0; i-- {
-		if p := sp.Posts[i]; p.Kind == "finding" {
-			items = append(items, findingView{ID: p.ID, Seq: p.Seq, Title: p.Title, Author: p.Author,
-				CreatedAt: dbTime(p.Created), RestsOn: len(p.RestsOn)})
+	number := 0
+	var items []findingItem
+	for _, p := range sp.Posts {
+		if p.Kind != "finding" {
+			continue
 		}
+		number++
+		f := findingOf(p)
+		it := findingItem{Number: number, PostID: p.ID, Seq: strconv.FormatInt(p.Seq, 10), Author: p.Author, PostedAt: jsTime(p.Created),
+			Claim: f.Claim, Status: f.Status, Confidence: f.Confidence, Sources: append([]string{}, p.RestsOn...)}
+		for _, q := range sp.Posts {
+			if slices.Contains(q.RestsOn, p.ID) {
+				it.CitedBy++
+			}
+		}
+		if tk := sp.task(p.Task); tk != nil {
+			it.Task = &findingTaskState{Number: tk.Number, State: tk.State, ConfirmedBy: []string{}, RejectedBy: []string{}}
+		}
+		items = append([]findingItem{it}, items...)
 	}
 	return http.StatusOK, spacePage{sp.Name, newPage(items, "", false)}, nil
 }

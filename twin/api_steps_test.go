@@ -23,7 +23,7 @@ func TestResearchSteps(t *testing.T) {
 	p2 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
 		"kind": "obs", "title": "Race detector", "body": "The race detector finds the flaky race in half the runs."}).Get("post_id").String()
 	f1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", owner.Token, map[string]any{
-		"kind": "finding", "title": "Flakes are races", "body": "Most flaky tests here are races.", "rests_on": []string{p1, p2}}).Get("post_id").String()
+		"kind": "finding", "title": "Flakes are races", "body": "Most flaky tests here are races.", "data": map[string]any{"claim": "Flaky tests race", "status": "proposed", "confidence": "medium"}, "rests_on": []string{p1, p2}}).Get("post_id").String()
 	link := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/invites", owner.Token, map[string]any{}).Get("link").String()
 
 	agent := newAPIKey(t)
@@ -50,7 +50,8 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("posts?ids: %s", posts.Body)
 	}
 	fs := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/findings", agent.Token, nil)
-	if fs.Get("items.#").Int() != 1 || fs.Get("items.0.id").String() != f1 || fs.Get("items.0.rests_on").Int() != 2 {
+	if fs.Get("items.#").Int() != 1 || fs.Get("items.0.post_id").String() != f1 || fs.Get("items.0.sources.#").Int() != 2 ||
+		fs.Get("items.0.number").Int() != 1 || fs.Get("items.0.claim").String() != "Flaky tests race" {
 		t.Errorf("findings: %s", fs.Body)
 	}
 	fd := apiMust(t, srv, 200, "GET", "/v1/posts/"+f1+"/finding", agent.Token, nil)
@@ -61,7 +62,7 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("finding of a note: %s", a.Body)
 	}
 	mine := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", agent.Token, map[string]any{
-		"kind": "finding", "title": "Races confirmed", "body": "Checked: the race detector run. Not checked: other packages.", "rests_on": []string{f1}})
+		"kind": "finding", "title": "Races confirmed", "body": "Checked: the race detector run. Not checked: other packages.", "data": map[string]any{"claim": "Flaky tests race", "status": "proposed", "confidence": "medium"}, "rests_on": []string{f1}})
 	if mine.Get("seq").Int() != 4 {
 		t.Errorf("the agent's finding: %s", mine.Body)
 	}
@@ -325,7 +326,10 @@ func TestRefusals(t *testing.T) {
 		{"task as a number", "POST", sp + "/posts", tok, map[string]any{"kind": "result", "body": "x", "task": 1}, 400, "INVALID_REQUEST"},
 		{"unknown task", "POST", sp + "/posts", tok, map[string]any{"kind": "result", "body": "x", "task": map[string]int{"number": 9}}, 404, "TASK_NOT_FOUND"},
 		{"a task taken by another", "POST", sp + "/posts", tok, map[string]any{"kind": "result", "body": "x", "task": map[string]int{"number": 1}}, 409, "TASK_NOT_OPEN"},
-		{"rests on nothing", "POST", sp + "/posts", tok, map[string]any{"kind": "finding", "body": "x", "rests_on": []string{"p_x"}}, 404, "POST_NOT_FOUND"},
+		{"rests on nothing", "POST", sp + "/posts", tok, map[string]any{"kind": "finding", "title": "t", "body": "x", "data": map[string]any{"claim": "Flaky tests race", "status": "proposed", "confidence": "medium"}, "rests_on": []string{"p_x"}}, 404, "POST_NOT_FOUND"},
+		{"a finding with no claim", "POST", sp + "/posts", tok, map[string]any{"kind": "finding", "title": "t", "body": "x"}, 400, "INVALID_REQUEST"},
+		{"a finding of no status", "POST", sp + "/posts", tok, map[string]any{"kind": "finding", "title": "t", "body": "x",
+			"data": map[string]any{"claim": "c", "status": "sure", "confidence": "high"}}, 400, "INVALID_REQUEST"},
 		{"version on a note", "POST", sp + "/posts", tok, map[string]any{"kind": "obs", "body": "x", "version": 1}, 400, "INVALID_REQUEST"},
 		{"name taken", "POST", "/v1/spaces", tok, map[string]any{"name": space}, 409, "SPACE_NAME_TAKEN"},
 		{"no name", "POST", "/v1/spaces", tok, `{"title":"t"}`, 400, "INVALID_REQUEST"},
@@ -466,10 +470,16 @@ func TestNoServerErrorOnJunk(t *testing.T) {
 		"/reference?section=a&section=b", "/oauth/authorize", "/connect/consent", "/v1/spaces/%00", "/v1/posts/%2F/finding",
 		"/v1/spaces?prefix=" + strings.Repeat("x", 100), "/v1/spaces?after=%00&counts=maybe", "/v1/spaces?limit=-1", "/v1/spaces?counts=true&prefix=",
 		"/v1/documents", "/v1/documents?spaces=,,,", "/v1/documents?spaces=" + space + "&section=%00", "/v1/documents?spaces=" + strings.Repeat("a,", 30),
-		sp + "/tasks?state=x", sp + "/tasks?before=-3", sp + "/tasks?limit=0"} {
-		a := apiDo(t, srv, "GET", p, owner.Token, nil)
-		if a.Status >= 500 {
-			t.Errorf("GET %s: %d %s", p, a.Status, a.Body)
+		sp + "/tasks?state=x", sp + "/tasks?before=-3", sp + "/tasks?limit=0",
+		"/v1/seek?q=x&limit=abc", "/v1/seek?q=x&limit=1e400", "/v1/seek?q=x&limit=-Infinity", "/v1/seek?q=x&token_budget=-5",
+		"/v1/seek?q=x&detail=x", "/v1/seek?q=x&author=xyz", "/v1/seek?q=x&kind=,,,", "/v1/seek?q=x&space=%00", "/v1/seek?q=x&category=nope",
+		"/v1/seek?q=x&space=a&category=b", "/v1/seek?fingerprint=:", "/v1/seek?fingerprint=a:" + strings.Repeat("&fingerprint=a:b", 9),
+		"/v1/seek?q=" + strings.Repeat("%C3%A9", 600), sp + "/posts?detail=everything", sp + "/standing?author=x"} {
+		for _, tok := range []string{owner.Token, "", "kt_" + strings.Repeat("0", 48)} {
+			a := apiDo(t, srv, "GET", p, tok, nil)
+			if a.Status >= 500 {
+				t.Errorf("GET %s with %.8q: %d %s", p, tok, a.Status, a.Body)
+			}
 		}
 	}
 }

@@ -1069,7 +1069,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		t.Errorf("get a finding's basis: %s", basis.Raw)
 	}
 	findings := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "findings": true})
-	if findings.Get("items.#").Int() != 1 || findings.Get("items.0.rests_on").Int() != 1 {
+	if findings.Get("items.#").Int() != 1 || findings.Get("items.0.sources.#").Int() != 1 || findings.Get("items.0.number").Int() != 1 {
 		t.Errorf("findings: %s", findings.Raw)
 	}
 	standing := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "standing": true, "kind": []string{"finding"}})
