@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
-
-	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // pieces reads b four kilobytes at a time, as a body arrives from a
@@ -26,9 +24,11 @@ func (p *pieces) Read(dst []byte) (int, error) {
 }
 
 // BenchmarkReadAnswer is the client's own work on a 16 KB JSON answer,
-// without the network: read plainly (what a bare POST does), read and
-// then checked in a second pass (the client before), and checked while
-// read (the client now).
+// without the network, in 4 KB pieces: read plainly (what a bare POST
+// does), read and then checked in a second pass (the client before), and
+// checked while read (the client now, its buffer sized by the answer
+// before, as in a run of requests); and the same answer as an event
+// stream, read plainly and by the client.
 func BenchmarkReadAnswer(b *testing.B) {
 	var tools []string
 	for i := range 40 {
@@ -57,15 +57,31 @@ func BenchmarkReadAnswer(b *testing.B) {
 			}
 		}
 	})
-	b.Run("check-while-reading", func(b *testing.B) {
-		b.SetBytes(int64(len(answer)))
+	stream := []byte("event: message\ndata: " + string(answer) + "\n\n")
+	b.Run("stream-plain", func(b *testing.B) {
+		b.SetBytes(int64(len(stream)))
 		for b.Loop() {
-			var chk jsonjs.Checker
-			raw, err := readLimitedSize(&pieces{answer}, 1<<26, -1, &chk)
-			if err != nil || !chk.Valid() {
+			if _, err := io.ReadAll(&pieces{stream}); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := checkEnvelope(envelopeOf(raw, chk.Members()), bytes.TrimSpace(raw), m, nil); err != nil {
+		}
+	})
+	b.Run("stream-check-while-reading", func(b *testing.B) {
+		b.SetBytes(int64(len(stream)))
+		t := newHTTPTransport("http://localhost/", HTTPOptions{})
+		for b.Loop() {
+			r, err := t.readStream(&Response{}, io.NopCloser(nil), &pieces{stream}, m)
+			if err != nil || len(r.Message) == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("check-while-reading", func(b *testing.B) {
+		b.SetBytes(int64(len(answer)))
+		t := newHTTPTransport("http://localhost/", HTTPOptions{})
+		for b.Loop() {
+			r, err := t.readJSON(&Response{}, &pieces{answer}, -1, m)
+			if err != nil || len(r.Message) == 0 {
 				b.Fatal(err)
 			}
 		}

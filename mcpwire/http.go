@@ -238,29 +238,7 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		if fetch.Decoded(resp) {
 			size = -1 // the length is not the decoded body's
 		}
-		if last := t.last.Load(); size < 0 && last >= 4<<10 {
-			size = min(last, 1<<20)
-		}
-		// The answer is checked as it is read: by its end, it is known
-		// to be JSON and where its top-level members lie.
-		var chk jsonjs.Checker
-		r.Raw, err = readLimitedSize(body, t.max, size, &chk)
-		if err != nil {
-			return nil, err
-		}
-		t.last.Store(int64(len(r.Raw)))
-		msg := bytes.TrimSpace(r.Raw)
-		var env *envelope
-		if chk.Valid() {
-			env, err = checkEnvelope(envelopeOf(r.Raw, chk.Members()), msg, m, t.secrets)
-		} else {
-			env, err = checkAnswer(msg, m, t.secrets) // says what is wrong
-		}
-		if err != nil {
-			return r, err
-		}
-		r.Message, r.env = msg, env
-		return r, nil
+		return t.readJSON(r, body, size, m)
 	case "text/event-stream":
 		return t.readStream(r, resp.Body, body, m)
 	}
@@ -272,6 +250,34 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 		return r, fmt.Errorf("the answer has no Content-Type, not JSON or an event stream: %s", excerpt(head, t.secrets...))
 	}
 	return r, fmt.Errorf("answered %s, not JSON or an event stream: %s", ct, excerpt(head, t.secrets...))
+}
+
+// readJSON reads a JSON answer of size bytes (-1: unknown) to m, checking
+// it as it is read: by its end, it is known to be JSON and where its
+// top-level members lie, without a second pass.
+func (t *httpTransport) readJSON(r *Response, body io.Reader, size int64, m *outgoing) (*Response, error) {
+	if last := t.last.Load(); size < 0 && last >= 4<<10 {
+		size = min(last, 1<<20)
+	}
+	var chk jsonjs.Checker
+	var err error
+	r.Raw, err = readLimitedSize(body, t.max, size, &chk)
+	if err != nil {
+		return nil, err
+	}
+	t.last.Store(int64(len(r.Raw)))
+	msg := bytes.TrimSpace(r.Raw)
+	var env *envelope
+	if chk.Valid() {
+		env, err = checkEnvelope(envelopeOf(r.Raw, chk.Members()), msg, m, t.secrets)
+	} else {
+		env, err = checkAnswer(msg, m, t.secrets) // says what is wrong
+	}
+	if err != nil {
+		return r, err
+	}
+	r.Message, r.env = msg, env
+	return r, nil
 }
 
 // readStream reads an event-stream answer to the event that carries the
