@@ -70,3 +70,30 @@ func BenchmarkChecker(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckerProse checks, in 4 KB pieces, a 40-tool list whose
+// descriptions are long prose (300 bytes each), as most real ones are.
+func BenchmarkCheckerProse(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"tools":[`)
+	for i := range 40 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"name":"tool_%d","description":"%s","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"What to look for."}}}}`, i, strings.Repeat("Reads a thing. ", 20))
+	}
+	sb.WriteString(`]}}`)
+	text := []byte(sb.String())
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		var c Checker
+		for rest := text; len(rest) > 0; {
+			n := min(len(rest), 4096)
+			c.Write(rest[:n])
+			rest = rest[n:]
+		}
+		if !c.Valid() {
+			b.Fatal("not valid")
+		}
+	}
+}
