@@ -123,10 +123,10 @@ type httpTransport struct {
 	mu      sync.Mutex
 	sessID  string
 	ver     string
-	// last is the length of the last JSON answer: the next answer of
-	// unknown length is read into a buffer of that size, which it
-	// usually fills without growing.
-	last atomic.Int64
+	// last and lastStream are the lengths of the last JSON answer and of
+	// the last event stream: the next answer of unknown length is read
+	// into a buffer of that size, which it usually fills without growing.
+	last, lastStream atomic.Int64
 }
 
 // NewHTTP returns a client for the streamable HTTP transport at url (the
@@ -291,7 +291,8 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 	// is dispatched, it is known to be JSON and where its top-level
 	// members lie.
 	var chk jsonjs.Checker
-	s := eventstream.New(body, eventstream.Options{Keep: true, Max: t.max, Data: &chk})
+	s := eventstream.New(body, eventstream.Options{Keep: true, Max: t.max, Data: &chk, Size: t.lastStream.Load()})
+	defer func() { t.lastStream.Store(int64(len(s.Raw()))) }() // with Keep, every byte read
 	var answerEnd int64
 	var after []Event
 	found := false

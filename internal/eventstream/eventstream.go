@@ -52,6 +52,11 @@ type Options struct {
 	// it is read rather than in a pass after it; when the event is
 	// dispatched, Data has had all of it.
 	Data DataWriter
+	// Size, when known, is about how many bytes the stream holds (the
+	// length of the last like it, say): the first buffer is made to hold
+	// them, so that a stream of that size is read without the buffer
+	// growing (0: it starts small and doubles).
+	Size int64
 }
 
 // DataWriter takes events' data as it is read (see Options.Data).
@@ -157,7 +162,11 @@ func (s *Scanner) fill(keepFrom int) int {
 		return 0
 	}
 	if cap(s.buf)-len(s.buf) < 4<<10 {
-		nb := make([]byte, len(s.buf), 2*cap(s.buf)+8<<10)
+		n := 2*cap(s.buf) + 8<<10
+		if cap(s.buf) == 0 && s.o.Size > 0 {
+			n = int(min(s.o.Size, 1<<20)) + 4<<10 // room to read the end
+		}
+		nb := make([]byte, len(s.buf), n)
 		copy(nb, s.buf)
 		s.buf = nb
 	}

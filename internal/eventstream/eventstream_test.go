@@ -195,7 +195,12 @@ func TestData(t *testing.T) {
 		for chunk := 1; chunk <= len(in); chunk++ {
 			for _, keep := range []bool{true, false} {
 				var rec record
-				s := eventstream.New(&chunked{s: in, n: chunk}, eventstream.Options{Keep: keep, Data: &rec})
+				// With Keep, a buffer made for the whole stream at once.
+				size := int64(0)
+				if keep {
+					size = int64(len(in))
+				}
+				s := eventstream.New(&chunked{s: in, n: chunk}, eventstream.Options{Keep: keep, Data: &rec, Size: size})
 				n := 0
 				for ev, err := range s.Events() {
 					if err != nil {
