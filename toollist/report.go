@@ -7,7 +7,7 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// AppendFiguresJSON appends to dst the figures as the members of a --json
+// WriteFiguresJSON appends to dst the figures as the members of a --json
 // report, as compact JSON text without the braces around them, writing one
 // tool at a time. The members, in order: wire_bytes, tools,
 // model_read_bytes, model_read_tokens, tokenizers {NAME: tokens} (when
@@ -17,14 +17,11 @@ import (
 // JavaScript's t.name reads it (a name that is not a string keeps its kind;
 // an absent name is left out), as Node's report writes it;
 // longest_description's tool is "" when no tool has a string description.
-func AppendFiguresJSON(dst []byte, f *Figures) []byte {
-	return WriteFiguresJSON(dst, f, nil)
-}
-
-// WriteFiguresJSON is AppendFiguresJSON that hands the text to flush
-// whenever it passes 64 KiB after a tool's figures, and goes on with the
-// buffer flush returns (a long list is never held whole); flush may be
-// nil. What is left, since the last flush, is returned.
+//
+// It hands the text to flush whenever it passes 64 KiB after a tool's
+// figures, and goes on with the buffer flush returns (a long list is never
+// held whole); flush may be nil. What is left, since the last flush, is
+// returned.
 func WriteFiguresJSON(dst []byte, f *Figures, flush func([]byte) []byte) []byte {
 	num := func(dst []byte, key string, n int64) []byte {
 		return strconv.AppendInt(append(dst, key...), n, 10)
