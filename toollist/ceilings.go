@@ -4,12 +4,6 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// DefaultMaxChars is the service's own ceiling for a tool description and
-// for the instructions, in UTF-16 code units ("under 2,000 characters"),
-// which its CI asks for; a ceiling is a gate only when asked for, and
-// Lints reports the length at which Claude Code cuts (2,048).
-const DefaultMaxChars = 2000
-
 // Init is what an initialize or server/discover answer tells a model
 // before any tool: its instructions.
 type Init struct {
