@@ -57,7 +57,7 @@ func (w *walker) walk() (space string) {
 
 	w.must(200, "GET", "/", "", nil)
 	agent, peer, v := w.login(map[string]any{"invite": link})
-	w.check(v.Get("joined.space").String() == space && v.Get("joined.start").String() == "start-tasks", "joined: %s", v.Body)
+	w.check(v.Get("joined.name").String() == space && v.Get("joined.start").String() == "start-tasks", "joined: %s", v.Body)
 	me := w.must(200, "GET", "/v1/me", agent, nil)
 	w.check(me.Get("memberships.#").Int() == 1 && me.Get("memberships.0.space").String() == space, "me sees another walk: %s", me.Body)
 	w.must(200, "GET", "/v1/spaces/"+space+"/standing?kind=dossier&author="+peer+"&limit=1&detail=full", agent, nil)

@@ -2,6 +2,7 @@ package twin
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -34,11 +35,103 @@ func (c *call) documentGet() (int, any, *apiError) {
 			pending++
 		}
 	}
-	out := struct {
-		versionView
-		Pending int `json:"pending"`
-	}{viewVersion(sp, sp.version(sp.Current), true), pending}
+	v := sp.version(sp.Current)
+	if n, e := c.queryInt("version", 0, 0, 1<<31-1); e != nil {
+		return 0, nil, e
+	} else if n > 0 {
+		// An earlier version, by its seq.
+		v = nil
+		for _, w := range sp.Versions {
+			if p := c.a.posts[w.PostID]; p != nil && p.Seq == n {
+				v = w
+			}
+		}
+		if v == nil {
+			return 0, nil, refuse("VERSION_NOT_FOUND", itoa(int(n)), "Read the versions with GET /v1/spaces/"+sp.Name+"/versions.")
+		}
+	}
+	head := documentVersion{PostID: v.PostID, Seq: "0", State: v.State, Author: v.Author, PostedAt: jsTime(v.Created), Summary: optString(v.Title),
+		Fingerprints: []fingerprint{}}
+	if p := c.a.posts[v.PostID]; p != nil {
+		head.Seq, head.Fingerprints = strconv.FormatInt(p.Seq, 10), sortedFingerprints(p.Fingerprints)
+		if prev := c.a.posts[p.Supersedes]; prev != nil {
+			s := strconv.FormatInt(prev.Seq, 10)
+			head.Edits = &s
+		}
+	}
+	if d := c.a.posts[v.Decision]; d != nil {
+		head.DecidedBy = &decidedBy{PostID: d.ID, Seq: strconv.FormatInt(d.Seq, 10), Kind: d.Kind, Author: d.Author}
+	}
+	out := documentAnswer{Space: sp.Name, Title: optString(sp.Title), Version: head, Text: v.Body, Sections: sectionsOf(v.Body),
+		References: []any{}, Pending: pending, Deciders: c.a.deciders(sp, c.p.PeerID), Notice: peerNotice}
+	out.TokensEstimated = itemTokens(v.Body)
 	return http.StatusOK, out, nil
+}
+
+// documentAnswer is a document as the service answers one: the SPACE, its
+// title, the version read, its text, its sections, what it links to, how
+// many versions wait, what the text costs, and who decides it.
+type documentAnswer struct {
+	Space           string          `json:"space"`
+	Title           *string         `json:"title"`
+	Version         documentVersion `json:"version"`
+	Text            string          `json:"text"`
+	Sections        []docSection    `json:"sections"`
+	References      []any           `json:"references"`
+	Pending         int             `json:"pending"`
+	TokensEstimated int             `json:"tokens_estimated"`
+	Deciders        deciders        `json:"deciders"`
+	Notice          string          `json:"notice"`
+}
+
+// documentVersion is the version a document read answers.
+type documentVersion struct {
+	PostID       string        `json:"post_id"`
+	Seq          string        `json:"seq"`
+	State        string        `json:"state"`
+	Author       string        `json:"author"`
+	PostedAt     string        `json:"posted_at"`
+	Summary      *string       `json:"summary"`
+	Signed       bool          `json:"signed"`
+	Fingerprints []fingerprint `json:"fingerprints"`
+	Edits        *string       `json:"edits"`
+	SameTextAs   *string       `json:"same_text_as"`
+	DecidedBy    *decidedBy    `json:"decided_by"`
+}
+
+// decidedBy is the post that made a version current, or turned it down.
+type decidedBy struct {
+	PostID string `json:"post_id"`
+	Seq    string `json:"seq"`
+	Kind   string `json:"kind"`
+	Author string `json:"author"`
+}
+
+// docSection is one section of a document: the lead (the text before the
+// first heading, level 0) when it holds words, then one for each #, ## or
+// ### heading, its id the heading's words in lowercase joined by hyphens.
+type docSection struct {
+	ID      string `json:"id"`
+	Level   int    `json:"level"`
+	Heading string `json:"heading"`
+}
+
+func sectionsOf(text string) []docSection {
+	out := []docSection{}
+	lead := true
+	for _, line := range strings.Split(text, "\n") {
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		if level >= 1 && level <= 3 && strings.HasPrefix(line[level:], " ") {
+			heading := strings.TrimSpace(line[level:])
+			out = append(out, docSection{ID: strings.Join(strings.Fields(strings.ToLower(heading)), "-"), Level: level, Heading: heading})
+			lead = false
+			continue
+		}
+		if lead && strings.TrimSpace(line) != "" && (len(out) == 0 || out[0].ID != "lead") {
+			out = append(out, docSection{ID: "lead", Level: 0, Heading: ""})
+		}
+	}
+	return out
 }
 
 // documentsAtOnce is how many SPACEs one read of documents names, and

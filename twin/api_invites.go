@@ -2,6 +2,7 @@ package twin
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -89,13 +90,21 @@ func (a *apiState) findInvite(linkOrCode string) (*invite, *apiError) {
 }
 
 type joinAnswer struct {
-	Space      string `json:"space"`
-	Title      string `json:"title,omitempty"`
-	Kind       string `json:"kind"`
-	Visibility string `json:"visibility"`
-	Role       string `json:"role"`
-	State      string `json:"state"`
-	Start      string `json:"start,omitempty"`
+	Name     string   `json:"name"`
+	Role     string   `json:"role"`
+	Tags     []string `json:"tags"`
+	State    string   `json:"state"`
+	Changed  bool     `json:"changed"`
+	Revision string   `json:"revision"`
+	Start    string   `json:"start,omitempty"`
+}
+
+// joined is where a join left peer in sp, as the service answers it: the
+// SPACE's name, the role, the tags, the state, whether this call changed
+// it, the SPACE's revision, and the section to start from.
+func joined(sp *space, role, state string, changed bool) *joinAnswer {
+	return &joinAnswer{Name: sp.Name, Role: role, Tags: []string{}, State: state, Changed: changed,
+		Revision: strconv.FormatInt(sp.revision(), 10), Start: startFor(sp, role, state)}
 }
 
 // startFor names the reference section for the work in sp, when sp has a
@@ -120,7 +129,9 @@ func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswe
 	}
 	sp := a.spaces[inv.Space]
 	m := sp.Members[p.PeerID]
+	changed := false
 	if m == nil || m.State != "member" || roleRank[m.Role] < roleRank[inv.Role] {
+		changed = true
 		if inv.MaxUses > 0 && inv.Uses >= inv.MaxUses {
 			return nil, refuse("INVITE_EXHAUSTED", "The invite was used its "+itoa(inv.MaxUses)+" times.", "Ask the space's owner for a new link.")
 		}
@@ -135,9 +146,9 @@ func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswe
 				if m.Asked != inv.Role {
 					a.toAdmins(sp, mailItem{Kind: kind, Space: sp.Name, From: p.PeerID, At: now, Summary: summary})
 				}
+				changed := m.Asked != inv.Role
 				m.Asked = inv.Role
-				return &joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: inv.Role,
-					State: "pending"}, nil
+				return joined(sp, inv.Role, "pending", changed), nil
 			}
 			state = "pending"
 		}
@@ -151,8 +162,7 @@ func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswe
 		}
 		m.Role, m.State = inv.Role, state
 	}
-	return &joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility, Role: m.Role,
-		State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
+	return joined(sp, m.Role, m.State, changed), nil
 }
 
 type linkInput struct {
@@ -201,13 +211,13 @@ func (c *call) spaceJoin() (int, any, *apiError) {
 	// Without an invite a public space is followed, not joined: the state
 	// is open, a reader's, and no membership.
 	m := sp.Members[c.p.PeerID]
+	changed := m == nil
 	if m == nil {
 		m = &member{Peer: c.p.PeerID, Role: "reader", State: "open", Joined: a.now()}
 		sp.Members[c.p.PeerID] = m
 		sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
 	}
-	return http.StatusOK, joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility,
-		Role: m.Role, State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
+	return http.StatusOK, joined(sp, m.Role, m.State, changed), nil
 }
 
 func (c *call) inviteLook() (int, any, *apiError) {
@@ -267,6 +277,5 @@ func (c *call) memberApprove() (int, any, *apiError) {
 	now := c.a.now()
 	c.a.deliver(peer, mailItem{Kind: "approved", Space: sp.Name, From: c.p.PeerID, At: now,
 		Summary: "You are a member of " + sp.Name + " as " + m.Role + "."})
-	return http.StatusOK, joinAnswer{Space: sp.Name, Title: sp.Title, Kind: sp.Kind, Visibility: sp.Visibility,
-		Role: m.Role, State: m.State, Start: startFor(sp, m.Role, m.State)}, nil
+	return http.StatusOK, joined(sp, m.Role, m.State, true), nil
 }

@@ -36,7 +36,8 @@ func TestServiceShapes(t *testing.T) {
 		t.Errorf("a repeat with the same idempotency_key: %s, want %s", again.Body, v1.Body)
 	}
 	doc := apiMust(t, srv, 200, "GET", base+"/document", owner.Token, nil)
-	if doc.Get("number").Int() != 1 || doc.Get("post_id").String() != v1.Get("post_id").String() {
+	if doc.Get("version.seq").String() != "1" || doc.Get("version.post_id").String() != v1.Get("post_id").String() ||
+		doc.Get("sections.1.id").String() != "how-to-work-here" || !doc.Get("deciders.you").Bool() {
 		t.Errorf("document: %s", doc.Body)
 	}
 	apiMust(t, srv, 201, "POST", base+"/tasks", owner.Token, map[string]any{"title": "Check rows 1 to 5", "body": "Read them.", "tag": "transcribe"})
@@ -89,7 +90,8 @@ func TestServiceShapes(t *testing.T) {
 	if goPost.Get("oracle.decided").String() != "approved" || goPost.Get("oracle.version").String() != prop.Get("post_id").String() {
 		t.Errorf("go: %s", goPost.Body)
 	}
-	if d := apiMust(t, srv, 200, "GET", base+"/document", agent.Token, nil); d.Get("post_id").String() != prop.Get("post_id").String() {
+	if d := apiMust(t, srv, 200, "GET", base+"/document", agent.Token, nil); d.Get("version.post_id").String() != prop.Get("post_id").String() ||
+		d.Get("version.decided_by.post_id").String() != goPost.Get("post_id").String() {
 		t.Errorf("document after go: %s", d.Body)
 	}
 

@@ -350,12 +350,13 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		}
 		sp.Members[m.PeerID] = &member{Peer: m.PeerID, Role: m.Role, State: "member", Joined: now}
 	}
-	if docText != "" {
-		sp.Versions = append(sp.Versions, &version{Number: 1, Body: docText, Author: c.p.PeerID, State: "current", Created: now, Decided: now})
-		sp.Current = 1
-	}
 	a.spaces[sp.Name] = sp
 	a.spaceList = append(a.spaceList, sp)
+	if docText != "" {
+		// The text is the document's first version: a version post, as
+		// every version is.
+		c.writePost(sp, &postInput{Kind: "version", Body: docText}, postPlan{}, false)
+	}
 	out := createdSpace{SpaceID: sp.ID, Name: sp.Name, Revision: "1", Visibility: sp.Visibility, JoinPolicy: sp.JoinPolicy,
 		Categories: in.Categories, Document: in.Kind == "work"}
 	if out.Categories == nil {

@@ -109,7 +109,7 @@ func TestCoordinateSteps(t *testing.T) {
 		t.Errorf("created: %s", sp.Body)
 	}
 	v1 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/versions", lead.Token, map[string]any{"body": "How to work here: v1."})
-	if v1.Get("number").Int() != 1 || v1.Get("state").String() != "current" {
+	if v1.Get("seq").String() != "1" || v1.Get("state").String() != "current" {
 		t.Errorf("first version: %s", v1.Body)
 	}
 	ts := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/tasks", lead.Token, map[string]any{"tasks": []map[string]string{
@@ -128,7 +128,7 @@ func TestCoordinateSteps(t *testing.T) {
 		t.Errorf("join: %s", j.Body)
 	}
 	v2 := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/versions", writer.Token, map[string]any{"title": "Shorter", "body": "How to work here: v2."})
-	if v2.Get("state").String() != "pending" || v2.Get("number").Int() != 2 {
+	if v2.Get("state").String() != "pending" || v2.Get("waits_for.decision.0").String() != "owner" {
 		t.Errorf("proposal: %s", v2.Body)
 	}
 	// A writer cannot decide.
@@ -139,7 +139,8 @@ func TestCoordinateSteps(t *testing.T) {
 		t.Errorf("lead's mailbox: %s", mb.Body)
 	}
 	pend := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/versions?state=pending", lead.Token, nil)
-	if pend.Get("items.#").Int() != 1 || pend.Get("items.0.body").String() != "How to work here: v2." {
+	if pend.Get("items.#").Int() != 1 || pend.Get("items.0.snippet").String() != "How to work here: v2." ||
+		pend.Get("items.0.post_id").String() != v2.Get("post_id").String() {
 		t.Errorf("pending: %s", pend.Body)
 	}
 	goPost := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2, "body": "Shorter is better."})
@@ -149,11 +150,11 @@ func TestCoordinateSteps(t *testing.T) {
 	apiMust(t, srv, 409, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "go", "version": 2})
 	apiMust(t, srv, 422, "POST", "/v1/spaces/"+space+"/posts", lead.Token, map[string]any{"kind": "veto", "version": 9})
 	doc := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/document", writer.Token, nil)
-	if doc.Get("number").Int() != 2 || doc.Get("decision").String() != goPost.Get("post_id").String() || doc.Get("pending").Int() != 0 {
+	if doc.Get("version.post_id").String() != v2.Get("post_id").String() || doc.Get("version.decided_by.post_id").String() != goPost.Get("post_id").String() || doc.Get("pending").Int() != 0 {
 		t.Errorf("document after go: %s", doc.Body)
 	}
 	all := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/versions", lead.Token, nil)
-	if all.Get("items.1.state").String() != "superseded" {
+	if all.Get("items.1.state").String() != "replaced" || all.Get("items.0.decision.post_id").String() != goPost.Get("post_id").String() {
 		t.Errorf("versions: %s", all.Body)
 	}
 	// A no declines.

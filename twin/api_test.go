@@ -52,8 +52,8 @@ func TestHTTPWalk(t *testing.T) {
 	if !v.Get("registered").Bool() {
 		t.Errorf("registered is false for a new KEY: %s", v.Body)
 	}
-	if got := v.Get("joined.space").String(); got != space {
-		t.Errorf("joined.space %q, want %q", got, space)
+	if got := v.Get("joined.name").String(); got != space || !v.Get("joined.changed").Bool() || v.Get("joined.revision").String() == "" {
+		t.Errorf("joined.name %q, want %q: %s", got, space, v.Get("joined").Raw)
 	}
 	if v.Get("joined.role").String() != "writer" || v.Get("joined.start").String() != "start-tasks" {
 		t.Errorf("joined: %s", v.Get("joined").Raw)
@@ -90,7 +90,7 @@ func TestHTTPWalk(t *testing.T) {
 
 	// Read the document.
 	doc := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/document", agent.Token, nil)
-	if !strings.HasPrefix(doc.Get("body").String(), "How to work here") || doc.Get("number").Int() != 1 {
+	if !strings.HasPrefix(doc.Get("text").String(), "How to work here") || doc.Get("version.seq").String() != "1" {
 		t.Errorf("document: %s", doc.Body)
 	}
 

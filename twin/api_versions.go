@@ -2,29 +2,81 @@ package twin
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 )
 
 // Versions: a document's versions, proposed, made current, declined.
 
+// versionView is a version as the service's versions list shows one: its
+// post, author and time, its summary (the version's title), a snippet of
+// its text, its state, the version it was made against, and the go or
+// veto that decided it.
 type versionView struct {
-	Space     string `json:"space"`
-	Number    int    `json:"number"`
-	PostID    string `json:"post_id,omitempty"`
-	State     string `json:"state"`
-	Title     string `json:"title,omitempty"`
-	Body      string `json:"body,omitempty"`
-	Author    string `json:"author"`
-	CreatedAt string `json:"created_at"`
-	DecidedAt string `json:"decided_at,omitempty"`
-	Decision  string `json:"decision,omitempty"`
+	PostID           string        `json:"post_id"`
+	Seq              string        `json:"seq"`
+	Author           string        `json:"author"`
+	PostedAt         string        `json:"posted_at"`
+	Summary          *string       `json:"summary"`
+	Snippet          string        `json:"snippet"`
+	SnippetTruncated bool          `json:"snippet_truncated"`
+	Signed           bool          `json:"signed"`
+	State            string        `json:"state"`
+	Edits            *string       `json:"edits"`
+	SameTextAs       *string       `json:"same_text_as"`
+	Decision         *decisionView `json:"decision"`
+	WaitsFor         *waitsFor     `json:"waits_for,omitempty"`
 }
 
-func viewVersion(sp *space, v *version, full bool) versionView {
-	out := versionView{Space: sp.Name, Number: v.Number, PostID: v.PostID, State: v.State, Title: v.Title, Author: v.Author,
-		CreatedAt: dbTime(v.Created), DecidedAt: optTime(v.Decided), Decision: v.Decision}
-	if full {
-		out.Body = v.Body
+// decisionView is the go or veto that decided a version.
+type decisionView struct {
+	PostID string  `json:"post_id"`
+	Seq    string  `json:"seq"`
+	Kind   string  `json:"kind"`
+	Author *string `json:"author"`
+	Reason *string `json:"reason"`
+	At     *string `json:"at"`
+}
+
+// waitsFor is what decides a waiting version: a decider's go or veto.
+type waitsFor struct {
+	Decision []string `json:"decision"`
+}
+
+// deciderRoles are the roles whose go or veto decides a work space's
+// document, in the service's order.
+var deciderRoles = []string{"owner", "admin", "coordinator"}
+
+// deciders is who decides a SPACE's document, and whether peer does.
+type deciders struct {
+	Roles []string `json:"roles"`
+	You   bool     `json:"you"`
+}
+
+func (a *apiState) deciders(sp *space, peer string) deciders {
+	m := sp.member(peer)
+	return deciders{Roles: deciderRoles, You: m != nil && roleRank[m.Role] >= roleRank["coordinator"]}
+}
+
+func (a *apiState) viewVersion(sp *space, v *version) versionView {
+	out := versionView{PostID: v.PostID, Seq: "0", Author: v.Author, PostedAt: jsTime(v.Created), Summary: optString(v.Title), State: v.State}
+	if p := a.posts[v.PostID]; p != nil {
+		out.Seq = strconv.FormatInt(p.Seq, 10)
+		if prev := a.posts[p.Supersedes]; prev != nil {
+			s := strconv.FormatInt(prev.Seq, 10)
+			out.Edits = &s
+		}
+	}
+	out.Snippet, out.SnippetTruncated = v.Body, false
+	if r := []rune(v.Body); len(r) > snippetChars {
+		out.Snippet, out.SnippetTruncated = string(r[:snippetChars]), true
+	}
+	if d := a.posts[v.Decision]; d != nil {
+		reason, at := optString(d.Body), jsTime(d.Created)
+		out.Decision = &decisionView{PostID: d.ID, Seq: strconv.FormatInt(d.Seq, 10), Kind: d.Kind, Author: &d.Author, Reason: reason, At: &at}
+	}
+	if v.State == "pending" {
+		out.WaitsFor = &waitsFor{Decision: deciderRoles}
 	}
 	return out
 }
@@ -50,23 +102,15 @@ func (c *call) versionPropose() (int, any, *apiError) {
 	if e := checkText("title", in.Title, 0, 200); e != nil {
 		return 0, nil, e
 	}
-	a := c.a
-	now := a.now()
-	v := &version{Number: len(sp.Versions) + 1, Title: in.Title, Body: in.Body, Author: c.p.PeerID, State: "pending", Created: now}
-	sp.Versions = append(sp.Versions, v)
-	if roleRank[sp.member(c.p.PeerID).Role] >= roleRank["admin"] {
-		// An owner's or admin's version is current at once.
-		a.makeCurrent(sp, v, now)
-	} else {
-		a.toAdmins(sp, mailItem{Kind: "version", Space: sp.Name, From: c.p.PeerID, Version: v.Number, At: now,
-			Summary: "Version " + itoa(v.Number) + " of the document waits for your go or veto."})
-	}
-	return http.StatusCreated, viewVersion(sp, v, false), nil
+	// A version is a post of kind version, as the service keeps it: an
+	// owner's or admin's is current at once, a writer's waits.
+	c.writePost(sp, &postInput{Kind: "version", Title: in.Title, Body: in.Body}, postPlan{}, false)
+	return http.StatusCreated, c.a.viewVersion(sp, sp.Versions[len(sp.Versions)-1]), nil
 }
 
 func (a *apiState) makeCurrent(sp *space, v *version, now time.Time) {
 	if old := sp.version(sp.Current); old != nil {
-		old.State = "superseded"
+		old.State = "replaced"
 	}
 	v.State, v.Decided = "current", now
 	sp.Current = v.Number
@@ -82,17 +126,22 @@ func (c *call) versionList() (int, any, *apiError) {
 	}
 	state := c.r.URL.Query().Get("state")
 	switch state {
-	case "", "pending", "current", "superseded", "declined":
+	case "", "pending", "current", "replaced", "declined":
 	default:
-		return 0, nil, badRequest("state must be pending, current, superseded or declined, not "+quote(state)+".",
+		return 0, nil, badRequest("state must be pending, current, replaced or declined, not "+quote(state)+".",
 			"Leave state out for every version.")
 	}
 	// Newest first, as the service lists them.
 	var items []versionView
 	for i := len(sp.Versions) - 1; i >= 0; i-- {
 		if v := sp.Versions[i]; state == "" || v.State == state {
-			items = append(items, viewVersion(sp, v, true))
+			items = append(items, c.a.viewVersion(sp, v))
 		}
 	}
-	return http.StatusOK, spacePage{sp.Name, newPage(items, "", false)}, nil
+	out := struct {
+		Space    string   `json:"space"`
+		Deciders deciders `json:"deciders"`
+		page
+	}{sp.Name, c.a.deciders(sp, c.p.PeerID), newPage(items, "", false)}
+	return http.StatusOK, out, nil
 }

@@ -893,7 +893,7 @@ func connectorWalk(t *testing.T, srv *httptest.Server) {
 		return gjson.ParseBytes(res.StructuredContent)
 	}
 	joined := sc("schellingaf_join", map[string]any{"action": "join", "link": inv.Link})
-	if joined.Get("space").String() != sp.Name || joined.Get("role").String() != "writer" || joined.Get("start").String() != "start-tasks" {
+	if joined.Get("name").String() != sp.Name || joined.Get("role").String() != "writer" || joined.Get("start").String() != "start-tasks" {
 		t.Errorf("join: %s", joined.Raw)
 	}
 	me := sc("schellingaf_whoami", map[string]any{})
@@ -1017,7 +1017,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if decided.Get("oracle.decided").String() != "approved" {
 		t.Errorf("decide: %s", decided.Raw)
 	}
-	if doc := ok(tasks, helper, "schellingaf_oracle", map[string]any{"action": "read", "space": sp}); !strings.Contains(doc.Get("body").String(), "Cite a source") {
+	if doc := ok(tasks, helper, "schellingaf_oracle", map[string]any{"action": "read", "space": sp}); !strings.Contains(doc.Get("text").String(), "Cite a source") {
 		t.Errorf("the decided version is not current: %s", doc.Raw)
 	}
 	list := ok(coord, lead, "schellingaf_task", map[string]any{"action": "list", "space": sp})

@@ -152,6 +152,7 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	inv := apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/invites", owner.Token, map[string]any{})
 	hold("POST /v1/spaces/{name}/invites", inv)
 	hold("POST /v1/keys/verify", agent.login(t, srv, map[string]any{"invite": inv.Get("link").String()}))
+	hold("POST /v1/join", apiMust(t, srv, 200, "POST", "/v1/join", agent.Token, map[string]any{"link": inv.Get("link").String()}))
 	hold("POST /v1/spaces/{name}/tasks/next", apiMust(t, srv, 200, "POST", "/v1/spaces/schema-trial/tasks/next", agent.Token, nil))
 	hold("POST /v1/spaces/{name}/tasks/next", apiMust(t, srv, 200, "POST", "/v1/spaces/schema-trial/tasks/next", owner.Token, nil))
 	apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", agent.Token, map[string]any{"kind": "dossier", "title": "State", "body": "cursor 0"})
@@ -175,6 +176,14 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	hold("GET /v1/seek", apiMust(t, srv, 200, "GET", "/v1/seek?q=nothing%20here&detail=full", owner.Token, nil))
 	hold("GET /v1/posts/{id}", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String(), agent.Token, nil))
 	hold("GET /v1/posts/{id}", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String(), "", nil))
+	hold("GET /v1/spaces/{name}/findings", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/findings", agent.Token, nil))
+	// The document, a writer's proposal waiting, and the versions.
+	hold("GET /v1/spaces/{name}/document", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/document", agent.Token, nil))
+	current := apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/document", "", nil).Get("version.post_id").String()
+	apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", agent.Token, map[string]any{"kind": "version", "title": "Second",
+		"body": "# Trial\n\n## Status\n\naccepted.\n", "supersedes": current})
+	hold("GET /v1/spaces/{name}/versions", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/versions?state=pending", owner.Token, nil))
+	hold("GET /v1/spaces/{name}/versions", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/versions", owner.Token, nil))
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{

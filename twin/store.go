@@ -135,7 +135,7 @@ type task struct {
 
 type version struct {
 	Number                     int
-	Title, Body, Author, State string // pending, current, superseded, declined
+	Title, Body, Author, State string // pending, current, replaced, declined
 	Created, Decided           time.Time
 	Decision                   string // the go or no post's id
 	PostID                     string // the version post's id, when posted as kind version
