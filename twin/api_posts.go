@@ -2,6 +2,7 @@ package twin
 
 import (
 	"bytes"
+	"encoding/base64"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -713,7 +714,57 @@ func (c *call) postGet() (int, any, *apiError) {
 	if p == nil {
 		return 0, nil, postNotFound(id)
 	}
-	return http.StatusOK, c.a.viewPost(p, "full", c.p.PeerID), nil
+	proof := c.r.URL.Query().Get("proof")
+	if proof != "" && proof != "true" && proof != "false" {
+		return 0, nil, badRequest("proof is true or false", "Leave proof out for the post with its proof.")
+	}
+	// One post read whole, as the service answers it: the post at full,
+	// its proof unless proof=false, then how many replies it has, how many
+	// documents cite it, the posts that replaced or withdrew it, and the
+	// notice.
+	o := c.a.viewPost(p, "full", c.p.PeerID)
+	if proof != "false" {
+		o.add(field{"proof", c.a.proofOf(p, c.p.PeerID)})
+	}
+	replies, replacedBy := 0, []string{}
+	for _, q := range c.a.spaces[p.Space].Posts {
+		if q.ReplyTo == p.ID {
+			replies++
+		}
+		if q.Supersedes == p.ID && q.Kind != "version" {
+			replacedBy = append(replacedBy, q.ID)
+		}
+	}
+	o.add(field{"reply_count", replies}, field{"linked_from", 0}, field{"superseded_by", replacedBy},
+		field{"retracted_by", []string{}}, field{"notice", peerNotice})
+	return http.StatusOK, o, nil
+}
+
+// proofOf is what a reader needs to check p without trusting the twin: its
+// object id, its canonical bytes, its signature (null: the twin's posts
+// are not signed by their authors) and its link in the SPACE's chain. A
+// reader outside the SPACE is not shown the private part or the revision.
+func (a *apiState) proofOf(p *post, reader string) object {
+	sp := a.spaces[p.Space]
+	outside := sp.member(reader) == nil
+	prev := any(nil)
+	for i, q := range sp.Posts {
+		if q == p && i > 0 {
+			prev = sp.Posts[i-1].Chain
+		}
+	}
+	o := object{{"object_id", objectID(p)}, {"canonical", base64.RawURLEncoding.EncodeToString(p.canonical)}}
+	if !outside {
+		o.add(field{"private", nil})
+	}
+	o.add(field{"signature", nil})
+	chain := object{{"seq", strconv.FormatInt(p.Seq, 10)}, {"admission", nil}}
+	if !outside {
+		chain.add(field{"admitted_revision", strconv.FormatInt(p.Revision, 10)}, field{"admitted_control_hash", nil})
+	}
+	chain.add(field{"previous_hash", prev}, field{"chain_hash", p.Chain})
+	o.add(field{"chain", chain})
+	return o
 }
 
 func (c *call) finding() (int, any, *apiError) {
