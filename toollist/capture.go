@@ -23,11 +23,14 @@ type Capture struct {
 	// Tools holds each tool's JSON text, in the capture's order.
 	Tools [][]byte
 
-	ans    *answer
-	unmap  func() error
-	pre    []*prescanned // tools measured while the capture was validated
-	walked *walked       // the what-ifs applied while they were measured
-	pg     *pages        // the mapping of a mapped capture
+	ans   *answer
+	unmap func() error
+	pre   []*prescanned // tools measured while the capture was validated
+	// the arrays most of them were measured into, in place
+	preFigs  []ToolFigures
+	preScans []scanned
+	walked   *walked // the what-ifs applied while they were measured
+	pg       *pages  // the mapping of a mapped capture
 }
 
 // mapAbove is the size from which Read maps a capture instead of reading
@@ -43,6 +46,7 @@ func (c *Capture) Close() error {
 	}
 	err := c.unmap()
 	c.unmap, c.Tools, c.ans, c.pre, c.walked = nil, nil, nil, nil, nil
+	c.preFigs, c.preScans = nil, nil
 	return err
 }
 
@@ -113,7 +117,7 @@ func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
 // parse is Parse; pg is the mapping data lies in, given back behind each
 // pass, or nil; ts are the what-ifs to apply while measuring.
 func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error) {
-	pre := prescan{pg: pg}
+	pre := prescan{pg: pg, size: len(data)}
 	if walkTools && len(ts) > 0 {
 		pre.ts, pre.plan = ts, newPlan(ts)
 	}
@@ -177,6 +181,9 @@ func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error
 		}
 	}
 	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pre: pres, pg: pg}
+	if pres != nil {
+		c.preFigs, c.preScans = pre.figs, pre.scans
+	}
 	if pres != nil && pre.plan != nil {
 		c.walked = &walked{ts: ts, used: pre.used}
 	}

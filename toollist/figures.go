@@ -195,6 +195,7 @@ type prescanned struct {
 	// pieces: what the what-ifs found of the batch's tools (see walked),
 	// when they were applied while measuring
 	pieces []piece
+	shared bool // figs and scans lie in the prescan's arrays, in place
 }
 
 // prescan measures the tools on other goroutines as the validating pass
@@ -217,6 +218,11 @@ type prescan struct {
 	ts   []Transform
 	plan *plan
 	used []string
+	// the arrays the batches' figures are measured into, in place, and
+	// what sizes them: the text's bytes, and the tools' bytes so far
+	figs        []ToolFigures
+	scans       []scanned
+	size, bytes int
 }
 
 // each is the validating pass's hook (jsonjs.ValidateFindEach).
@@ -237,8 +243,17 @@ func (p *prescan) each(k, i int, elem []byte) {
 		p.batch = make([][]byte, 0, prescanBatch)
 	}
 	p.batch = append(p.batch, elem)
+	p.bytes += len(elem)
 	if len(p.batch) < prescanBatch {
 		return
+	}
+	if p.figs == nil {
+		// The figures go straight into arrays for the whole list, sized by
+		// the first batch's tools (at most one a 512 bytes of the text);
+		// a batch past their end has its own, copied by Measure.
+		est := p.size / max(p.bytes/len(p.batch), 1)
+		est = min(est+est/8+prescanBatch, p.size/512+prescanBatch)
+		p.figs, p.scans = make([]ToolFigures, est), make([]scanned, est)
 	}
 	if p.ch == nil {
 		p.ch = make(chan *prescanned, 256)
@@ -246,7 +261,11 @@ func (p *prescan) each(k, i int, elem []byte) {
 			p.wg.Go(func() { p.work() })
 		}
 	}
-	p.ch <- &prescanned{start: i + 1 - len(p.batch), tools: p.batch}
+	b := &prescanned{start: i + 1 - len(p.batch), tools: p.batch}
+	if end := b.start + len(b.tools); end <= len(p.figs) {
+		b.figs, b.scans, b.shared = p.figs[b.start:end:end], p.scans[b.start:end:end], true
+	}
+	p.ch <- b
 	p.batch = nil
 }
 
@@ -258,8 +277,10 @@ func (p *prescan) work() {
 		r = newRunner(nil, p.ts, p.plan)
 	}
 	for b := range p.ch {
-		b.figs = make([]ToolFigures, len(b.tools))
-		b.scans = make([]scanned, len(b.tools))
+		if !b.shared {
+			b.figs = make([]ToolFigures, len(b.tools))
+			b.scans = make([]scanned, len(b.tools))
+		}
 		for j, t := range b.tools {
 			scanTool(t, &b.figs[j], &b.scans[j])
 		}
@@ -325,19 +346,30 @@ func Measure(c *Capture) (*Figures, error) {
 		WireBytes: c.WireBytes,
 		Tools:     len(c.Tools),
 		Longest:   Longest{Index: -1},
-		PerTool:   make([]ToolFigures, len(c.Tools)),
+	}
+	if c.preFigs == nil || len(c.Tools) > len(c.preFigs) {
+		f.PerTool = make([]ToolFigures, len(c.Tools))
 	}
 	if c.Replaced > 0 {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
 			c.Path, c.Replaced, plural(c.Replaced, "sequence", "sequences")))
 	}
-	scans := make([]scanned, len(c.Tools))
-	// Tools measured while the capture was validated are copied; the rest
-	// are measured now.
+	var scans []scanned
+	if c.preFigs != nil && len(c.Tools) <= len(c.preFigs) {
+		// measured in place while the capture was validated
+		f.PerTool, scans = c.preFigs[:len(c.Tools):len(c.Tools)], c.preScans[:len(c.Tools)]
+	} else {
+		scans = make([]scanned, len(c.Tools))
+	}
+	c.preFigs, c.preScans = nil, nil
+	// Tools measured while the capture was validated are copied (unless
+	// they are in place); the rest are measured now.
 	done := 0
 	for _, b := range c.pre {
-		copy(f.PerTool[b.start:], b.figs)
-		copy(scans[b.start:], b.scans)
+		if &b.figs[0] != &f.PerTool[b.start] {
+			copy(f.PerTool[b.start:], b.figs)
+			copy(scans[b.start:], b.scans)
+		}
 		done = max(done, b.start+len(b.tools))
 	}
 	c.walked.take(c.pre)

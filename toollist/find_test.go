@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,7 +131,26 @@ func TestPrescan(t *testing.T) {
 		return "[" + strings.Join(items[from:], ",") + "]"
 	}
 	big := string(genCapture(300))
+	// tools of two sizes: the first batch's sizes the arrays measured into
+	sized := func(first, n, rest, m int) string {
+		var b strings.Builder
+		b.WriteString(`{"tools":[`)
+		for i := range n + m {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			size := first
+			if i >= n {
+				size = rest
+			}
+			fmt.Fprintf(&b, `{"name":"t%d","description":"%s"}`, i, strings.Repeat("d", size))
+		}
+		b.WriteString(`]}`)
+		return b.String()
+	}
 	for name, c := range map[string]string{
+		"large tools first": sized(2000, 128, 10, 900),
+		"small tools first": sized(10, 128, 3000, 300),
 		"json-rpc":          big,
 		"result":            `{"tools":` + list(0, 300) + `}`,
 		"repeated result":   `{"jsonrpc":"2.0","id":1,"result":{"tools":` + list(0, 300) + `},"result":{"tools":` + list(5, 260) + `}}`,
@@ -161,6 +181,9 @@ func TestPrescan(t *testing.T) {
 	}
 	if n != 256 {
 		t.Errorf("%d of 300 tools measured while validating, want 256 (two batches)", n)
+	}
+	if len(c.preFigs) < 300 {
+		t.Errorf("measured into arrays for %d tools, not in place", len(c.preFigs))
 	}
 }
 
