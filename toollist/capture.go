@@ -125,7 +125,9 @@ func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error
 	back := behind{p: pg, lag: 2 * releaseStep}
 	a, err := readAnswerEach(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
 		pre.each(k, i, elem)
-		back.at(elem)
+		if !pre.taking() {
+			back.at(elem)
+		}
 	})
 	pre.finish()
 	if err != nil {

@@ -196,6 +196,7 @@ type prescanned struct {
 	// when they were applied while measuring
 	pieces []piece
 	shared bool // figs and scans lie in the prescan's arrays, in place
+	seq    int  // the batch's place among the batches
 }
 
 // prescan measures the tools on other goroutines as the validating pass
@@ -223,7 +224,18 @@ type prescan struct {
 	figs        []ToolFigures
 	scans       []scanned
 	size, bytes int
+	// the pages given back behind the batches measured: up to released;
+	// ends holds where each batch measured ends, by seq, until every
+	// batch before it (from low) is measured too
+	relMu         sync.Mutex
+	ends          map[int]int
+	low, released int
+	batches       int
 }
+
+// taking reports whether the batches measured give back the pages of the
+// elements the validating pass hands over (so that it need not).
+func (p *prescan) taking() bool { return p.ch != nil && !p.aborted }
 
 // each is the validating pass's hook (jsonjs.ValidateFindEach).
 func (p *prescan) each(k, i int, elem []byte) {
@@ -256,12 +268,13 @@ func (p *prescan) each(k, i int, elem []byte) {
 		p.figs, p.scans = make([]ToolFigures, est), make([]scanned, est)
 	}
 	if p.ch == nil {
-		p.ch = make(chan *prescanned, 256)
+		p.ch = make(chan *prescanned, 8) // the validating pass stays near the batches measured
 		for range max(1, min(runtime.GOMAXPROCS(0)-1, 7)) {
 			p.wg.Go(func() { p.work() })
 		}
 	}
-	b := &prescanned{start: i + 1 - len(p.batch), tools: p.batch}
+	b := &prescanned{start: i + 1 - len(p.batch), tools: p.batch, seq: p.batches}
+	p.batches++
 	if end := b.start + len(b.tools); end <= len(p.figs) {
 		b.figs, b.scans, b.shared = p.figs[b.start:end:end], p.scans[b.start:end:end], true
 	}
@@ -287,11 +300,7 @@ func (p *prescan) work() {
 		if r != nil {
 			b.pieces = r.batch(b)
 		}
-		if lo, ok := p.pg.offset(b.tools[0]); ok {
-			last := b.tools[len(b.tools)-1]
-			hi, _ := p.pg.offset(last)
-			p.pg.release(lo, hi+len(last))
-		}
+		p.finished(b)
 		mine = append(mine, b)
 	}
 	p.mu.Lock()
@@ -300,6 +309,42 @@ func (p *prescan) work() {
 		p.used = append(p.used, r.tw.used...)
 	}
 	p.mu.Unlock()
+}
+
+// finished gives back the pages of the batches measured, in the
+// capture's order, a releaseStep or more at a time: the first batch not
+// yet measured holds back the rest.
+func (p *prescan) finished(b *prescanned) {
+	last := b.tools[len(b.tools)-1]
+	hi, ok := p.pg.offset(last)
+	if !ok {
+		return
+	}
+	p.relMu.Lock()
+	if p.ends == nil {
+		p.ends = map[int]int{}
+	}
+	p.ends[b.seq] = hi + len(last)
+	upto := -1
+	for {
+		e, ok := p.ends[p.low]
+		if !ok {
+			break
+		}
+		delete(p.ends, p.low)
+		p.low++
+		upto = e
+	}
+	lo := p.released
+	if upto-lo < releaseStep {
+		upto = -1
+	} else {
+		p.released = upto
+	}
+	p.relMu.Unlock()
+	if upto >= 0 {
+		p.pg.release(lo, upto)
+	}
 }
 
 // finish waits for the batches handed over, measuring some itself.
