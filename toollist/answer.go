@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -182,12 +183,32 @@ func readAnswer(path string, data []byte, what string) (*answer, error) {
 // jsonjs.ValidateFindEach). pg is the mapping data lies in, or nil: the
 // UTF-8 check gives back its pages as it goes.
 func readAnswerEach(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte)) (*answer, error) {
+	return readAnswerAs(path, data, what, pg, each, false)
+}
+
+// utf8Later is the size from which a capture's text is checked to be
+// UTF-8 as it is validated, not in a pass before (see readAnswerAs).
+var utf8Later = 1 << 20
+
+// errNotUTF8 says that a text validated as UTF-8 was not: it must be
+// decoded and read again.
+var errNotUTF8 = errors.New("toollist: the text is not UTF-8")
+
+// readAnswerAs is readAnswerEach. With later, a JSON text is taken to be
+// UTF-8 and checked as the validating pass goes, up to the end of each
+// element handed to each, so that the bytes are read while they are at
+// hand; when they are not UTF-8 it returns errNotUTF8 (each may have been
+// handed elements by then), and the answer is to be read again without.
+func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte), later bool) (*answer, error) {
 	a := &answer{path: path, raw: int64(len(data))}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if len(data) == 0 {
 			return nil, inputErr(path, "empty file: a capture holds a %s", what)
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
+	}
+	if later && len(data) >= utf8Later && findWhileValidating && !looksLikeEventStream(data) {
+		return a.readLater(data, each, what)
 	}
 	if validUTF8(data, pg) {
 		a.text = data
@@ -218,6 +239,39 @@ func readAnswerEach(path string, data []byte, what string, pg *pages, each func(
 		}
 		a.msg = a.text
 	}
+	return a, a.locateResult(what)
+}
+
+// readLater validates the JSON text data, taken to be UTF-8, checking
+// that it is as it goes (see readAnswerAs).
+func (a *answer) readLater(data []byte, each func(k, i int, elem []byte), what string) (*answer, error) {
+	a.text, a.wire, a.msg = data, a.raw, data
+	if data[len(data)-1] == '\n' {
+		a.wire--
+		a.newline = true
+	}
+	checked, bad := 0, false
+	found, err := jsonjs.ValidateFindEach(data, func(k, i int, elem []byte) {
+		if bad {
+			return
+		}
+		end := int(uintptr(unsafe.Pointer(unsafe.SliceData(elem)))-uintptr(unsafe.Pointer(unsafe.SliceData(data)))) + len(elem)
+		if end < checked || end > len(data) || !utf8.Valid(data[checked:end]) {
+			bad = true
+			return
+		}
+		checked = end
+		if each != nil {
+			each(k, i, elem)
+		}
+	}, findPaths...)
+	if bad || !utf8.Valid(data[checked:]) {
+		return nil, errNotUTF8
+	}
+	if err != nil {
+		return nil, inputErr(a.path, "%v", err)
+	}
+	a.found = found
 	return a, a.locateResult(what)
 }
 

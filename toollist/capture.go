@@ -117,19 +117,29 @@ func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
 // parse is Parse; pg is the mapping data lies in, given back behind each
 // pass, or nil; ts are the what-ifs to apply while measuring.
 func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error) {
-	pre := prescan{pg: pg, size: len(data)}
-	if walkTools && len(ts) > 0 {
-		pre.ts, pre.plan = ts, newPlan(ts)
-	}
-	// the workers measuring tools may be a few batches behind
-	back := behind{p: pg, lag: 2 * releaseStep}
-	a, err := readAnswerEach(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
-		pre.each(k, i, elem)
-		if !pre.taking() {
-			back.at(elem)
+	// The text is taken to be UTF-8 and checked as it is validated; when
+	// it is not, it is read again, decoded first.
+	var pre prescan
+	var a *answer
+	var err error
+	for later := true; ; later = false {
+		pre = prescan{pg: pg, size: len(data)}
+		if walkTools && len(ts) > 0 {
+			pre.ts, pre.plan = ts, newPlan(ts)
 		}
-	})
-	pre.finish()
+		// the workers measuring tools may be a few batches behind
+		back := behind{p: pg, lag: 2 * releaseStep}
+		a, err = readAnswerAs(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
+			pre.each(k, i, elem)
+			if !pre.taking() {
+				back.at(elem)
+			}
+		}, later)
+		pre.finish()
+		if err != errNotUTF8 {
+			break
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

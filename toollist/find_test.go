@@ -216,3 +216,53 @@ func TestValidUTF8(t *testing.T) {
 		t.Error("a broken character at the end is valid")
 	}
 }
+
+// TestUTF8Later reads every test capture, and a long one with a byte that
+// is not UTF-8 in a tool, between tools, before and after them, with the
+// text checked as it is validated and with it checked first: the same
+// capture, figures and errors.
+func TestUTF8Later(t *testing.T) {
+	defer func(n, b int) { utf8Later, prescanBatch = n, b }(utf8Later, prescanBatch)
+	g := string(genCapture(300))
+	i := strings.Index(g, `{"name":"tool_00150"`)
+	cases := map[string][]byte{
+		"in a tool":    []byte(strings.Replace(g, "Tool 150", "Tool \xff150", 1)),
+		"between":      []byte(g[:i] + " \xff " + g[i:]),
+		"before":       []byte(strings.Replace(g, `"2.0"`, "\"2.0\xc3\"", 1)),
+		"after":        []byte(g[:len(g)-1] + "\xe2\x82\n"),
+		"in a key":     []byte(strings.Replace(g, `"title":"Tool 299"`, "\"ti\xfftle\":\"Tool 299\"", 1)),
+		"broken after": []byte(g[:len(g)-4] + "\xff"),
+		"valid":        []byte(g),
+	}
+	for _, pat := range []string{"testdata/*", "testdata/adversarial/*", "../jsonjs/testdata/corpus/*", "../internal/nodeoracle/testdata/*"} {
+		files, _ := filepath.Glob(pat)
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil {
+				cases[p] = data
+			}
+		}
+	}
+	for name, data := range cases {
+		for _, batch := range []int{1, 128} {
+			prescanBatch = batch
+			utf8Later = 0
+			lc, lerr := Parse(name, data)
+			utf8Later = 1 << 62
+			ec, eerr := Parse(name, data)
+			if (lerr == nil) != (eerr == nil) || (lerr != nil && lerr.Error() != eerr.Error()) {
+				t.Fatalf("%s: checked later: %v; first: %v", name, lerr, eerr)
+			}
+			if lerr != nil {
+				continue
+			}
+			if want := strings.Contains("in a tool|before|in a key", name); !strings.Contains(name, "/") && want != (lc.Replaced == 1) {
+				t.Errorf("%s: %d replaced", name, lc.Replaced)
+			}
+			lf, err1 := Measure(lc)
+			ef, err2 := Measure(ec)
+			if (err1 == nil) != (err2 == nil) || lc.Replaced != ec.Replaced || !reflect.DeepEqual(lc.Tools, ec.Tools) || (err1 == nil && !reflect.DeepEqual(lf, ef)) {
+				t.Fatalf("%s: checked later and first differ:\n%+v %v\n%+v %v", name, lf, err1, ef, err2)
+			}
+		}
+	}
+}
