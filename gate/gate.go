@@ -42,6 +42,8 @@ const (
 	Bytes Unit = "bytes"
 	// Calls are requests and notifications sent to a server.
 	Calls Unit = "calls"
+	// Items counts the entries of list answers.
+	Items Unit = "items"
 )
 
 // Kind is what a measure reads, as a walk spec names it.
@@ -60,6 +62,10 @@ const (
 	// ToolList is the tokens of what a model reads of one tool list:
 	// floor(model-read bytes/3).
 	ToolList Kind = "tool_list"
+	// ItemCount is how many entries the `items` lists of one part's
+	// answers hold, summed over every answer counted under it
+	// (Measure.Part): the SPACEs a paged list read.
+	ItemCount Kind = "items"
 )
 
 // Measure is what a check compares: a kind, and the part it names for Step
@@ -80,7 +86,7 @@ func ParseMeasure(s string) (Measure, bool) {
 	switch {
 	case (m.Kind == Total || m.Kind == TotalBytes || m.Kind == CallCount) && part == "":
 		return m, true
-	case (m.Kind == Step || m.Kind == ToolList) && part != "":
+	case (m.Kind == Step || m.Kind == ToolList || m.Kind == ItemCount) && part != "":
 		return m, true
 	}
 	return Measure{}, false
@@ -101,6 +107,8 @@ func (m Measure) Unit() Unit {
 		return Bytes
 	case CallCount:
 		return Calls
+	case ItemCount:
+		return Items
 	}
 	return Tokens
 }

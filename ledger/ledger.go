@@ -33,6 +33,10 @@ type Part struct {
 	Bytes int64 `json:"bytes"`
 	// Tokens is floor(Bytes/3), for display.
 	Tokens int64 `json:"tokens"`
+	// Shared is true for an answer that reads what every run writes (a
+	// SPACE all runs post to): two runs may count it differently, and are
+	// not told apart by it.
+	Shared bool `json:"shared,omitempty"`
 }
 
 // Ledger is what one walk read, part by part, in the order read.
@@ -76,6 +80,14 @@ func (l *Ledger) Add(part string, body []byte) int64 {
 	return n
 }
 
+// AddShared counts body as the part named part, marked Shared, and
+// returns the bytes counted.
+func (l *Ledger) AddShared(part string, body []byte) int64 {
+	n := l.Add(part, body)
+	l.parts[len(l.parts)-1].Shared = true
+	return n
+}
+
 // AddBytes records a part whose byte count was computed elsewhere (what a
 // model reads of a tool list, say), without normalising anything.
 func (l *Ledger) AddBytes(part string, n int64) {
@@ -108,6 +120,7 @@ func FromParts(walk string, parts []Part) *Ledger {
 	l := New(walk)
 	for _, p := range parts {
 		l.AddBytes(p.Name, p.Bytes)
+		l.parts[len(l.parts)-1].Shared = p.Shared
 	}
 	return l
 }

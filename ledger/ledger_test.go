@@ -22,8 +22,9 @@ func TestLedgerCounts(t *testing.T) {
 	if l.Bytes() != 16+34+4+100 || l.Tokens() != (16+34+4+100)/3 {
 		t.Errorf("Bytes, Tokens = %d, %d", l.Bytes(), l.Tokens())
 	}
+	l.AddShared("the index", []byte("seven b"))
 	parts := l.Parts()
-	want := []Part{{"the start", 16, 5}, {"who you are", 34, 11}, {"odd", 4, 1}, {"the tool list", 100, 33}}
+	want := []Part{{"the start", 16, 5, false}, {"who you are", 34, 11, false}, {"odd", 4, 1, false}, {"the tool list", 100, 33, false}, {"the index", 7, 2, true}}
 	if len(parts) != len(want) {
 		t.Fatalf("parts = %v", parts)
 	}

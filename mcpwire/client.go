@@ -347,7 +347,7 @@ func (c *Client) build(method string, params any, id string) (body []byte, name 
 		case []byte:
 			p = x
 		default:
-			p, err = json.Marshal(params)
+			p, err = marshalJS(params)
 			if err != nil {
 				return nil, "", fmt.Errorf("params: %w", err)
 			}
@@ -381,6 +381,19 @@ func (c *Client) build(method string, params any, id string) (body []byte, name 
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nameOf(method, p), nil
+}
+
+// marshalJS writes v as JSON.stringify would: no HTML escapes, so a "<"
+// in an argument is sent as the byte a JavaScript client sends, and a
+// json.RawMessage inside v goes as written, compacted.
+func marshalJS(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // withMeta adds the 2026-07-28 `_meta` triple to params (an object),

@@ -2,12 +2,16 @@ package walk_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/walktest"
+	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -132,6 +136,83 @@ func TestTitleOfAStepWithNoAction(t *testing.T) {
 	}{{&walk.Step{Part: "the tool list"}, "the tool list"}, {&walk.Step{}, "step"}} {
 		if got := c.st.Title(); got != c.want {
 			t.Errorf("Title() = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestItemsAndShared holds two measures of a paged read: items:<part>
+// counts the entries of every page's items (three pages of two), and a
+// part declared shared is counted but not compared between runs.
+func TestItemsAndShared(t *testing.T) {
+	srv := walktest.Start()
+	defer srv.Close()
+	s := load(t, "testdata/features.yaml")
+	s.Steps = s.Steps[:1]
+	m, ok := gate.ParseMeasure("items:a page")
+	if !ok {
+		t.Fatal("items:a page is not a measure")
+	}
+	s.Measures = append(s.Measures, walk.Measure{Key: "SURVEY.spaces", Measure: m})
+	res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _, err := res.Read(m); err != nil || n != 6 {
+		t.Errorf("items:a page read %d (%v), want 6", n, err)
+	}
+	if m.Unit() != gate.Items {
+		t.Errorf("unit %s, want items", m.Unit())
+	}
+	other := *res
+	other.Items = map[string]int64{"a page": 5}
+	if d := walk.Differ(res, &other); !strings.Contains(d, "5 items, first run 6") {
+		t.Errorf("a run with another item count: Differ says %q", d)
+	}
+	if _, ok := gate.ParseMeasure("items:"); ok {
+		t.Error("items with no part is a measure")
+	}
+
+	shared := *s
+	shared.Steps = []*walk.Step{}
+	for _, st := range s.Steps {
+		c := *st
+		c.Shared = true
+		shared.Steps = append(shared.Steps, &c)
+	}
+	a, err := walk.Run(context.Background(), &shared, walk.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := a.Ledger.Parts()
+	if len(parts) != 3 || !parts[0].Shared {
+		t.Fatalf("parts %+v, want three shared", parts)
+	}
+	b := ledger.New("features")
+	for _, p := range parts {
+		b.AddShared(p.Name, []byte(strings.Repeat("x", int(p.Bytes)+1)))
+	}
+	if d := walk.Differ(a, &walk.Result{Spec: a.Spec, Ledger: b, Calls: a.Calls, Items: a.Items}); d != "" {
+		t.Errorf("shared parts of other sizes: Differ says %q, want nothing", d)
+	}
+	if d := walk.Differ(res, &walk.Result{Spec: res.Spec, Ledger: b, Calls: res.Calls, Items: res.Items}); d != "" {
+		t.Errorf("a part shared in one run: Differ says %q, want nothing", d)
+	}
+}
+
+// TestSharedIsForCountedRequests refuses shared on a set-up step and on a
+// step that is no request.
+func TestSharedIsForCountedRequests(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"walk: w\nsetup:\n  - http: GET /x\n    shared: true\nsteps:\n  - part: p\n    http: GET /y\n", "shared is for a counted step"},
+		{"walk: w\nsteps:\n  - part: p\n    doc: { file: x.md }\n    shared: true\n", "shared is for http and mcp steps"},
+	} {
+		path := filepath.Join(t.TempDir(), "w.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := walk.Load(path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
 		}
 	}
 }

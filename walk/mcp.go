@@ -159,7 +159,7 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		}
 		ex.reqBody = p
 		resp, err = c.Request(ctx, "initialize", json.RawMessage(p))
-		if err == nil {
+		if err == nil && !sv.NoVersionHeader {
 			if got := gjson.GetBytes(resp.Message, "result.protocolVersion").String(); got != "" {
 				c.SetProtocolVersion(got)
 			}

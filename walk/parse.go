@@ -365,7 +365,7 @@ func (p *parser) measures(s *Spec, n *yaml.Node) {
 				v := p.str(kv[1], what+".measure")
 				gm, ok := gate.ParseMeasure(v)
 				if !ok {
-					p.errf(kv[1], "%s.measure: %q: want total, bytes, calls, step:<part> or tool_list:<part>", what, v)
+					p.errf(kv[1], "%s.measure: %q: want total, bytes, calls, step:<part>, items:<part> or tool_list:<part>", what, v)
 					kind, part, _ := strings.Cut(v, ":")
 					gm = gate.Measure{Kind: gate.Kind(kind), Part: part}
 				}
@@ -416,7 +416,7 @@ func (p *parser) normalize(s *Spec, n *yaml.Node) {
 	}
 }
 
-var serverKeys = []string{"url", "token", "headers", "protocol", "command", "env", "dir"}
+var serverKeys = []string{"url", "token", "headers", "protocol", "version_header", "command", "env", "dir"}
 
 func (p *parser) server(n *yaml.Node, what string) *Server {
 	sv := &Server{Line: n.Line}
@@ -431,6 +431,8 @@ func (p *parser) server(n *yaml.Node, what string) *Server {
 			sv.Headers = p.kvs(v, what+".headers")
 		case "protocol":
 			sv.Protocol = p.str(v, what+".protocol")
+		case "version_header":
+			sv.NoVersionHeader = !p.boolean(v, what+".version_header")
 		case "command":
 			sv.Command = p.strList(v, what+".command")
 		case "env":
@@ -459,7 +461,7 @@ func (p *parser) servers(s *Spec, n *yaml.Node) {
 }
 
 // commonKeys are the keys every kind of step takes.
-var commonKeys = []string{"part", "count", "keep", "expect", "repeat"}
+var commonKeys = []string{"part", "count", "shared", "keep", "expect", "repeat"}
 
 // stepKeys are the keys a step may have: those that give its kind, the
 // common ones, then those only a kind takes.
@@ -527,6 +529,11 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 			}
 		case "count":
 			count = p.boolean(v, what+".count")
+		case "shared":
+			st.Shared = p.boolean(v, what+".shared")
+			if st.Shared && kind.key != "http" && kind.key != "mcp" {
+				p.errf(k, "%s: shared is for http and mcp steps, this is a %s step", what, kind.key)
+			}
 		case "keep":
 			keepNode = v
 		case "expect":
@@ -557,6 +564,9 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 	st.Counted = counted && count && can.counts && !p.uncounted
 	if st.Counted && st.Part == "" {
 		p.errf(n, "%s: a counted step needs a part (or count: false)", what)
+	}
+	if st.Shared && !st.Counted {
+		p.errf(n, "%s: shared is for a counted step: this one is never counted", what)
 	}
 	if !counted && !count {
 		p.errf(n, "%s: count: false is for steps; set-up steps are never counted", what)

@@ -132,6 +132,8 @@ func OverText(c gate.Check, parts []ledger.Part) string {
 		fmt.Fprintf(&b, "walk %s: part %q read %s bytes, over its budget of %s %s", c.Subject, c.Measure.Part, units.Group(c.Read), budget, where)
 	case gate.Total:
 		fmt.Fprintf(&b, "walk %s read %s tokens (%s bytes), over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(c.Bytes), budget, where)
+	case gate.ItemCount:
+		fmt.Fprintf(&b, "walk %s: part %q held %s items, over its budget of %s %s", c.Subject, c.Measure.Part, units.Group(c.Read), budget, where)
 	case gate.TotalBytes:
 		fmt.Fprintf(&b, "walk %s read %s bytes (%s tokens), over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(units.Tokens(c.Read)), budget, where)
 	default:

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
@@ -51,6 +53,11 @@ type Result struct {
 	// ToolLists holds, by part, the model-read bytes of the tools/list
 	// answers of counted mcp list steps.
 	ToolLists map[string]int64
+	// Items holds, by part, how many entries the `items` lists of the
+	// part's answers hold (in an MCP answer, its structured content's),
+	// summed over every answer counted under it; kept for the parts an
+	// items measure names.
+	Items map[string]int64
 }
 
 // Read returns what m reads in the result, and the bytes behind it: the
@@ -70,6 +77,12 @@ func (r *Result) Read(m gate.Measure) (value, bytes int64, err error) {
 			return 0, 0, fmt.Errorf("walk %s has no part %q", r.Spec.Name, m.Part)
 		}
 		return p.Bytes, p.Bytes, nil
+	case gate.ItemCount:
+		if _, ok := r.Ledger.Part(m.Part); !ok {
+			return 0, 0, fmt.Errorf("walk %s has no part %q", r.Spec.Name, m.Part)
+		}
+		n := r.Items[m.Part]
+		return n, n, nil
 	case gate.ToolList:
 		n, ok := r.ToolLists[m.Part]
 		if !ok {
@@ -215,7 +228,7 @@ func Run(ctx context.Context, s *Spec, o Options) (*Result, error) {
 		clients: map[*Server]mcpClient{},
 		keys:    map[string]*keyPair{},
 	}
-	r.res = &Result{Spec: s, Ledger: r.led, ToolLists: map[string]int64{}}
+	r.res = &Result{Spec: s, Ledger: r.led, ToolLists: map[string]int64{}, Items: map[string]int64{}}
 	defer r.close()
 	id := make([]byte, 4)
 	_, _ = rand.Read(id)
@@ -403,9 +416,32 @@ func (r *runner) finish(st *Step, ex *exchange) error {
 		if st.Action.traits().call {
 			r.res.Calls++
 		}
-		r.led.Add(st.Part, ex.body)
+		if st.Shared {
+			r.led.AddShared(st.Part, ex.body)
+		} else {
+			r.led.Add(st.Part, ex.body)
+		}
+		for _, m := range r.spec.AllMeasures() {
+			if m.Kind == gate.ItemCount && m.Part == st.Part {
+				r.res.Items[st.Part] += itemsIn(ex.json)
+				break
+			}
+		}
 	}
 	return nil
+}
+
+// itemsIn returns how many entries the answer's `items` list holds: at
+// the top of a JSON answer, or in an MCP tool result's structured content.
+func itemsIn(msg []byte) int64 {
+	v := gjson.GetBytes(msg, "items")
+	if !v.IsArray() {
+		v = gjson.GetBytes(msg, "result.structuredContent.items")
+	}
+	if !v.IsArray() {
+		return 0
+	}
+	return int64(len(v.Array()))
 }
 
 // specErr turns a template error at run time into a SpecError.

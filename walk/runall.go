@@ -91,7 +91,7 @@ func Differ(a, b *Result) string {
 		if pa[i].Name != pb[i].Name {
 			return fmt.Sprintf("part %d is %q, first run %q", i+1, pb[i].Name, pa[i].Name)
 		}
-		if pa[i].Bytes != pb[i].Bytes {
+		if pa[i].Bytes != pb[i].Bytes && !pa[i].Shared && !pb[i].Shared {
 			return fmt.Sprintf("part %q read %d bytes, first run %d", pa[i].Name, pb[i].Bytes, pa[i].Bytes)
 		}
 	}
@@ -100,6 +100,11 @@ func Differ(a, b *Result) string {
 	}
 	if a.Calls != b.Calls {
 		return fmt.Sprintf("%d calls, first run %d", b.Calls, a.Calls)
+	}
+	for k, v := range a.Items {
+		if b.Items[k] != v {
+			return fmt.Sprintf("part %q: %d items, first run %d", k, b.Items[k], v)
+		}
 	}
 	for k, v := range a.ToolLists {
 		if b.ToolLists[k] != v {

@@ -111,6 +111,11 @@ type Server struct {
 	Headers []KV
 	// Protocol is the MCP protocol version sent in initialize.
 	Protocol string
+	// NoVersionHeader is true when the server is declared with
+	// `version_header: false`: the version initialize negotiates is not
+	// sent as MCP-Protocol-Version on the requests after it, as a client
+	// that sends no such header (the service's own test) does not.
+	NoVersionHeader bool
 	// Command is the argv of a stdio server (templates).
 	Command []string
 	// Env are environment variables added for a stdio server (templates).
@@ -132,6 +137,10 @@ type Step struct {
 	Part string
 	// Counted is true for a step among `steps:` that counts its answer.
 	Counted bool
+	// Shared is true for a counted step declared `shared: true`: its answer
+	// reads what every run writes (a SPACE all runs post to), so runs at
+	// once may count it differently; --repeat and Differ do not compare it.
+	Shared bool
 	// Setup is true for a set-up step.
 	Setup bool
 	// Action is what the step does: an *HTTPRequest, *MCPRequest,

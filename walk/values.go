@@ -156,7 +156,11 @@ func (sc *scope) writeJSON(b *bytes.Buffer, n *yaml.Node) error {
 		default:
 			if name, ok := soleName(n.Value); ok {
 				if v, ok := sc.vals[name]; ok && v.raw != "" {
-					b.WriteString(v.raw)
+					// Compact, as JSON.stringify writes a value (a value
+					// kept from a command's indented output included).
+					if err := json.Compact(b, []byte(v.raw)); err != nil {
+						b.WriteString(v.raw)
+					}
 					return nil
 				}
 			}

@@ -174,6 +174,7 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 		Ledger:    ledger.FromParts(wr.Walk, wr.Parts),
 		Calls:     wr.Calls,
 		ToolLists: map[string]int64{},
+		Items:     map[string]int64{},
 	}
 	for _, tl := range wr.ToolLists {
 		s.Steps = append(s.Steps, &walk.Step{Part: tl.Part})
@@ -186,6 +187,9 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 			return walk.Outcome{}, fmt.Errorf("walk %s: budget %s: measure %q in %s is not one walks run writes", wr.Walk, b.Key, b.Measure, b.Unit)
 		}
 		s.Measures = append(s.Measures, m)
+		if gm.Kind == gate.ItemCount {
+			res.Items[gm.Part] = b.Read
+		}
 	}
 	oc := walk.Outcome{Spec: s, Result: res, Runs: wr.Runs, Differ: wr.Differ}
 	switch {
