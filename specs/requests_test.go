@@ -42,7 +42,10 @@ const requestsGolden = "testdata/first-task.requests"
 type sent struct {
 	method, target, ctype, accept string
 	auth                          bool
-	body                          []byte
+	// mcpHeaders names the MCP headers sent beside the body
+	// (MCP-Protocol-Version, Mcp-Session-Id): the service's test sends none.
+	mcpHeaders string
+	body       []byte
 }
 
 // recorder is a reverse proxy that keeps every request, in order.
@@ -58,7 +61,7 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.reqs = append(rc.reqs, sent{
 		method: r.Method, target: r.URL.RequestURI(),
 		ctype: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
-		auth: r.Header.Get("Authorization") != "", body: body,
+		auth: r.Header.Get("Authorization") != "", mcpHeaders: mcpHeadersOf(r.Header), body: body,
 	})
 	rc.mu.Unlock()
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, rc.to+r.URL.RequestURI(), bytes.NewReader(body))
@@ -79,6 +82,17 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, resp.Body)
+}
+
+// mcpHeadersOf names the MCP headers h holds, "" for none.
+func mcpHeadersOf(h http.Header) string {
+	var got []string
+	for _, k := range []string{"Mcp-Protocol-Version", "Mcp-Session-Id"} {
+		if h.Get(k) != "" {
+			got = append(got, k+": "+h.Get(k))
+		}
+	}
+	return strings.Join(got, ", ")
 }
 
 func (rc *recorder) take() []sent {
@@ -104,7 +118,10 @@ type goldenReq struct {
 	role, method, target string
 	ctype, accept        string
 	auth                 bool
-	json, form           string
+	// atOnce marks a request sent at once with the ones beside it that
+	// are marked too (Promise.all): they may arrive in any order.
+	atOnce     bool
+	json, form string
 }
 
 // readGolden reads the golden file: a "walk NAME: SOURCE" line opens a
@@ -172,6 +189,8 @@ func readGolden(t *testing.T) map[string]*golden {
 					r.accept = "application/json, text/event-stream"
 				case "auth":
 					r.auth = true
+				case "at-once":
+					r.atOnce = true
 				default:
 					t.Fatalf("%s:%d: unknown %q", requestsGolden, n, x)
 				}
@@ -414,6 +433,9 @@ func (g goldenReq) check(s sent) error {
 	if s.auth != g.auth {
 		return fmt.Errorf("a token sent: %v, want %v", s.auth, g.auth)
 	}
+	if s.mcpHeaders != "" {
+		return fmt.Errorf("%s sent; the service's test sends no MCP header", s.mcpHeaders)
+	}
 	switch {
 	case g.json != "":
 		want, err := parseOrdered([]byte(g.json))
@@ -476,6 +498,7 @@ var testNames = map[string]string{
 	"plugin_space": "first-task-plugin", "connector_space": "first-task-connect", "http_space": "first-task-http",
 	"start_tasks_space": "first-start-tasks", "start_research_space": "first-start-research", "start_coordinate_space": "first-start-coordinate",
 	"survey_prefix": "proposal-survey-", "toolset_tasks_space": "first-toolset-tasks", "toolset_research_space": "first-toolset-research", "toolset_coordinate_space": "first-toolset-coordinate",
+	"proposal_http_slug": "many-spaces-at-once", "proposal_connector_slug": "many-spaces-mcp",
 }
 
 func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars map[string]string) {
@@ -510,6 +533,7 @@ func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars m
 				t.Fatalf("walk %s failed on the twin:\n%v", s.Name, err)
 			}
 			counted := 0
+			matched := map[int]bool{}
 			for i := 0; i < len(reqs) || i < len(g.reqs); i++ {
 				switch {
 				case i >= len(g.reqs):
@@ -521,6 +545,14 @@ func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars m
 				if w.role == "count" { // documents are counted, but they are no calls
 					counted++
 				}
+				if w.atOnce {
+					// Requests sent at once arrive in any order: this one
+					// matches the first of its group's lines not matched yet.
+					if m := atOnceMatch(g.reqs, i, reqs[i], matched); m >= 0 {
+						matched[m] = true
+						continue
+					}
+				}
 				if err := w.check(reqs[i]); err != nil {
 					t.Fatalf("walk %s, request %d (%s %s): %v\n  golden: %s:%d (from %s)\n  body sent: %s", s.Name, i+1, reqs[i].method, reqs[i].target, err, requestsGolden, w.line, g.source, reqs[i].body)
 				}
@@ -528,11 +560,31 @@ func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars m
 			if int64(counted) != res.Calls {
 				t.Errorf("walk %s counts %d calls; the golden marks %d counted", s.Name, res.Calls, counted)
 			}
-			if vars != nil && !strings.Contains(string(bytes.Join(bodies(reqs), nil)), testNames[s.Name+"_space"]) {
-				t.Errorf("walk %s: --var %s_space=%s does not reach its requests", s.Name, s.Name, testNames[s.Name+"_space"])
+			for _, v := range []string{s.Name + "_space", s.Name + "_slug"} {
+				if name, ok := testNames[v]; vars != nil && ok && !strings.Contains(string(bytes.Join(bodies(reqs), nil)), name) {
+					t.Errorf("walk %s: --var %s=%s does not reach its requests", s.Name, v, name)
+				}
 			}
 		})
 	}
+}
+
+// atOnceMatch returns the index of the golden line of the at-once group
+// around i that s matches and that no earlier request matched, or -1.
+func atOnceMatch(gs []goldenReq, i int, s sent, matched map[int]bool) int {
+	lo, hi := i, i
+	for lo > 0 && gs[lo-1].atOnce {
+		lo--
+	}
+	for hi+1 < len(gs) && gs[hi+1].atOnce {
+		hi++
+	}
+	for j := lo; j <= hi; j++ {
+		if !matched[j] && gs[j].check(s) == nil {
+			return j
+		}
+	}
+	return -1
 }
 
 func bodies(reqs []sent) [][]byte {
@@ -544,7 +596,7 @@ func bodies(reqs []sent) [][]byte {
 }
 
 // goldenFlag is every flag a golden request line may end with.
-var goldenFlag = map[string]bool{"ctype=json": true, "ctype=form": true, "accept=mcp": true, "auth": true}
+var goldenFlag = map[string]bool{"ctype=json": true, "ctype=form": true, "accept=mcp": true, "auth": true, "at-once": true}
 
 // TestGoldenCheckFailsOnOneByte holds the checker itself: the request the
 // http walk posts matches its golden line, and every change of one byte

@@ -109,7 +109,9 @@ var wantWalks = map[string][]string{
 	"toolset_tasks":      {"FIRST_TASK_TOKENS.toolset_tasks", "TOOL_LIST_TOKENS.tasks"},
 	"toolset_research":   {"FIRST_TASK_TOKENS.toolset_research", "TOOL_LIST_TOKENS.research"},
 	"toolset_coordinate": {"FIRST_TASK_TOKENS.toolset_coordinate", "TOOL_LIST_TOKENS.coordinate"},
-	"survey":             {"SURVEY_BUDGET.calls", "SURVEY_BUDGET.bytes"},
+	"survey":             {"SURVEY_BUDGET.spaces", "SURVEY_BUDGET.calls", "SURVEY_BUDGET.bytes"},
+	"proposal_http":      {"PROPOSAL_ROUTINE.calls", "PROPOSAL_ROUTINE.http.create", "PROPOSAL_ROUTINE.http.entry"},
+	"proposal_connector": {"PROPOSAL_ROUTINE.calls", "PROPOSAL_ROUTINE.connector.create", "PROPOSAL_ROUTINE.connector.entry"},
 	"primer":             {"DOCUMENT_TOKENS.primer"},
 	"reference":          {"DOCUMENT_TOKENS.reference"},
 }

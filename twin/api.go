@@ -227,6 +227,7 @@ func (s *Server) routesAPI(mux *http.ServeMux) {
 	s.handle(mux, "POST /v1/spaces/{space}/join", keyed, (*call).spaceJoin)
 	s.handle(mux, "POST /v1/join", keyed, (*call).join)
 	s.handle(mux, "POST /v1/invites/look", keyed, (*call).inviteLook)
+	s.handle(mux, "GET /v1/spaces/{space}/members", keyed, (*call).memberList)
 	s.handle(mux, "POST /v1/spaces/{space}/members/{peer}/approve", keyed, (*call).memberApprove)
 
 	// Documents and versions.

@@ -120,6 +120,22 @@ func TestProposeChangeThroughThePrompt(t *testing.T) {
 	if strings.Join(names, " ") != "schellingaf_seek schellingaf_spaces schellingaf_space_control schellingaf_post" {
 		t.Fatalf("drafted: %v\n%s", names, text)
 	}
+	// Each call's arguments in the order the service drafts them
+	// (src/mcp/prompts.ts at c3445f01): a client sends them as drafted.
+	wantKeys := []string{
+		"fingerprint space limit token_budget",
+		"action name",
+		"action name title description visibility join_policy categories document members version tasks",
+		"space kind title body fingerprints",
+	}
+	for i, m := range regexp.MustCompile(`(?m)^\d+\. schellingaf_[a-z_]+ (\{.*\})$`).FindAllStringSubmatch(text, -1) {
+		if got := strings.Join(topKeys(t, m[1]), " "); i < len(wantKeys) && got != wantKeys[i] {
+			t.Errorf("call %d: keys %s, want %s", i+1, got, wantKeys[i])
+		}
+	}
+	if !strings.Contains(text, `"version":{"title":"Version 1: <title>","body":"# <title>\n\n## Problem\n<problem>\n`) {
+		t.Errorf("call 3's version is not the document drafted: %s", text)
+	}
 	if r := callTool(t, srv.URL+"/mcp", tok, calls[0].name, calls[0].args); r.IsError {
 		t.Fatalf("seek: %s", r.text())
 	}
@@ -246,4 +262,26 @@ func TestPromptsRefuseJunk(t *testing.T) {
 			t.Errorf("%v: %d %s", params, r.status, r.raw)
 		}
 	}
+}
+
+// topKeys returns the keys of the JSON object raw, in order.
+func topKeys(t *testing.T, raw string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
