@@ -2,6 +2,7 @@ package mcpwire_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -306,5 +307,34 @@ func TestSSEBadStart(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("err = %v\nwant %s", err, tc.want)
 		}
+	}
+}
+
+// TestParamsAsJavaScriptWritesThem: a tool call's arguments are sent as
+// JSON.stringify writes them, a "<", ">" or "&" as the byte itself (Go's
+// json.Marshal would write \u003c), and raw arguments as given, compacted.
+func TestParamsAsJavaScriptWritesThem(t *testing.T) {
+	var sent []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sent = append(sent, string(body))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, gjson.Get(string(body), "id").Raw)
+	}))
+	defer srv.Close()
+	c := mcpwire.NewHTTP(srv.URL, mcpwire.HTTPOptions{})
+	ctx := context.Background()
+	if _, err := c.CallTool(ctx, "post", map[string]string{"body": "<the link> & more"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CallTool(ctx, "post", json.RawMessage(`{"body": "<raw>"}`)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"post","arguments":{"body":"<the link> & more"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"post","arguments":{"body":"<raw>"}}}`,
+	}
+	if strings.Join(sent, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sent\n%s\nwant\n%s", strings.Join(sent, "\n"), strings.Join(want, "\n"))
 	}
 }
