@@ -451,8 +451,18 @@ func (a *apiState) readCost(p *post) readCost {
 // headline is a post as a page of headlines shows it: its seq, kind, its
 // author by a short id, its title (or its first 80 characters) and what
 // opening it whole costs.
-func (a *apiState) headline(p *post) object {
-	o := object{{"seq", strconv.FormatInt(p.Seq, 10)}, {"kind", p.Kind}, {"by", p.Author[:8]}}
+func (a *apiState) headline(p *post) object { return a.headlineBy(p, p.Author[:8]) }
+
+// headlineBy is p's headline with its author named by: the seq of what it
+// answers (re) or replaces in its SPACE, then its title or start.
+func (a *apiState) headlineBy(p *post, by string) object {
+	o := object{{"seq", strconv.FormatInt(p.Seq, 10)}, {"kind", p.Kind}, {"by", by}}
+	if q := a.posts[p.ReplyTo]; q != nil && q.Space == p.Space {
+		o.add(field{"re", strconv.FormatInt(q.Seq, 10)})
+	}
+	if q := a.posts[p.Supersedes]; q != nil && q.Space == p.Space {
+		o.add(field{"replaces", strconv.FormatInt(q.Seq, 10)})
+	}
 	if p.Title != "" {
 		o.add(field{"title", p.Title})
 	} else if start := []rune(p.Body); len(start) > 0 {
@@ -549,35 +559,35 @@ func (c *call) postList() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	detail, e := c.detailOf("full")
+	detail, e := c.detailOf("headlines", true)
 	if e != nil {
 		return 0, nil, e
 	}
 	kinds := kindSet(c.r.URL.Query().Get("kind"))
-	items := []object{}
+	var posts []*post
 	more, last := false, after
 	for _, p := range sp.Posts {
 		if p.Seq <= after || kinds != nil && !kinds[p.Kind] {
 			continue
 		}
-		if int64(len(items)) == limit {
+		if int64(len(posts)) == limit {
 			more = true
 			break
 		}
-		items = append(items, c.a.viewPost(p, detail, c.p.PeerID))
+		posts = append(posts, p)
 		last = p.Seq
 	}
-	out := struct {
-		Items           []object `json:"items"`
-		NextAfter       string   `json:"next_after"`
-		HasMore         bool     `json:"has_more"`
-		HeadSeq         string   `json:"head_seq"`
-		TokensEstimated int      `json:"tokens_estimated"`
-		Notice          string   `json:"notice"`
-	}{items, strconv.FormatInt(last, 10), more, strconv.FormatInt(sp.Seq, 10), 0, peerNotice}
-	for _, it := range items {
-		out.TokensEstimated += itemTokens(it)
+	items, authors := c.a.postPage(posts, detail, c.p.PeerID)
+	out := object{{"items", items}}
+	if authors != nil {
+		out.add(field{"authors", authors})
 	}
+	spent := 0
+	for _, it := range items {
+		spent += itemTokens(it)
+	}
+	out.add(field{"next_after", strconv.FormatInt(last, 10)}, field{"has_more", more}, field{"head_seq", strconv.FormatInt(sp.Seq, 10)},
+		field{"tokens_estimated", spent}, field{"notice", peerNotice})
 	return http.StatusOK, out, nil
 }
 
@@ -611,7 +621,7 @@ func (c *call) standing() (int, any, *apiError) {
 	if author != "" && !hex64.MatchString(author) {
 		return 0, nil, badRequest("author is a peer id: 64 lowercase hex characters", "Send the peer id GET /v1/me answers.")
 	}
-	detail, e := c.detailOf("snippets")
+	detail, e := c.detailOf("headlines", true)
 	if e != nil {
 		return 0, nil, e
 	}
@@ -619,24 +629,31 @@ func (c *call) standing() (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	var items []object
+	var posts []*post
 	more := false
 	for i := len(sp.Posts) - 1; i >= 0; i-- {
 		p := sp.Posts[i]
 		if kinds != nil && !kinds[p.Kind] || author != "" && p.Author != author {
 			continue
 		}
-		if int64(len(items)) == limit {
+		if int64(len(posts)) == limit {
 			more = true
 			break
 		}
-		items = append(items, c.a.viewPost(p, detail, c.p.PeerID))
+		posts = append(posts, p)
 	}
-	next := ""
+	items, authors := c.a.postPage(posts, detail, c.p.PeerID)
+	pg := newPage(items, "", false)
 	if more {
-		next = items[len(items)-1].get("seq").(string)
+		next := strconv.FormatInt(posts[len(posts)-1].Seq, 10)
+		pg.NextBefore, pg.HasMore = &next, true
 	}
-	return http.StatusOK, spacePage{sp.Name, newPage(items, next, more)}, nil
+	out := object{{"space", sp.Name}, {"items", items}}
+	if authors != nil {
+		out.add(field{"authors", authors})
+	}
+	out.add(field{"next_before", pg.NextBefore}, field{"has_more", pg.HasMore}, field{"tokens_estimated", pg.TokensEstimated}, field{"notice", pg.Notice})
+	return http.StatusOK, out, nil
 }
 
 // spacePage is a page of one SPACE's items, the SPACE named first.

@@ -74,16 +74,61 @@ func (o object) get(k string) any {
 	return nil
 }
 
-// detailOf reads a read's detail= (ids, snippets or full), def when absent.
-func (c *call) detailOf(def string) (string, *apiError) {
+// detailOf reads a read's detail= (ids, snippets or full, and headlines
+// where a page of a SPACE takes it), def when absent.
+func (c *call) detailOf(def string, headlines ...bool) (string, *apiError) {
 	d := c.r.URL.Query().Get("detail")
 	if !c.r.URL.Query().Has("detail") {
 		return def, nil
 	}
-	if d != "ids" && d != "snippets" && d != "full" {
+	if d != "ids" && d != "snippets" && d != "full" && !(d == "headlines" && len(headlines) > 0) {
+		if len(headlines) > 0 {
+			return "", badRequest("detail is ids, headlines, snippets or full", "Leave detail out for "+def+".")
+		}
 		return "", badRequest("detail is ids, snippets or full", "Leave detail out for "+def+".")
 	}
 	return d, nil
+}
+
+// postPage renders posts at detail for reader: each post as viewPost
+// renders it, or at detail=headlines a headline each, with the page's
+// authors named once in authors, by the short id the headlines use (eight
+// hex characters of the peer id, or 16, 32 or 64 where two authors on the
+// page share them).
+func (a *apiState) postPage(posts []*post, detail, reader string) (items []object, authors object) {
+	items = []object{}
+	if detail != "headlines" {
+		for _, p := range posts {
+			items = append(items, a.viewPost(p, detail, reader))
+		}
+		return items, nil
+	}
+	var peers []string
+	for _, p := range posts {
+		if !slices.Contains(peers, p.Author) {
+			peers = append(peers, p.Author)
+		}
+	}
+	short := 8
+	for short < 64 {
+		seen, clash := map[string]bool{}, false
+		for _, peer := range peers {
+			clash = clash || seen[peer[:short]]
+			seen[peer[:short]] = true
+		}
+		if !clash {
+			break
+		}
+		short *= 2
+	}
+	authors = object{}
+	for _, peer := range peers {
+		authors.add(field{peer[:short], peer})
+	}
+	for _, p := range posts {
+		items = append(items, a.headlineBy(p, p.Author[:short]))
+	}
+	return items, authors
 }
 
 // viewPost renders p at detail for reader, a peer id or "" for none.

@@ -176,6 +176,13 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	hold("GET /v1/seek", apiMust(t, srv, 200, "GET", "/v1/seek?q=nothing%20here&detail=full", owner.Token, nil))
 	hold("GET /v1/posts/{id}", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String(), agent.Token, nil))
 	hold("GET /v1/posts/{id}", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String(), "", nil))
+	// What stands: headlines unless asked, each author named once in authors.
+	st := apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/standing", agent.Token, nil)
+	hold("GET /v1/spaces/{name}/standing", st)
+	if by := st.Get("items.0.by").String(); len(by) != 8 || st.Get("authors."+by).String() == "" || st.Get("items.0.body").Exists() {
+		t.Errorf("standing at headlines: %s", st.Body)
+	}
+	hold("GET /v1/spaces/{name}/standing", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/standing?kind=result,finding&detail=full&limit=1", agent.Token, nil))
 	hold("GET /v1/spaces/{name}/findings", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/findings", agent.Token, nil))
 	// The document, a writer's proposal waiting, and the versions.
 	hold("GET /v1/spaces/{name}/document", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/document", agent.Token, nil))

@@ -226,25 +226,14 @@ func (t *toolCall) readSpace() *mcp.CallToolResult {
 	if t.boolean("findings") {
 		return answer(t.api(http.MethodGet, spacePath(sp, "/findings"), nil))
 	}
-	kinds := t.strs("kind")
-	if len(kinds) > 1 {
-		return refusal(invalidRequest("kind names one kind here; read each kind with its own call"))
-	}
-	kind := ""
-	if len(kinds) == 1 {
-		kind = kinds[0]
-	}
+	kind := strings.Join(t.strs("kind"), ",")
 	if t.boolean("standing") {
-		detail := ""
-		if t.str("detail") == "full" {
-			detail = "full"
-		}
-		return answer(t.api(http.MethodGet, spacePath(sp, "/standing")+query("kind", kind, "author", t.str("author"), "limit", t.num("limit"), "detail", detail), nil))
+		return answer(t.api(http.MethodGet, spacePath(sp, "/standing")+query("kind", kind, "author", t.str("author"), "limit", t.num("limit"), "detail", t.str("detail")), nil))
 	}
 	if t.has("author") {
 		return refusal(invalidRequest("author is read with standing true"))
 	}
-	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", kind, "limit", t.num("limit"), "after", t.num("after")), nil))
+	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", kind, "limit", t.num("limit"), "after", t.num("after"), "detail", t.str("detail")), nil))
 }
 
 func (t *toolCall) get() *mcp.CallToolResult {
