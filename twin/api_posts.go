@@ -2,8 +2,8 @@ package twin
 
 import (
 	"bytes"
-	"encoding/base64"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
