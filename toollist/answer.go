@@ -216,7 +216,7 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 		a.text, a.replaced = jsonjs.Decode(data)
 		pg.release(0, len(data)) // only the decoded copy is read from here on
 	}
-	if looksLikeEventStream(a.text) {
+	if eventstream.Sniff(a.text) {
 		a.form = EventStream
 		a.wire = a.raw
 		if err := a.findEvent(); err != nil {
@@ -316,18 +316,6 @@ func charStart(data []byte, i int) int {
 		i++
 	}
 	return min(i, len(data))
-}
-
-// looksLikeEventStream reports whether text begins as an event stream does:
-// with a comment (":") or an event-stream field name and its colon.
-func looksLikeEventStream(text []byte) bool {
-	text = bytes.TrimPrefix(text, []byte("\uFEFF"))
-	for _, p := range []string{":", "event:", "data:", "id:", "retry:"} {
-		if bytes.HasPrefix(text, []byte(p)) {
-			return true
-		}
-	}
-	return false
 }
 
 // findEvent reads the event stream (with the module's one event-stream

@@ -18,6 +18,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/mcpwire"
 	"github.com/readmeter/readmeter/toollist"
@@ -269,21 +270,12 @@ func httpOptions(o *captureOptions, raw string) (mcpwire.HTTPOptions, error) {
 // saved is an answer as a capture file holds it: an event stream byte for
 // byte, JSON with a final newline (which measure does not count).
 func saved(raw []byte) []byte {
-	if isEventStream(raw) {
+	if eventstream.Sniff(raw) {
 		return raw
 	}
 	out := make([]byte, 0, len(raw)+1)
 	out = append(out, raw...)
 	return append(out, '\n')
-}
-
-func isEventStream(b []byte) bool {
-	for _, p := range []string{":", "event:", "data:", "id:", "retry:"} {
-		if bytes.HasPrefix(b, []byte(p)) {
-			return true
-		}
-	}
-	return false
 }
 
 // listBytes is what the capture file holds: the one page as saved, or, for

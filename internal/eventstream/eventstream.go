@@ -127,6 +127,20 @@ type Scanner struct {
 	fed       int64
 }
 
+// Sniff reports whether b begins as an event stream does, after one
+// leading byte-order mark: with a comment (":") or a field name and its
+// colon ("event:", "data:", "id:", "retry:"). It is how a saved answer is
+// told from a JSON one.
+func Sniff(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	for _, p := range []string{":", "event:", "data:", "id:", "retry:"} {
+		if bytes.HasPrefix(b, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
 // New returns a Scanner reading r.
 func New(r io.Reader, o Options) *Scanner {
 	return &Scanner{r: r, o: o, feedLine: -1}

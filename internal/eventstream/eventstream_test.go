@@ -255,3 +255,25 @@ func TestDataAsRead(t *testing.T) {
 type readFunc func([]byte) (int, error)
 
 func (f readFunc) Read(p []byte) (int, error) { return f(p) }
+
+func TestSniff(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"data: {}\n\n", true},
+		{"event: message\ndata: {}\n\n", true},
+		{": ping\n", true},
+		{"id: 1\n", true},
+		{"retry: 10\n", true},
+		{"\uFEFFdata: {}\n\n", true},
+		{"{\"jsonrpc\":\"2.0\"}", false},
+		{" data: {}", false},
+		{"database: x", false},
+		{"", false},
+	} {
+		if got := eventstream.Sniff([]byte(tc.in)); got != tc.want {
+			t.Errorf("Sniff(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

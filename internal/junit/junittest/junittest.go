@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/readmeter/readmeter/internal/atomicfile"
 )
 
 //go:embed junit.xsd
@@ -111,10 +113,10 @@ func Schema(t testing.TB, data []byte) error {
 	}
 	dir := t.TempDir()
 	xsd, doc := filepath.Join(dir, "junit.xsd"), filepath.Join(dir, "report.xml")
-	if err := os.WriteFile(xsd, schema, 0o666); err != nil {
+	if err := atomicfile.Write(xsd, schema); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(doc, data, 0o666); err != nil {
+	if err := atomicfile.Write(doc, data); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("xmllint", "--noout", "--schema", xsd, doc).CombinedOutput()
