@@ -33,15 +33,6 @@ give both to hold to both. It applies to the whole list and to each tool
 past it is a finding: one line each on stderr, exit 1.
 
 Flags:
-  --changed          show only the figures and tools that moved
-  --max-growth N%|N  fail when model-read tokens grow past N percent or N
-                     tokens, in total or for one tool (repeatable)
-  --unit UNIT        the tokens --max-growth counts: tokens (bytes/3, the
-                     default), o200k or cl100k (real tokenizers)
-  --tokenizer LIST   count captures with real tokenizers too (o200k, cl100k)
-  --json             print the comparison as JSON with exact integers
-  --markdown         print the tables as Markdown
-  -h, --help         print this help
 `
 
 const diffTail = `
@@ -120,18 +111,20 @@ func parseGrowth(flags []string) ([]growthLimit, error) {
 func runDiff(stdout, stderr io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("measure diff", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
+	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N percent or N tokens (`N%|N`), in total or for one tool (repeatable)")
+	unit := fs.String("unit", "tokens", "the tokens --max-growth counts, a `UNIT`: tokens (bytes/3), o200k or cl100k (real tokenizers)")
+	tokenizer := fs.String("tokenizer", "", "count captures with real tokenizers too: a comma-separated `LIST` of o200k, cl100k")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON with exact integers")
 	asMarkdown := fs.Bool("markdown", false, "print the tables as Markdown")
-	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
-	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N% or N tokens")
-	unit := fs.String("unit", "tokens", "the tokens --max-growth counts: tokens, o200k or cl100k")
-	tokenizer := fs.String("tokenizer", "", "count captures with real tokenizers too")
+	help := fs.BoolP("help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			io.WriteString(stdout, diffUsage+diffTail)
-			return nil
-		}
 		return cli.Usage("diff: %v (see measure diff --help)", err)
+	}
+	if *help {
+		io.WriteString(stdout, diffUsage+fs.FlagUsages()+diffTail)
+		return nil
 	}
 	if fs.NArg() != 2 {
 		return cli.Usage("diff takes two captures, OLD and NEW; %d given (see measure diff --help)", fs.NArg())

@@ -36,10 +36,9 @@ digits, '.', '_' and '-' made '_'; two tools that map to one name are an
 input error.
 
 Flags:
-  --check       compare only: exit 1 with a diff when any tool differs
-  --update      rewrite the snapshot to match the capture
-  -h, --help    print this help
+`
 
+const snapTail = `
 Exit codes:
   0  written, or checked and equal
   1  --check (or a check by default) found a tool added, removed or changed
@@ -49,14 +48,16 @@ Exit codes:
 func runSnap(stdout, stderr io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("measure snap", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	check := fs.Bool("check", false, "compare only")
-	update := fs.Bool("update", false, "rewrite the snapshot")
+	fs.SortFlags = false
+	check := fs.Bool("check", false, "compare only: exit 1 with a diff when any tool differs")
+	update := fs.Bool("update", false, "rewrite the snapshot to match the capture")
+	help := fs.BoolP("help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			io.WriteString(stdout, snapUsage)
-			return nil
-		}
 		return cli.Usage("snap: %v (see measure snap --help)", err)
+	}
+	if *help {
+		io.WriteString(stdout, snapUsage+fs.FlagUsages()+snapTail)
+		return nil
 	}
 	if fs.NArg() != 2 {
 		return cli.Usage("snap takes DIR and CAPTURE; %d given (see measure snap --help)", fs.NArg())

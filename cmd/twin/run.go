@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -29,13 +28,9 @@ It prints its base URL (http://HOST:PORT) on stdout as one line, then serves
 until interrupted (SIGINT or SIGTERM).
 
 Flags:
-  --addr HOST:PORT   where to listen (default 127.0.0.1:0, a free port)
-  --api-host HOST    the audience KEYs sign their token challenge for
-                     (default: each request's Host header)
-  --json-answers     the MCP connector answers plain JSON instead of an
-                     event stream
-  -h, --help         print this help
+`
 
+const usageTail = `
 Exit codes:
   0  stopped on an interrupt, or --help
   2  bad flags, or the address cannot be listened on
@@ -49,15 +44,17 @@ var interrupted = func() (context.Context, context.CancelFunc) {
 func run(stdout, stderr io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("twin", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	addr := fs.String("addr", "127.0.0.1:0", "")
-	apiHost := fs.String("api-host", "", "")
-	jsonAnswers := fs.Bool("json-answers", false, "")
+	fs.SortFlags = false
+	addr := fs.String("addr", "127.0.0.1:0", "the `HOST:PORT` to listen on (port 0: a free port)")
+	apiHost := fs.String("api-host", "", "the `HOST` KEYs sign their token challenge for (default: each request's Host header)")
+	jsonAnswers := fs.Bool("json-answers", false, "the MCP connector answers plain JSON instead of an event stream")
+	help := fs.BoolP("help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return nil
-		}
 		return cli.Usage("%v (see twin --help)", err)
+	}
+	if *help {
+		fmt.Fprint(stdout, usage+fs.FlagUsages()+usageTail)
+		return nil
 	}
 	if fs.NArg() > 0 {
 		return cli.Usage("unexpected argument %q: twin takes flags only (see twin --help)", fs.Arg(0))
