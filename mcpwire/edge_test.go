@@ -52,6 +52,10 @@ func TestEventStreamShapes(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},
 		{"a line longer than the buffer", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"s\":\"" + long + "\"}}\n\n",
 			`{"jsonrpc":"2.0","id":1,"result":{"s":"` + long + `"}}`, 0},
+		{"bytes that are not UTF-8 in a string", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"s\":\"\xff\xfe\xc3\"}}\n\n",
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"s\":\"\xff\xfe\xc3\"}}", 0},
+		{"an event not JSON after the answer", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}\n\ndata: {\"jsonrpc\":\n\ndata: {}\n\n",
+			`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := mcpwire.NewHTTP(streamServer(t, tc.body), mcpwire.HTTPOptions{})
@@ -94,6 +98,9 @@ func TestWrongAnswers(t *testing.T) {
 		{json(`{"jsonrpc":"2.0","method":"ping","id":1}`), `ping: the answer is not a JSON-RPC response: "{\"jsonrpc\":`},
 		{json(`{"jsonrpc":"2.0","id":1,"result":{}`), `ping: the answer is not JSON: "{\"jsonrpc\":`},
 		{json(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`), "ping: JSON-RPC error -32700: Parse error"},
+		{streamServer(t, "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}\n\n"), `ping: event 1: data is not JSON: "{\"jsonrpc\":`},
+		{streamServer(t, "data: {}\n\ndata: [1,]\n\n"), `ping: event 2: data is not JSON: "[1,]"`},
+		{streamServer(t, "data: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n"), "ping: the event stream ended before the answer (1 event read)"},
 	} {
 		c := mcpwire.NewHTTP(tc.url, mcpwire.HTTPOptions{})
 		_, err := c.Request(ctx(t), "ping", nil)
