@@ -207,7 +207,7 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
-	if later && len(data) >= utf8Later && findWhileValidating && !looksLikeEventStream(data) {
+	if later && len(data) >= utf8Later && findWhileValidating && !eventstream.Sniff(data) {
 		return a.readLater(data, each, what)
 	}
 	if validUTF8(data, pg) {
