@@ -64,16 +64,6 @@ func (o object) MarshalJSON() ([]byte, error) {
 // add appends members.
 func (o *object) add(fs ...field) { *o = append(*o, fs...) }
 
-// get returns the value of member k, or nil.
-func (o object) get(k string) any {
-	for _, f := range o {
-		if f.k == k {
-			return f.v
-		}
-	}
-	return nil
-}
-
 // detailOf reads a read's detail= (ids, snippets or full, and headlines
 // where a page of a SPACE takes it), def when absent.
 func (c *call) detailOf(def string, headlines ...bool) (string, *apiError) {
