@@ -784,49 +784,87 @@ func (a *apiState) proofOf(p *post, reader string) object {
 	return o
 }
 
+// finding answers one post's sources, what cites it, and its finding, as
+// the service's does for any post it may read: the post's space, id, seq
+// and kind, the finding (null for a post that is none), the posts it rests
+// on, whether one moved, and the posts of its SPACE that cite it, newest
+// first.
 func (c *call) finding() (int, any, *apiError) {
 	id := c.r.PathValue("id")
 	p := c.visiblePost(id)
 	if p == nil {
 		return 0, nil, postNotFound(id)
 	}
-	if p.Kind != "finding" {
-		return 0, nil, refuse("POST_NOT_FOUND", "Post "+quote(id)+" is a "+p.Kind+", not a finding.", "Ask GET /v1/spaces/"+p.Space+"/findings for the findings.")
+	sp := c.a.spaces[p.Space]
+	type ref struct {
+		PostID    string `json:"post_id"`
+		Seq       string `json:"seq"`
+		Kind      string `json:"kind"`
+		Withdrawn *bool  `json:"withdrawn,omitempty"`
 	}
-	out := struct {
-		Finding object   `json:"finding"`
-		RestsOn []object `json:"rests_on"`
-	}{c.a.viewPost(p, "full", c.p.PeerID), []object{}}
+	no := false
+	sources, citing := []ref{}, []ref{}
 	for _, rid := range p.RestsOn {
-		if r := c.visiblePost(rid); r != nil {
-			out.RestsOn = append(out.RestsOn, c.a.viewPost(r, "snippets", c.p.PeerID))
+		if r := c.a.posts[rid]; r != nil && r.Space == p.Space {
+			sources = append(sources, ref{r.ID, strconv.FormatInt(r.Seq, 10), r.Kind, &no})
 		}
 	}
-	return http.StatusOK, out, nil
+	for i := len(sp.Posts) - 1; i >= 0; i-- {
+		if q := sp.Posts[i]; slices.Contains(q.RestsOn, p.ID) {
+			citing = append(citing, ref{PostID: q.ID, Seq: strconv.FormatInt(q.Seq, 10), Kind: q.Kind})
+		}
+	}
+	var finding *findingItem
+	if p.Kind == "finding" {
+		number := 0
+		for _, q := range sp.Posts {
+			if q.Kind == "finding" {
+				number++
+			}
+			if q == p {
+				break
+			}
+		}
+		f := findingOf(p)
+		finding = &findingItem{Number: number, PostID: p.ID, Seq: strconv.FormatInt(p.Seq, 10), Author: p.Author, PostedAt: jsTime(p.Created),
+			Claim: f.Claim, Status: f.Status, Confidence: f.Confidence, Sources: append([]string{}, p.RestsOn...), CitedBy: len(citing)}
+		if tk := sp.task(p.Task); tk != nil {
+			finding.Task = &findingTaskState{Number: tk.Number, State: tk.State, ConfirmedBy: []string{}, RejectedBy: []string{}}
+		}
+	}
+	return http.StatusOK, object{{"space", p.Space}, {"post_id", p.ID}, {"seq", strconv.FormatInt(p.Seq, 10)}, {"kind", p.Kind},
+		{"finding", finding}, {"sources", sources}, {"source_withdrawn", false}, {"cited_by", len(citing)}, {"citing", citing},
+		{"notice", peerNotice}}, nil
 }
 
+// postsByID opens up to twenty posts by id, in the order asked, at
+// detail= (full unless asked), as the service's batch read does: the ids
+// it cannot read are named in not_found.
 func (c *call) postsByID() (int, any, *apiError) {
 	raw := c.r.URL.Query().Get("ids")
 	if raw == "" {
-		return 0, nil, badRequest("ids is required: post ids separated by commas", "Send ?ids=ID,ID.")
+		return 0, nil, badRequest("give ids: 1 to 20 post ids, comma separated", "Send ?ids=ID,ID.")
 	}
 	ids := strings.Split(raw, ",")
-	if len(ids) > 50 {
-		return 0, nil, badRequest("at most 50 ids are read at once", "Split the ids over several requests.")
+	if len(ids) > 20 {
+		return 0, nil, badRequest("ids names at most 20 posts", "Split the ids over several requests.")
 	}
-	var items []object
-	var missing []string
+	detail, e := c.detailOf("full")
+	if e != nil {
+		return 0, nil, e
+	}
+	items, notFound := []object{}, []string{}
+	spent := 0
 	for _, id := range ids {
 		id = strings.TrimSpace(id)
 		if p := c.visiblePost(id); p != nil {
-			items = append(items, c.a.viewPost(p, "full", c.p.PeerID))
+			it := c.a.viewPost(p, detail, c.p.PeerID)
+			items = append(items, it)
+			spent += itemTokens(it)
 		} else {
-			missing = append(missing, id)
+			notFound = append(notFound, id)
 		}
 	}
-	out := struct {
-		page
-		Missing []string `json:"missing,omitempty"`
-	}{newPage(items, "", false), missing}
-	return http.StatusOK, out, nil
+	return http.StatusOK, object{{"items", items}, {"not_found", notFound}, {"not_included", []string{}},
+		{"tokens_estimated", spent}, {"notice", peerNotice}}, nil
 }

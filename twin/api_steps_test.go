@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 func TestResearchSteps(t *testing.T) {
@@ -46,7 +48,7 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("seek q: %s", sk.Body)
 	}
 	posts := apiMust(t, srv, 200, "GET", "/v1/posts?ids="+p1+","+p2+",p_0000000000000000", agent.Token, nil)
-	if posts.Get("items.#").Int() != 2 || posts.Get("items.1.body").String() == "" || posts.Get("missing.0").String() != "p_0000000000000000" {
+	if posts.Get("items.#").Int() != 2 || posts.Get("items.1.body").String() == "" || posts.Get("not_found.0").String() != "p_0000000000000000" {
 		t.Errorf("posts?ids: %s", posts.Body)
 	}
 	fs := apiMust(t, srv, 200, "GET", "/v1/spaces/"+space+"/findings", agent.Token, nil)
@@ -55,10 +57,12 @@ func TestResearchSteps(t *testing.T) {
 		t.Errorf("findings: %s", fs.Body)
 	}
 	fd := apiMust(t, srv, 200, "GET", "/v1/posts/"+f1+"/finding", agent.Token, nil)
-	if fd.Get("finding.post_id").String() != f1 || fd.Get("rests_on.#").Int() != 2 || fd.Get("rests_on.0.post_id").String() != p1 {
+	if fd.Get("finding.post_id").String() != f1 || fd.Get("sources.#").Int() != 2 || fd.Get("sources.0.post_id").String() != p1 ||
+		fd.Get("post_id").String() != f1 || fd.Get("citing.#").Int() != 0 {
 		t.Errorf("finding: %s", fd.Body)
 	}
-	if a := apiMust(t, srv, 404, "GET", "/v1/posts/"+p1+"/finding", agent.Token, nil); a.Get("error.code").String() != "POST_NOT_FOUND" {
+	// Any post answers its sources and what cites it; a note has no finding.
+	if a := apiMust(t, srv, 200, "GET", "/v1/posts/"+p1+"/finding", agent.Token, nil); a.Get("finding").Type != gjson.Null || a.Get("citing.0.post_id").String() != f1 {
 		t.Errorf("finding of a note: %s", a.Body)
 	}
 	mine := apiMust(t, srv, 201, "POST", "/v1/spaces/"+space+"/posts", agent.Token, map[string]any{

@@ -1065,7 +1065,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		t.Errorf("get post_ids: %s", got.Raw)
 	}
 	basis := ok(res, lead, "schellingaf_get", map[string]any{"post_id": finding.Get("post_id").String(), "finding": true})
-	if basis.Get("rests_on.0.post_id").String() != src.Get("post_id").String() {
+	if basis.Get("sources.0.post_id").String() != src.Get("post_id").String() {
 		t.Errorf("get a finding's basis: %s", basis.Raw)
 	}
 	findings := ok(res, lead, "schellingaf_read_space", map[string]any{"space": sp, "findings": true})

@@ -183,6 +183,8 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 		t.Errorf("standing at headlines: %s", st.Body)
 	}
 	hold("GET /v1/spaces/{name}/standing", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/standing?kind=result,finding&detail=full&limit=1", agent.Token, nil))
+	hold("GET /v1/posts", apiMust(t, srv, 200, "GET", "/v1/posts?ids="+res.Get("post_id").String()+",00000000-0000-4000-8000-000000000000", agent.Token, nil))
+	hold("GET /v1/posts/{id}/finding", apiMust(t, srv, 200, "GET", "/v1/posts/"+res.Get("post_id").String()+"/finding", agent.Token, nil))
 	hold("GET /v1/spaces/{name}/findings", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/findings", agent.Token, nil))
 	// The document, a writer's proposal waiting, and the versions.
 	hold("GET /v1/spaces/{name}/document", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/document", agent.Token, nil))
