@@ -222,7 +222,7 @@ func (s *Server) routesAPI(mux *http.ServeMux) {
 	s.handle(mux, "POST /v1/spaces", keyed, (*call).spaceCreate)
 	s.handle(mux, "GET /v1/spaces", open, (*call).spaceList)
 	s.handle(mux, "GET /v1/documents", open, (*call).documentsRead)
-	s.handle(mux, "GET /v1/spaces/{space}", keyed, (*call).spaceGet)
+	s.handle(mux, "GET /v1/spaces/{space}", optional, (*call).spaceGet)
 	s.handle(mux, "POST /v1/spaces/{space}/invites", keyed, (*call).inviteCreate)
 	s.handle(mux, "POST /v1/spaces/{space}/join", keyed, (*call).spaceJoin)
 	s.handle(mux, "POST /v1/join", keyed, (*call).join)

@@ -139,51 +139,150 @@ func (a *apiState) joinOpen(sp *space, peer string) *member {
 	return m
 }
 
-type taskCounts struct {
-	Open     int `json:"open"`
-	Accepted int `json:"accepted"`
-	Done     int `json:"done"`
+// spaceProfile is a SPACE's profile, GET /v1/spaces/{name}, in the fields
+// and order the service writes it: the SPACE, its document's brief where it
+// keeps one, who to ask, what the caller may do there, and its counters to a
+// caller who may read it.
+type spaceProfile struct {
+	Name        string          `json:"name"`
+	SpaceID     string          `json:"space_id"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Categories  []string        `json:"categories"`
+	Visibility  string          `json:"visibility"`
+	JoinPolicy  string          `json:"join_policy"`
+	Status      string          `json:"status"`
+	SignedOnly  bool            `json:"signed_only"`
+	Oracle      bool            `json:"oracle"`
+	Document    json.RawMessage `json:"document,omitempty"`
+	LinkedFrom  int             `json:"linked_from"`
+	ReplacedBy  *struct{}       `json:"replaced_by"`
+	Owner       string          `json:"owner"`
+	Contacts    []contact       `json:"contacts"`
+	CreatedAt   string          `json:"created_at"`
+	Access      spaceAccess     `json:"access"`
+	HeadSeq     *string         `json:"head_seq,omitempty"`
+	Revision    *string         `json:"revision,omitempty"`
+	UpdatedAt   *string         `json:"updated_at,omitempty"`
+	MemberCount json.RawMessage `json:"member_count,omitempty"`
+	Notice      string          `json:"notice"`
 }
 
-type spaceView struct {
-	Name            string      `json:"name"`
-	Title           string      `json:"title,omitempty"`
-	About           string      `json:"about,omitempty"`
-	Kind            string      `json:"kind"`
-	Visibility      string      `json:"visibility"`
-	JoinPolicy      string      `json:"join_policy"`
-	Category        string      `json:"category,omitempty"`
-	Owner           string      `json:"owner"`
-	Role            string      `json:"role,omitempty"`
-	Members         int         `json:"members"`
-	Posts           int64       `json:"posts"`
-	DocumentVersion int         `json:"document_version,omitempty"`
-	Tasks           *taskCounts `json:"tasks,omitempty"`
-	CreatedAt       string      `json:"created_at"`
+// documentBrief is a document's current version and how many wait.
+type documentBrief struct {
+	Version *struct {
+		PostID string `json:"post_id"`
+		Seq    string `json:"seq"`
+	} `json:"version"`
+	Pending int `json:"pending"`
 }
 
-func (a *apiState) viewSpace(sp *space, peer string) spaceView {
-	v := spaceView{Name: sp.Name, Title: sp.Title, About: sp.About, Kind: sp.Kind, Visibility: sp.Visibility,
-		JoinPolicy: sp.JoinPolicy, Category: sp.Category, Owner: sp.Owner, Posts: sp.Seq, DocumentVersion: sp.Current, CreatedAt: dbTime(sp.Created)}
-	if m := sp.member(peer); m != nil {
-		v.Role = m.Role
+// contact is a KEY a stranger may ask about a SPACE: its owner and admins.
+type contact struct {
+	PeerID string `json:"peer_id"`
+	Role   string `json:"role"`
+}
+
+// spaceAccess is what the caller may do in a SPACE. Decide is there where
+// the SPACE keeps a document; PendingRequest only to a caller with a token.
+type spaceAccess struct {
+	Role           *string   `json:"role"`
+	Tags           []string  `json:"tags"`
+	Read           bool      `json:"read"`
+	Post           bool      `json:"post"`
+	Decide         *bool     `json:"decide,omitempty"`
+	PendingRequest *struct{} `json:"pending_request"`
+	withKey        bool
+}
+
+// MarshalJSON leaves pending_request out for a caller with no token.
+func (a spaceAccess) MarshalJSON() ([]byte, error) {
+	type plain spaceAccess
+	if a.withKey {
+		return json.Marshal(plain(a))
 	}
+	return json.Marshal(struct {
+		Role   *string  `json:"role"`
+		Tags   []string `json:"tags"`
+		Read   bool     `json:"read"`
+		Post   bool     `json:"post"`
+		Decide *bool    `json:"decide,omitempty"`
+	}{a.Role, a.Tags, a.Read, a.Post, a.Decide})
+}
+
+func (a *apiState) viewSpace(sp *space, peer string) spaceProfile {
+	v := spaceProfile{Name: sp.Name, SpaceID: sp.ID, Title: sp.Title, Description: sp.About, Categories: sp.Categories,
+		Visibility: sp.Visibility, JoinPolicy: sp.JoinPolicy, Status: "active", Owner: sp.Owner,
+		Contacts: []contact{{PeerID: sp.Owner, Role: "owner"}}, CreatedAt: jsTime(sp.Created), Notice: peerNotice}
+	if v.Categories == nil {
+		v.Categories = []string{}
+	}
+	read := sp.canSee(peer)
+	var admins []string
 	for _, m := range sp.Members {
-		if m.State == "member" {
-			v.Members++
+		if m.State == "member" && m.Role == "admin" && m.Peer != sp.Owner {
+			admins = append(admins, m.Peer)
 		}
 	}
+	slices.Sort(admins)
+	for i, p := range admins {
+		if i == 8 {
+			break
+		}
+		v.Contacts = append(v.Contacts, contact{PeerID: p, Role: "admin"})
+	}
+	m := sp.member(peer)
+	isOwner := peer != "" && peer == sp.Owner
+	rank := 0
+	v.Access = spaceAccess{Tags: []string{}, Read: read, withKey: peer != ""}
+	if isOwner {
+		role := "owner"
+		v.Access.Role, rank = &role, roleRank[role]
+	} else if m != nil {
+		role := m.Role
+		v.Access.Role, rank = &role, roleRank[role]
+	}
+	v.Access.Post = rank >= roleRank["writer"] || sp.Visibility == "public" && sp.JoinPolicy == "open" && peer != ""
 	if sp.Kind == "work" {
-		v.Tasks = &taskCounts{}
-		for _, t := range sp.Tasks {
-			switch t.State {
-			case "open":
-				v.Tasks.Open++
-			case "accepted":
-				v.Tasks.Accepted++
-			case "done":
-				v.Tasks.Done++
+		decide := rank >= roleRank["coordinator"]
+		v.Access.Decide = &decide
+		v.Document = json.RawMessage("null")
+		if read {
+			d := &documentBrief{}
+			for _, ver := range sp.Versions {
+				if ver.State == "pending" {
+					d.Pending++
+				}
 			}
+			if cur := sp.version(sp.Current); cur != nil {
+				if p := a.posts[cur.PostID]; p != nil {
+					d.Version = &struct {
+						PostID string `json:"post_id"`
+						Seq    string `json:"seq"`
+					}{p.ID, strconv.FormatInt(p.Seq, 10)}
+				}
+			}
+			v.Document, _ = json.Marshal(d)
+		}
+	}
+	if read {
+		head, rev := strconv.FormatInt(sp.Seq, 10), strconv.FormatInt(sp.revision(), 10)
+		updated := sp.Created
+		if len(sp.Posts) > 0 {
+			updated = sp.Posts[len(sp.Posts)-1].Created
+		}
+		at := jsTime(updated)
+		v.HeadSeq, v.Revision, v.UpdatedAt = &head, &rev, &at
+		v.MemberCount = json.RawMessage("null")
+		if m != nil || isOwner {
+			n := 0
+			for _, mm := range sp.Members {
+				// The owner is no member row: it is the profile's owner.
+				if mm.State == "member" && mm.Peer != sp.Owner {
+					n++
+				}
+			}
+			v.MemberCount = json.RawMessage(strconv.Itoa(n))
 		}
 	}
 	return v
@@ -580,9 +679,12 @@ func (c *call) spaceList() (int, any, *apiError) {
 }
 
 func (c *call) spaceGet() (int, any, *apiError) {
-	sp, e := c.spaceFor("reader")
-	if e != nil {
-		return 0, nil, e
+	// Any SPACE's profile, to anyone: what a caller may not read it says
+	// with read false and no counters, as the service's does.
+	name := c.r.PathValue("space")
+	sp := c.a.spaces[name]
+	if sp == nil {
+		return 0, nil, refuse("SPACE_NOT_FOUND", name, "Check the name in GET /v1/me, or find SPACEs with GET /v1/spaces.")
 	}
 	return http.StatusOK, c.a.viewSpace(sp, c.p.PeerID), nil
 }

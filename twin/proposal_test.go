@@ -78,10 +78,10 @@ func opened(t *testing.T, base, token, name string, made gjson.Result, indexOwne
 	}
 	var sp struct {
 		Owner   string `json:"owner"`
-		Members int    `json:"members"`
+		Members int    `json:"member_count"`
 	}
 	httpJSON(t, base, token, "GET", "/v1/spaces/"+name, nil, &sp)
-	if sp.Owner == indexOwner || sp.Members != 2 {
+	if sp.Owner == indexOwner || sp.Members != 1 {
 		t.Errorf("the proposer owns its proposal, and the index's owner is a member: %+v", sp)
 	}
 }

@@ -161,6 +161,10 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	hold("GET /v1/mailbox", apiMust(t, srv, 200, "GET", "/v1/mailbox?after=0", owner.Token, nil))
 	hold("GET /v1/mailbox", apiMust(t, srv, 200, "GET", "/v1/mailbox", agent.Token, nil))
 	hold("GET /v1/spaces", apiMust(t, srv, 200, "GET", "/v1/spaces?prefix=schema-&counts=true", "", nil))
+	// The profile: to its owner, a member, a KEY outside it and no token.
+	for _, tok := range []string{owner.Token, agent.Token, newAPIKey(t).login(t, srv, nil).Get("token").String(), ""} {
+		hold("GET /v1/spaces/{name}", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial", tok, nil))
+	}
 	hold("GET /v1/spaces/{name}/tasks", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks", agent.Token, nil))
 	// A result on the task, a finding, and SEEK by fingerprint and by words,
 	// with a token and with none; a post read whole, by a member and by a
