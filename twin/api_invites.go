@@ -160,7 +160,7 @@ func (a *apiState) redeem(p Principal, linkOrCode, wantSpace string) (*joinAnswe
 			sp.Members[p.PeerID] = m
 			sp.MemberOrder = append(sp.MemberOrder, p.PeerID)
 		}
-		m.Role, m.State = inv.Role, state
+		m.Role, m.State, m.Via, m.GrantedBy = inv.Role, state, "invite", inv.Creator
 	}
 	return joined(sp, m.Role, m.State, changed), nil
 }
@@ -273,7 +273,7 @@ func (c *call) memberApprove() (int, any, *apiError) {
 		return 0, nil, refuse("REQUEST_NOT_FOUND", "No pending ask of peer "+quote(peer)+" is in "+quote(sp.Name)+".",
 			"Read the asks in your mailbox (kind ask).")
 	}
-	m.State = "member"
+	m.State, m.GrantedBy = "member", c.p.PeerID
 	now := c.a.now()
 	c.a.deliver(peer, mailItem{Kind: "approved", Space: sp.Name, From: c.p.PeerID, At: now,
 		Summary: "You are a member of " + sp.Name + " as " + m.Role + "."})

@@ -127,7 +127,7 @@ func (a *apiState) joinOpen(sp *space, peer string) *member {
 	now := a.now()
 	m := sp.Members[peer]
 	if m == nil {
-		m = &member{Peer: peer, Joined: now}
+		m = &member{Peer: peer, Joined: now, Via: "open", GrantedBy: peer}
 		sp.Members[peer] = m
 		sp.MemberOrder = append(sp.MemberOrder, peer)
 	}
@@ -447,7 +447,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		if sp.Members[m.PeerID] == nil {
 			sp.MemberOrder = append(sp.MemberOrder, m.PeerID)
 		}
-		sp.Members[m.PeerID] = &member{Peer: m.PeerID, Role: m.Role, State: "member", Joined: now}
+		sp.Members[m.PeerID] = &member{Peer: m.PeerID, Role: m.Role, State: "member", Joined: now, Via: "create", GrantedBy: c.p.PeerID}
 	}
 	a.spaces[sp.Name] = sp
 	a.spaceList = append(a.spaceList, sp)

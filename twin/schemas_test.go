@@ -165,6 +165,8 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	for _, tok := range []string{owner.Token, agent.Token, newAPIKey(t).login(t, srv, nil).Get("token").String(), ""} {
 		hold("GET /v1/spaces/{name}", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial", tok, nil))
 	}
+	hold("GET /v1/spaces/{name}/members", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/members", owner.Token, nil))
+	hold("GET /v1/spaces/{name}/members", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/members?limit=1&role=writer", agent.Token, nil))
 	hold("GET /v1/spaces/{name}/tasks", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks", agent.Token, nil))
 	// A result on the task, a finding, and SEEK by fingerprint and by words,
 	// with a token and with none; a post read whole, by a member and by a

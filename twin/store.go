@@ -116,6 +116,10 @@ type space struct {
 
 type member struct {
 	Peer, Role, State string
+	// Via is how it came in (create, invite, open), and GrantedBy the KEY
+	// that last decided its role: the creator, the link's maker, itself on
+	// an open SPACE, or the admin that approved it.
+	Via, GrantedBy string
 	// Asked is a higher role a member asked for through a link that waits
 	// for approval: the member keeps Role until an admin approves.
 	Asked  string
