@@ -42,7 +42,9 @@
 //     megabytes is measured in far less memory than the file, which Read
 //     maps rather than reads from 1 MiB on: each pass over a mapped
 //     capture gives back the pages it has read, so only a window of it is
-//     resident at a time.
+//     resident at a time. From 1 MiB on, the text is taken to be UTF-8 and
+//     checked in the same pass (text that is not is decoded and read
+//     again).
 //  4. Measure counts: model-read bytes and tokens per tool and in total;
 //     description bytes (the UTF-8 bytes of every tool description that is
 //     a string; a description that is not a string counts nothing here and
@@ -66,8 +68,10 @@
 //     measured against the result of the one before. WhatIf reads each
 //     tool's validated text once, writing the transformed tool and
 //     measuring every stage of it in the same walk (on several goroutines
-//     for a long list when nothing is written); only a tool whose objects
-//     JavaScript would reorder or merge is parsed into values.
+//     for a long list); only a tool whose objects JavaScript would reorder
+//     or merge is parsed into values. ReadWith does that walk as each
+//     tool is measured, in the pass of step 3, so that WhatIf, given the
+//     same transforms and no writer, only adds up what it found.
 //  7. With a writer, WhatIf also writes the transformed answer back in the
 //     capture's own form, tool by tool as they are done: JSON forms as
 //     JSON.stringify of the whole message (with the final newline kept if
