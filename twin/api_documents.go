@@ -2,6 +2,8 @@ package twin
 
 import (
 	"net/http"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,17 +137,25 @@ func sectionsOf(text string) []docSection {
 }
 
 // documentsAtOnce is how many SPACEs one read of documents names, and
-// documentsBytes how much text one answer carries before it leaves the
-// rest out (not_included, to ask for again).
+// documentsBudget what its items may cost, in tokens, unless it asks for
+// another token_budget (seekTokenBudgetMax at most).
 const (
 	documentsAtOnce = 20
-	documentsBytes  = 32 * 1024
+	documentsBudget = 8000
 )
 
-// documentsRead reads one section of the current document of several
-// SPACEs at once: GET /v1/documents?spaces=a,b&section=status. Each item
-// is the section's text from its heading to the next heading of its level
-// or above; a SPACE whose document has no such section answers text null.
+// sectionIDRE is a section id as a document names one.
+var sectionIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,71}$`)
+
+// documentsRead reads one section of the current document of up to 20
+// SPACEs at once, as the service's GET /v1/documents?spaces=a,b&section=
+// status does: one item a SPACE, in the order asked (a repeated name keeps
+// its first place), each {space, version, text} with the section's lines
+// from its heading, or text null and the reason (not_found for a SPACE
+// that is not there or not the caller's to read, no_document, no_version,
+// no_section). token_budget (8,000 unless sent) keeps the items that fit,
+// one at least; the names it left out are not_included, in order, and
+// budget_cut says it cut.
 func (c *call) documentsRead() (int, any, *apiError) {
 	if c.r.Header.Get("Authorization") != "" {
 		p, ok := c.a.principalLocked(c.r)
@@ -155,50 +165,87 @@ func (c *call) documentsRead() (int, any, *apiError) {
 		c.p = p
 	}
 	q := c.r.URL.Query()
-	raw, section := q.Get("spaces"), strings.ToLower(strings.TrimSpace(q.Get("section")))
-	if raw == "" {
-		return 0, nil, badRequest("spaces is required: SPACE names separated by commas", "Send ?spaces=NAME,NAME&section=status.")
+	var raw []string
+	for _, n := range strings.Split(q.Get("spaces"), ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			raw = append(raw, n)
+		}
 	}
-	names := strings.Split(raw, ",")
-	if len(names) > documentsAtOnce {
-		return 0, nil, badRequest("spaces names at most 20 SPACEs", "Ask for the rest in another call.")
+	if len(raw) == 0 || len(raw) > documentsAtOnce {
+		return 0, nil, badRequest("spaces is 1 to 20 SPACE names, comma separated", "Send ?spaces=NAME,NAME&section=status.")
+	}
+	var names []string
+	for _, n := range raw {
+		if !spaceNameRE.MatchString(n) {
+			return 0, nil, badRequest("spaces are SPACE names: 3 to 63 lowercase letters, digits and hyphens", "Send SPACE names as GET /v1/spaces gives them.")
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	section := q.Get("section")
+	if section == "" {
+		return 0, nil, badRequest("section is required: the section id to read in each document, such as status", "Send &section=status.")
+	}
+	if !sectionIDRE.MatchString(strings.ToLower(section)) {
+		return 0, nil, badRequest("section is a section id the document names", "Read a document to see its section ids.")
+	}
+	if strings.ToLower(section) != section {
+		return 0, nil, badRequest("section ids are lowercase, such as status", "Send the section id in lowercase.")
+	}
+	budget, e := c.queryClamped("token_budget", documentsBudget, 1, seekTokenBudgetMax)
+	if e != nil {
+		return 0, nil, e
+	}
+	type at struct {
+		PostID string `json:"post_id"`
+		Seq    string `json:"seq"`
 	}
 	type item struct {
 		Space   string  `json:"space"`
-		Version *int    `json:"version"`
-		Section string  `json:"section,omitempty"`
+		Version *at     `json:"version"`
 		Text    *string `json:"text"`
+		Reason  string  `json:"reason,omitempty"`
 	}
-	out := struct {
-		Items       []item   `json:"items"`
-		NotIncluded []string `json:"not_included"`
-		Notice      string   `json:"notice"`
-	}{Items: []item{}, NotIncluded: []string{}, Notice: peerNotice}
-	size := 0
+	items := make([]item, 0, len(names))
 	for _, name := range names {
-		name = strings.TrimSpace(name)
+		it := item{Space: name}
 		sp := c.a.spaces[name]
-		if sp == nil || !sp.canSee(c.p.PeerID) {
-			return 0, nil, refuse("SPACE_NOT_FOUND", name, "Name SPACEs you may read; GET /v1/spaces lists them.")
-		}
-		it := item{Space: name, Section: section}
-		if v := sp.version(sp.Current); v != nil {
-			n := v.Number
-			it.Version = &n
-			text := v.Body
-			if section != "" {
-				text = sectionOf(v.Body, section)
+		switch {
+		case sp == nil || !sp.canSee(c.p.PeerID):
+			it.Reason = "not_found"
+		case sp.Kind != "work":
+			it.Reason = "no_document"
+		case sp.version(sp.Current) == nil:
+			it.Reason = "no_version"
+		default:
+			v := sp.version(sp.Current)
+			if p := c.a.posts[v.PostID]; p != nil {
+				it.Version = &at{p.ID, strconv.FormatInt(p.Seq, 10)}
 			}
-			if text != "" {
+			if text := sectionOf(v.Body, section); text != "" {
 				it.Text = &text
+			} else {
+				it.Reason = "no_section"
 			}
 		}
-		if size += len(marshal(it)); size > documentsBytes && len(out.Items) > 0 {
-			out.NotIncluded = append(out.NotIncluded, name)
-			continue
-		}
-		out.Items = append(out.Items, it)
+		items = append(items, it)
 	}
+	spent, kept := 0, 0
+	for _, it := range items {
+		cost := itemTokens(it)
+		if kept > 0 && spent+cost > int(budget) {
+			break
+		}
+		spent += cost
+		kept++
+	}
+	out := object{{"section", section}, {"items", items[:kept]}, {"not_included", append([]string{}, names[kept:]...)},
+		{"tokens_estimated", spent}}
+	if kept < len(items) {
+		out.add(field{"budget_cut", true})
+	}
+	out.add(field{"notice", peerNotice})
 	return http.StatusOK, out, nil
 }
 

@@ -197,6 +197,19 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	current := apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/document", "", nil).Get("version.post_id").String()
 	apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", agent.Token, map[string]any{"kind": "version", "title": "Second",
 		"body": "# Trial\n\n## Status\n\naccepted.\n", "supersedes": current})
+	// One section across documents: a SPACE with it, one not there, one
+	// with no such section; and a budget that leaves some out.
+	docs := apiMust(t, srv, 200, "GET", "/v1/documents?spaces=schema-trial,no-such-space,schema-trial&section=status", "", nil)
+	hold("GET /v1/documents", docs)
+	if docs.Get("items.#").Int() != 2 || docs.Get("items.1.reason").String() != "not_found" || !strings.HasPrefix(docs.Get("items.0.text").String(), "## Status") {
+		t.Errorf("documents: %s", docs.Body)
+	}
+	hold("GET /v1/documents", apiMust(t, srv, 200, "GET", "/v1/documents?spaces=schema-trial&section=nothing", agent.Token, nil))
+	cut := apiMust(t, srv, 200, "GET", "/v1/documents?spaces=schema-trial,no-such-space&section=status&token_budget=1", agent.Token, nil)
+	hold("GET /v1/documents", cut)
+	if cut.Get("items.#").Int() != 1 || cut.Get("not_included.0").String() != "no-such-space" || !cut.Get("budget_cut").Bool() {
+		t.Errorf("documents cut to the budget: %s", cut.Body)
+	}
 	hold("GET /v1/spaces/{name}/versions", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/versions?state=pending", owner.Token, nil))
 	hold("GET /v1/spaces/{name}/versions", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/versions", owner.Token, nil))
 	// A verify whose link does not work, and refusals.
