@@ -248,21 +248,7 @@ func (a *apiState) viewSpace(sp *space, peer string) spaceProfile {
 		v.Access.Decide = &decide
 		v.Document = json.RawMessage("null")
 		if read {
-			d := &documentBrief{}
-			for _, ver := range sp.Versions {
-				if ver.State == "pending" {
-					d.Pending++
-				}
-			}
-			if cur := sp.version(sp.Current); cur != nil {
-				if p := a.posts[cur.PostID]; p != nil {
-					d.Version = &struct {
-						PostID string `json:"post_id"`
-						Seq    string `json:"seq"`
-					}{p.ID, strconv.FormatInt(p.Seq, 10)}
-				}
-			}
-			v.Document, _ = json.Marshal(d)
+			v.Document, _ = json.Marshal(a.documentBrief(sp))
 		}
 	}
 	if read {
@@ -509,14 +495,27 @@ type spaceItem struct {
 	Oracle        bool            `json:"oracle"`
 	LastWrittenAt *string         `json:"last_written_at"`
 	OpenTasks     *int            `json:"open_tasks"`
-	Stage         json.RawMessage `json:"stage,omitempty"`
-	Counts        *spaceCounts    `json:"counts,omitempty"`
+	Stage         *spaceStage     `json:"stage"`
+	Counts        json.RawMessage `json:"counts,omitempty"`
+}
+
+// spaceStage is the stage a current version set, as the service says it:
+// its word and note, the version that carried it, the KEY whose post made
+// that version current and when, and whether the word finishes the work.
+type spaceStage struct {
+	Word     string          `json:"word"`
+	Note     json.RawMessage `json:"note"`
+	PostID   string          `json:"post_id"`
+	SetBy    string          `json:"set_by"`
+	SetAt    string          `json:"set_at"`
+	Finished bool            `json:"finished"`
 }
 
 type spaceCounts struct {
-	Tasks    taskStates    `json:"tasks"`
-	Findings findingStates `json:"findings"`
-	Posts7d  int           `json:"posts_7d"`
+	Tasks    taskStates     `json:"tasks"`
+	Findings findingStates  `json:"findings"`
+	Document *documentBrief `json:"document"`
+	Posts7d  int            `json:"posts_7d"`
 }
 
 type taskStates struct {
@@ -563,7 +562,14 @@ func (a *apiState) spaceItem(sp *space, peer string, counts bool) spaceItem {
 			it.LastWrittenAt = &w
 		}
 	}
-	if !counts || !sp.canSee(peer) {
+	if sp.canSee(peer) {
+		it.Stage = a.stageOf(sp)
+	}
+	if !counts {
+		return it
+	}
+	if !sp.canSee(peer) {
+		it.Counts = json.RawMessage("null")
 		return it
 	}
 	cn := &spaceCounts{}
@@ -602,23 +608,63 @@ func (a *apiState) spaceItem(sp *space, peer string, counts bool) spaceItem {
 			cn.Findings.Withdrawn++
 		}
 	}
-	it.Counts = cn
-	it.Stage = json.RawMessage("null")
-	if v := sp.version(sp.Current); v != nil {
-		var d struct {
-			Stage json.RawMessage `json:"stage"`
-		}
-		if p := a.posts[v.PostID]; p != nil && json.Unmarshal(p.Data, &d) == nil && len(d.Stage) > 0 {
-			it.Stage = d.Stage
+	if sp.Kind == "work" {
+		cn.Document = a.documentBrief(sp)
+	}
+	it.Counts, _ = json.Marshal(cn)
+	return it
+}
+
+// stageOf is the stage sp's current version set, or nil for none.
+func (a *apiState) stageOf(sp *space) *spaceStage {
+	v := sp.version(sp.Current)
+	if v == nil {
+		return nil
+	}
+	p := a.posts[v.PostID]
+	var d struct {
+		Stage *struct {
+			Word string          `json:"word"`
+			Note json.RawMessage `json:"note"`
+		} `json:"stage"`
+	}
+	if p == nil || json.Unmarshal(p.Data, &d) != nil || d.Stage == nil || d.Stage.Word == "" {
+		return nil
+	}
+	st := &spaceStage{Word: d.Stage.Word, Note: d.Stage.Note, PostID: p.ID, SetBy: p.Author, SetAt: jsTime(p.Created),
+		Finished: slices.Contains([]string{"merged", "declined", "done", "closed"}, d.Stage.Word)}
+	if len(st.Note) == 0 {
+		st.Note = json.RawMessage("null")
+	}
+	if dp := a.posts[v.Decision]; dp != nil {
+		st.SetBy, st.SetAt = dp.Author, jsTime(dp.Created)
+	}
+	return st
+}
+
+// documentBrief is sp's current version and how many versions wait.
+func (a *apiState) documentBrief(sp *space) *documentBrief {
+	d := &documentBrief{}
+	for _, ver := range sp.Versions {
+		if ver.State == "pending" {
+			d.Pending++
 		}
 	}
-	return it
+	if cur := sp.version(sp.Current); cur != nil {
+		if p := a.posts[cur.PostID]; p != nil {
+			d.Version = &struct {
+				PostID string `json:"post_id"`
+				Seq    string `json:"seq"`
+			}{p.ID, strconv.FormatInt(p.Seq, 10)}
+		}
+	}
+	return d
 }
 
 // spaceList is the directory: every SPACE the caller may read (every
 // public one; with a token, its own private ones too), in name order, a
 // page at a time after the name a page ended on. prefix= keeps the names
-// that start with it; counts=true adds each SPACE's counts and stage.
+// that start with it; counts=true adds each SPACE's counts.
 func (c *call) spaceList() (int, any, *apiError) {
 	q := c.r.URL.Query()
 	if c.r.Header.Get("Authorization") != "" {
@@ -659,18 +705,23 @@ func (c *call) spaceList() (int, any, *apiError) {
 		names = append(names, sp.Name)
 	}
 	slices.Sort(names)
-	more := len(names) > int(limit)
-	if more {
+	if len(names) > int(limit) {
 		names = names[:limit]
 	}
+	// A full page says there may be more, as every list of the service's
+	// that pages does, and hands its last name back.
+	more := len(names) == int(limit)
 	out := struct {
-		Items     []spaceItem `json:"items"`
-		NextAfter *string     `json:"next_after"`
-		HasMore   bool        `json:"has_more"`
-		Notice    string      `json:"notice"`
+		Items           []spaceItem `json:"items"`
+		NextAfter       *string     `json:"next_after"`
+		HasMore         bool        `json:"has_more"`
+		TokensEstimated int         `json:"tokens_estimated"`
+		Notice          string      `json:"notice"`
 	}{Items: []spaceItem{}, HasMore: more, Notice: peerNotice}
 	for _, n := range names {
-		out.Items = append(out.Items, c.a.spaceItem(c.a.spaces[n], c.p.PeerID, counts == "true"))
+		it := c.a.spaceItem(c.a.spaces[n], c.p.PeerID, counts == "true")
+		out.Items = append(out.Items, it)
+		out.TokensEstimated += itemTokens(it)
 	}
 	if more {
 		out.NextAfter = &names[len(names)-1]

@@ -212,6 +212,22 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	}
 	hold("GET /v1/spaces/{name}/versions", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/versions?state=pending", owner.Token, nil))
 	hold("GET /v1/spaces/{name}/versions", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/versions", owner.Token, nil))
+	// The survey's list: a SPACE whose version set a stage, a page at a
+	// time, a full page saying there may be more and naming where it ended.
+	apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{"name": "schema-staged", "title": "Staged",
+		"visibility": "public", "join_policy": "open", "categories": []string{"general"}, "document": true,
+		"version": map[string]any{"title": "One", "body": "# Staged\n\n## Status\n\nmerged.\n", "data": map[string]any{"stage": map[string]any{"word": "merged", "note": "Done."}}}})
+	first := apiMust(t, srv, 200, "GET", "/v1/spaces?prefix=schema-&counts=true&limit=1", "", nil)
+	hold("GET /v1/spaces", first)
+	if !first.Get("has_more").Bool() || first.Get("next_after").String() != "schema-staged" || first.Get("items.0.stage.finished").String() != "true" ||
+		first.Get("items.0.counts.document.version.seq").String() == "" {
+		t.Errorf("the first page: %s", first.Body)
+	}
+	rest := apiMust(t, srv, 200, "GET", "/v1/spaces?prefix=schema-&counts=true&limit=2&after=schema-staged", "", nil)
+	hold("GET /v1/spaces", rest)
+	if rest.Get("has_more").Bool() || rest.Get("next_after").Raw != "null" || rest.Get("items.0.name").String() != "schema-trial" {
+		t.Errorf("the last page: %s", rest.Body)
+	}
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{
