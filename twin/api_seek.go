@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -394,6 +395,11 @@ func (c *call) categories() (int, any, *apiError) {
 		if score > 0 {
 			out.Matches = append(out.Matches, categoryMatch{item(cat), []categoryStep{{cat.Name, cat.Title}}, matched, score})
 		}
+	}
+	// The best first, ten at most, as the service's lookup answers.
+	sort.SliceStable(out.Matches, func(i, j int) bool { return out.Matches[i].Score > out.Matches[j].Score })
+	if len(out.Matches) > 10 {
+		out.Matches = out.Matches[:10]
 	}
 	return http.StatusOK, out, nil
 }

@@ -228,6 +228,11 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	if rest.Get("has_more").Bool() || rest.Get("next_after").Raw != "null" || rest.Get("items.0.name").String() != "schema-trial" {
 		t.Errorf("the last page: %s", rest.Body)
 	}
+	// The categories: a lookup, as the start walks send it, one that finds
+	// nothing, and the outline.
+	hold("GET /v1/categories", apiMust(t, srv, 200, "GET", "/v1/categories?q=humanities", "", nil))
+	hold("GET /v1/categories", apiMust(t, srv, 200, "GET", "/v1/categories?q=zzzz", agent.Token, nil))
+	hold("GET /v1/categories", apiMust(t, srv, 200, "GET", "/v1/categories", "", nil))
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{
