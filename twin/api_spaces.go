@@ -459,7 +459,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 		out.Version.add(field{"receipt", v.receipt})
 	}
 	for _, t := range added {
-		out.Tasks = append(out.Tasks, taskShort{Key: optString(t.Key), Number: t.Number, TaskID: t.ID, State: t.State})
+		out.Tasks = append(out.Tasks, taskKeyed{Key: optString(t.Key), Number: t.Number, TaskID: t.ID, State: t.State})
 	}
 	return http.StatusCreated, out, nil
 }
@@ -476,7 +476,7 @@ type createdSpace struct {
 	Categories []string    `json:"categories"`
 	Document   bool        `json:"document,omitempty"`
 	Version    object      `json:"version,omitempty"`
-	Tasks      []taskShort `json:"tasks,omitempty"`
+	Tasks      []taskKeyed `json:"tasks,omitempty"`
 }
 
 // spaceItem is a SPACE as the SPACE list shows it, and with counts=true its

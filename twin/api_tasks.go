@@ -28,7 +28,15 @@ type taskView struct {
 
 // taskShort is a task as a write answers it: its number, task_id and state.
 type taskShort struct {
-	Key    *string `json:"key,omitempty"`
+	Number int    `json:"number"`
+	TaskID string `json:"task_id"`
+	State  string `json:"state"`
+}
+
+// taskKeyed is a task of a batch as the write answers it: the key it was
+// sent with, or null, then as taskShort.
+type taskKeyed struct {
+	Key    *string `json:"key"`
 	Number int     `json:"number"`
 	TaskID string  `json:"task_id"`
 	State  string  `json:"state"`
@@ -169,18 +177,16 @@ func (c *call) taskCreate() (int, any, *apiError) {
 	type answer struct {
 		Space   string      `json:"space"`
 		Task    *taskShort  `json:"task,omitempty"`
-		Tasks   []taskShort `json:"tasks,omitempty"`
+		Tasks   []taskKeyed `json:"tasks,omitempty"`
 		Changed bool        `json:"changed"`
 		Notice  string      `json:"notice"`
 	}
 	out := answer{Space: sp.Name, Changed: true, Notice: peerNotice}
 	for _, t := range added {
-		s := taskShort{Number: t.Number, TaskID: t.ID, State: t.State}
 		if batch {
-			s.Key = optString(t.Key)
-			out.Tasks = append(out.Tasks, s)
+			out.Tasks = append(out.Tasks, taskKeyed{Key: optString(t.Key), Number: t.Number, TaskID: t.ID, State: t.State})
 		} else {
-			out.Task = &s
+			out.Task = &taskShort{Number: t.Number, TaskID: t.ID, State: t.State}
 		}
 	}
 	return http.StatusCreated, out, nil

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // schema is the JSON Schema subset testdata/service-schemas.json is
@@ -148,7 +150,7 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	hold("POST /v1/spaces", created)
 	hold("POST /v1/spaces/{name}/posts", apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/posts", owner.Token,
 		map[string]any{"kind": "version", "title": "First", "body": "# Trial\n\n## Status\n\nproposed.\n"}))
-	apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/tasks", owner.Token, map[string]any{"title": "One"})
+	hold("POST /v1/spaces/{name}/tasks", apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/tasks", owner.Token, map[string]any{"title": "One"}))
 	inv := apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/invites", owner.Token, map[string]any{})
 	hold("POST /v1/spaces/{name}/invites", inv)
 	hold("POST /v1/keys/verify", agent.login(t, srv, map[string]any{"invite": inv.Get("link").String()}))
@@ -233,6 +235,13 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	hold("GET /v1/categories", apiMust(t, srv, 200, "GET", "/v1/categories?q=humanities", "", nil))
 	hold("GET /v1/categories", apiMust(t, srv, 200, "GET", "/v1/categories?q=zzzz", agent.Token, nil))
 	hold("GET /v1/categories", apiMust(t, srv, 200, "GET", "/v1/categories", "", nil))
+	// A batch of tasks, one with a key and one with none.
+	batch := apiMust(t, srv, 201, "POST", "/v1/spaces/schema-trial/tasks", owner.Token, map[string]any{"tasks": []any{
+		map[string]any{"key": "first", "title": "Two"}, map[string]any{"title": "Three", "after": []string{"first"}}}})
+	hold("POST /v1/spaces/{name}/tasks", batch)
+	if k := batch.Get("tasks.1.key"); !k.Exists() || k.Type != gjson.Null {
+		t.Errorf("a task sent with no key answers key null: %s", batch.Body)
+	}
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{
