@@ -15,9 +15,6 @@ func mapFile(f *os.File, size int64) (data []byte, unmap func() error, err error
 	if err != nil {
 		return nil, nil, err
 	}
-	// Pages, not huge pages: a pass maps and gives back a window of the
-	// file a few hundred kilobytes wide, which a 2 MiB page would widen
-	// (and split when a part of it is given back).
-	syscall.Madvise(data, syscall.MADV_NOHUGEPAGE)
+	noHugePages(data)
 	return data, func() error { return syscall.Munmap(data) }, nil
 }

@@ -2,5 +2,8 @@
 
 package toollist
 
+// noHugePages does nothing where huge pages are not Linux's to refuse.
+func noHugePages([]byte) {}
+
 // releasePages keeps the pages where madvise is not used.
 func releasePages([]byte) {}
