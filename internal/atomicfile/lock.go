@@ -7,14 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
-// Lock takes the lock of path: an exclusive flock on .NAME.lock beside it,
-// waiting for another process that holds it, until ctx is done. The
-// returned unlock removes the lock file and releases it. A lock file left
-// by a killed process is no obstacle: the kernel released its lock.
+// Lock takes the lock of path: an exclusive flock (LockFileEx on Windows)
+// on .NAME.lock beside it, waiting for another process that holds it,
+// until ctx is done. The returned unlock removes the lock file and
+// releases it. A lock file left by a killed process is no obstacle: the
+// kernel released its lock.
 func Lock(ctx context.Context, path string) (unlock func(), err error) {
 	path = Target(path)
 	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
@@ -24,8 +24,8 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 			return nil, &fs.PathError{Op: "lock", Path: path, Err: unwrap(err)}
 		}
 		for {
-			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-			if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) {
+			err = lockFile(f)
+			if err == nil || !errors.Is(err, errLocked) {
 				break
 			}
 			select {
@@ -41,12 +41,8 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 		}
 		// The holder before us may have removed the file we locked: the
 		// lock counts only on the file now at lp.
-		var a, b syscall.Stat_t
-		if syscall.Fstat(int(f.Fd()), &a) == nil && syscall.Stat(lp, &b) == nil && a.Ino == b.Ino && a.Dev == b.Dev {
-			return func() {
-				os.Remove(lp)
-				f.Close()
-			}, nil
+		if sameFile(f, lp) {
+			return func() { unlockFile(f, lp) }, nil
 		}
 		f.Close()
 	}
