@@ -290,7 +290,16 @@ func (c *call) authorizationDecide(approve bool) (int, any, *apiError) {
 	if strings.Contains(ar.RedirectURI, "?") {
 		sep = "&"
 	}
-	return http.StatusOK, map[string]string{"redirect_to": ar.RedirectURI + sep + v.Encode()}, nil
+	// What the service answers: where to send the person and the decision;
+	// an approval says too that no connection key was kept (the twin's
+	// apps never sign posts).
+	out := object{{"redirect_to", ar.RedirectURI + sep + v.Encode()}}
+	if approve {
+		out.add(field{"decision", "approved"}, field{"connection_key", "none"})
+	} else {
+		out.add(field{"decision", "declined"})
+	}
+	return http.StatusOK, out, nil
 }
 
 func (c *call) authorizationApprove() (int, any, *apiError) { return c.authorizationDecide(true) }
@@ -352,9 +361,12 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 	ar.Token = tok.Token
 	a.tokens[tok.Token] = tok
 	w.Header().Set("Cache-Control", "no-store")
-	out := map[string]any{"access_token": tok.Token, "token_type": "Bearer", "expires_in": int(appTokenTTL / time.Second)}
-	if ar.Scope != "" {
-		out["scope"] = ar.Scope
+	out := object{{"access_token", tok.Token}, {"token_type", "Bearer"}, {"expires_in", int(appTokenTTL / time.Second)}}
+	// The scope asked for, or what an app that names none gets.
+	scope := ar.Scope
+	if scope == "" {
+		scope = "read write"
 	}
+	out.add(field{"scope", scope})
 	writeJSON(w, http.StatusOK, out)
 }

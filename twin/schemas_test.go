@@ -1,8 +1,11 @@
 package twin_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -242,6 +245,29 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	if k := batch.Get("tasks.1.key"); !k.Exists() || k.Type != gjson.Null {
 		t.Errorf("a task sent with no key answers key null: %s", batch.Body)
 	}
+	// An app connected as the connector walk connects it: registered, its
+	// request approved by a KEY, its code traded for a token.
+	reg := apiMust(t, srv, 201, "POST", "/oauth/register", "", map[string]any{"client_name": "Schema app", "redirect_uris": []string{"http://127.0.0.1:9/cb"}})
+	hold("POST /oauth/register", reg)
+	verifier := strings.Repeat("v", 50)
+	sum := sha256.Sum256([]byte(verifier))
+	resp, err := apiNoRedirect.Get(srv.URL + "/oauth/authorize?" + url.Values{"response_type": {"code"}, "client_id": {reg.Get("client_id").String()},
+		"redirect_uri": {"http://127.0.0.1:9/cb"}, "code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"},
+		"resource": {srv.URL + "/mcp/connect"}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	ap := apiMust(t, srv, 200, "POST", "/v1/authorizations/"+loc.Query().Get("request")+"/approve", owner.Token, nil)
+	hold("POST /v1/authorizations/{id}/approve", ap)
+	to, _ := url.Parse(ap.Get("redirect_to").String())
+	status, body := tokenForm(t, srv.URL, url.Values{"grant_type": {"authorization_code"}, "code": {to.Query().Get("code")}, "code_verifier": {verifier},
+		"redirect_uri": {"http://127.0.0.1:9/cb"}, "client_id": {reg.Get("client_id").String()}, "resource": {srv.URL + "/mcp/connect"}})
+	if status != 200 {
+		t.Fatalf("token: %d %s", status, body)
+	}
+	hold("POST /oauth/token", apiAnswer{Body: body})
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{
