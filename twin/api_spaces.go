@@ -422,7 +422,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 	var added []*task
 	if len(in.Tasks) > 0 {
 		var e *apiError
-		if added, e = a.addTasks(sp, in.Tasks, true); e != nil {
+		if added, e = a.addTasks(sp, c.p.PeerID, in.Tasks, true); e != nil {
 			return 0, nil, e
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"time"
 )
 
 // Tasks: a SPACE's task list, and the next job for a KEY. The states are
@@ -11,19 +12,35 @@ import (
 
 func taskFingerprint(sp string, n int) string { return "task.reference:" + sp + "/" + itoa(n) }
 
-// taskView is a task as a read shows it.
+// taskView is a task as every answer shows it, the service's task_item():
+// a jsonb object, so its keys come shortest first, then in byte order, and
+// so do those of confirmations.
 type taskView struct {
-	TaskID    string   `json:"task_id"`
-	Number    int      `json:"number"`
-	Title     string   `json:"title"`
-	Body      string   `json:"body,omitempty"`
-	Tag       *string  `json:"tag"`
-	State     string   `json:"state"`
-	ClaimedBy *string  `json:"claimed_by"`
-	After     []string `json:"after"`
-	CreatedAt string   `json:"created_at"`
-	DoneAt    *string  `json:"done_at"`
-	Result    *string  `json:"result"`
+	Tag           *string           `json:"tag"`
+	Body          string            `json:"body"`
+	After         []string          `json:"after"`
+	Cycle         int               `json:"cycle"`
+	State         string            `json:"state"`
+	Title         string            `json:"title"`
+	Number        int               `json:"number"`
+	DoneAt        *string           `json:"done_at"`
+	TaskID        string            `json:"task_id"`
+	Revision      int               `json:"revision"`
+	ClaimedBy     *string           `json:"claimed_by"`
+	CreatedAt     string            `json:"created_at"`
+	CreatedBy     *string           `json:"created_by"`
+	AcceptedAt    *string           `json:"accepted_at"`
+	DonePostID    *string           `json:"done_post_id"`
+	AfterNumbers  []*int            `json:"after_numbers"`
+	ClaimedUntil  *string           `json:"claimed_until"`
+	Confirmations taskConfirmations `json:"confirmations"`
+}
+
+// taskConfirmations are who confirmed a task in its cycle and how many
+// accept it.
+type taskConfirmations struct {
+	Given    []string `json:"given"`
+	Required int      `json:"required"`
 }
 
 // taskShort is a task as a write answers it: its number, task_id and state.
@@ -50,19 +67,45 @@ func optString(s string) *string {
 }
 
 func viewTask(sp *space, t *task, full bool) taskView {
-	v := taskView{TaskID: t.ID, Number: t.Number, Title: t.Title, Tag: optString(t.Tag), State: t.State,
-		ClaimedBy: optString(t.Assignee), After: t.After, CreatedAt: dbTime(t.Created),
-		DoneAt: optString(optTime(t.Done)), Result: optString(t.Result)}
-	if v.After == nil {
-		v.After = []string{}
-	}
-	if t.State != "claimed" {
-		v.ClaimedBy = nil
-	}
+	v := taskView{TaskID: t.ID, Number: t.Number, Title: t.Title, Tag: optString(t.Tag), State: t.State, After: t.After,
+		Revision: 1, CreatedBy: optString(t.Creator), CreatedAt: dbTime(t.Created), ClaimedBy: optString(t.Assignee),
+		DonePostID: optString(t.Result), DoneAt: optString(optTime(t.Done)), AfterNumbers: []*int{},
+		Confirmations: taskConfirmations{Given: []string{}, Required: taskConfirmationsOf(sp)}}
 	if full {
 		v.Body = t.Body
 	}
+	if v.After == nil {
+		v.After = []string{}
+	}
+	for _, id := range t.After {
+		var n *int
+		for _, o := range sp.Tasks {
+			if o.ID == id {
+				n = &o.Number
+			}
+		}
+		v.AfterNumbers = append(v.AfterNumbers, n)
+	}
+	if !t.Accepted.IsZero() && t.Assignee != "" {
+		until := dbTime(t.Accepted.Add(taskClaimHours * time.Hour))
+		v.ClaimedUntil = &until
+	}
+	if t.State == "done" && v.Confirmations.Required < 1 {
+		v.Confirmations.Required = 1
+	}
 	return v
+}
+
+// taskClaimHours is how long a claim lasts, the service's default.
+const taskClaimHours = 24
+
+// taskConfirmationsOf is how many confirmations accept a task in sp: two
+// in a public SPACE, none in a private one, as the task list's settings say.
+func taskConfirmationsOf(sp *space) int {
+	if sp.Visibility == "public" {
+		return 2
+	}
+	return 0
 }
 
 type taskInput struct {
@@ -81,7 +124,7 @@ var (
 // addTasks checks a batch of tasks and adds them, all or none, numbered
 // in the order sent; after names earlier keys of the batch, task_ids or
 // numbers of the SPACE.
-func (a *apiState) addTasks(sp *space, list []taskInput, batch bool) ([]*task, *apiError) {
+func (a *apiState) addTasks(sp *space, by string, list []taskInput, batch bool) ([]*task, *apiError) {
 	if len(list) > 20 {
 		return nil, badRequest("tasks holds at most 20", "Send them in smaller batches.")
 	}
@@ -131,7 +174,7 @@ func (a *apiState) addTasks(sp *space, list []taskInput, batch bool) ([]*task, *
 			}
 		}
 		tk := &task{Number: len(sp.Tasks) + 1, ID: ids[i], Key: t.Key, Tag: t.Tag, After: after,
-			Title: t.Title, Body: t.Body, State: "open", Created: now}
+			Title: t.Title, Body: t.Body, State: "open", Created: now, Creator: by}
 		sp.Tasks = append(sp.Tasks, tk)
 		out = append(out, tk)
 	}
@@ -170,7 +213,7 @@ func (c *call) taskCreate() (int, any, *apiError) {
 	if batch && len(list) == 0 {
 		return 0, nil, badRequest("tasks holds 1 to 20 tasks", "Send at least one.")
 	}
-	added, e := c.a.addTasks(sp, list, batch)
+	added, e := c.a.addTasks(sp, c.p.PeerID, list, batch)
 	if e != nil {
 		return 0, nil, e
 	}
@@ -241,10 +284,7 @@ func (c *call) taskList() (int, any, *apiError) {
 	if more {
 		next = strconv.Itoa(items[len(items)-1].Number)
 	}
-	confirmations := 0
-	if sp.Visibility == "public" {
-		confirmations = 2
-	}
+	confirmations := taskConfirmationsOf(sp)
 	out := struct {
 		Space    string       `json:"space"`
 		Settings taskSettings `json:"settings"`

@@ -172,7 +172,12 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 	}
 	hold("GET /v1/spaces/{name}/members", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/members", owner.Token, nil))
 	hold("GET /v1/spaces/{name}/members", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/members?limit=1&role=writer", agent.Token, nil))
-	hold("GET /v1/spaces/{name}/tasks", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks", agent.Token, nil))
+	tasks := apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks", agent.Token, nil)
+	hold("GET /v1/spaces/{name}/tasks", tasks)
+	// A task is the service's jsonb: its keys shortest first, then in byte order.
+	if raw := tasks.Get("items.0").Raw; !strings.HasPrefix(raw, `{"tag":`) || !strings.Contains(raw, `"confirmations":{"given":`) {
+		t.Errorf("a task's keys in jsonb order: %s", raw)
+	}
 	// A result on the task, a finding, and SEEK by fingerprint and by words,
 	// with a token and with none; a post read whole, by a member and by a
 	// reader outside its SPACE.

@@ -133,6 +133,7 @@ type task struct {
 	After                   []string // the task_ids it waits for
 	Title, Body, State      string   // open, claimed, done
 	Assignee                string
+	Creator                 string // the KEY that added it
 	Created, Accepted, Done time.Time
 	Result                  string // the result post's id
 }

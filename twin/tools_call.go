@@ -573,7 +573,7 @@ func (t *toolCall) taskVerify(sp string) *mcp.CallToolResult {
 		raw := l.Items[i]
 		var tk struct {
 			Number int    `json:"number"`
-			Result string `json:"result"`
+			Result string `json:"done_post_id"`
 		}
 		json.Unmarshal(raw, &tk)
 		if tk.Result == "" || t.postAuthor(tk.Result) == me || t.checkedBy(sp, tk.Number, me) {
