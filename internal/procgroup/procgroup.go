@@ -8,13 +8,15 @@
 //
 // Every group started through Start is tracked until it is empty,
 // so a command stopping on a signal can stop them all with StopAll.
+//
+// On Windows, which has neither process groups nor SIGTERM, a group is the
+// command and the children taskkill /T finds from it, and Stop ends them
+// at once (taskkill /T /F) without a grace period.
 package procgroup
 
 import (
-	"errors"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -35,10 +37,7 @@ func Prepare(cmd *exec.Cmd, grace time.Duration) {
 	if grace <= 0 {
 		grace = Grace
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
+	setGroup(cmd)
 	cmd.Cancel = func() error {
 		go Stop(cmd.Process.Pid, grace)
 		return nil
@@ -81,28 +80,6 @@ func Track(pgid int) {
 	mu.Lock()
 	groups[pgid] = true
 	mu.Unlock()
-}
-
-// Alive reports whether any process of the group pgid is still there.
-func Alive(pgid int) bool {
-	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// Stop sends SIGTERM to the group pgid, waits until it is empty or grace
-// has passed, then sends SIGKILL. It returns when the group is gone (or a
-// second after the SIGKILL).
-func Stop(pgid int, grace time.Duration) {
-	if pgid <= 0 {
-		return
-	}
-	syscall.Kill(-pgid, syscall.SIGTERM)
-	syscall.Kill(-pgid, syscall.SIGCONT) // a stopped process gets the TERM too
-	if waitGone(pgid, grace) {
-		return
-	}
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	waitGone(pgid, time.Second)
 }
 
 func waitGone(pgid int, d time.Duration) bool {
