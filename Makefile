@@ -16,9 +16,10 @@ help: ## List the targets.
 demo: ## Run every walk and tool-list count on the embedded twin and check the budgets.
 	$(GO) run ./cmd/walks run specs/schellingaf --budgets specs/twin/budgets.json
 
-test: npm-deps ## Run the tests exactly as CI does (gofmt, vet, staticcheck, deadcode, race tests, tidy).
+test: npm-deps ## Run the tests exactly as CI does (gofmt, vet also for macOS and Windows, staticcheck, deadcode, race tests, tidy).
 	@out=$$(gofmt -l . | grep -v '^testdata/' || true); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	GOOS=darwin $(GO) vet ./... && GOOS=windows $(GO) vet ./...
 	@$(MAKE) --no-print-directory lint
 	$(GO) test -race -count=1 ./...
 	@bak=$$(mktemp -d) && trap 'rm -rf "$$bak"' EXIT INT TERM && \
