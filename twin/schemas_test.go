@@ -273,6 +273,10 @@ func TestAnswersMatchTheServiceSchemas(t *testing.T) {
 		t.Fatalf("token: %d %s", status, body)
 	}
 	hold("POST /oauth/token", apiAnswer{Body: body})
+	// The reads the proposal walks send as they send them: SEEK kept to one
+	// SPACE by fingerprint, and the whole task list read back.
+	hold("GET /v1/seek", apiMust(t, srv, 200, "GET", "/v1/seek?fingerprint=task.reference%3Aschema-trial%2F1&space=schema-trial&limit=50", owner.Token, nil))
+	hold("GET /v1/spaces/{name}/tasks", apiMust(t, srv, 200, "GET", "/v1/spaces/schema-trial/tasks?detail=full&limit=50", owner.Token, nil))
 	// A verify whose link does not work, and refusals.
 	hold("POST /v1/keys/verify", newAPIKey(t).login(t, srv, map[string]any{"invite": "https://example.org/join/x/y"}))
 	for _, a := range []apiAnswer{
