@@ -476,6 +476,7 @@ func TestNoServerErrorOnJunk(t *testing.T) {
 		"/v1/spaces?prefix=" + strings.Repeat("x", 100), "/v1/spaces?after=%00&counts=maybe", "/v1/spaces?limit=-1", "/v1/spaces?counts=true&prefix=",
 		"/v1/documents", "/v1/documents?spaces=,,,", "/v1/documents?spaces=" + space + "&section=%00", "/v1/documents?spaces=" + strings.Repeat("a,", 30),
 		sp + "/tasks?state=x", sp + "/tasks?before=-3", sp + "/tasks?limit=0",
+		sp + "/document?version=999", sp + "/document?version=x", sp + "/document?version=-1",
 		"/v1/seek?q=x&limit=abc", "/v1/seek?q=x&limit=1e400", "/v1/seek?q=x&limit=-Infinity", "/v1/seek?q=x&token_budget=-5",
 		"/v1/seek?q=x&detail=x", "/v1/seek?q=x&author=xyz", "/v1/seek?q=x&kind=,,,", "/v1/seek?q=x&space=%00", "/v1/seek?q=x&category=nope",
 		"/v1/seek?q=x&space=a&category=b", "/v1/seek?fingerprint=:", "/v1/seek?fingerprint=a:" + strings.Repeat("&fingerprint=a:b", 9),

@@ -51,6 +51,7 @@ var errorTable = map[string]errorCode{
 	"NOT_AN_ORACLE":          {409, "This SPACE keeps no document."},
 	"VERSION_CHANGED":        {409, "The document moved on from the version you changed."},
 	"PROPOSAL_DECIDED":       {409, "That proposal is no longer waiting."},
+	"VERSION_NOT_FOUND":      {404, "That SPACE has no version with that number."},
 	"TASK_NOT_FOUND":         {404, "This SPACE has no task with that number."},
 	"TASK_NOT_OPEN":          {409, "That task is not open to you."},
 	"TASK_AFTER_INVALID":     {422, "A task in after is no task of this SPACE."},
