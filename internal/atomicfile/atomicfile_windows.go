@@ -7,20 +7,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/sys/windows"
+	"github.com/readmeter/readmeter/internal/procgroup"
 )
 
-// alive reports whether the process pid runs (ours to open or not).
-func alive(pid int) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return errors.Is(err, windows.ERROR_ACCESS_DENIED)
-	}
-	defer windows.CloseHandle(h)
-	const stillActive = 259 // STILL_ACTIVE: no exit code yet
-	var code uint32
-	return windows.GetExitCodeProcess(h, &code) != nil || code == stillActive
-}
+// alive reports whether the process pid runs (ours to open or not). On
+// Windows a process group is its first process, so procgroup.Alive is
+// the one test.
+func alive(pid int) bool { return procgroup.Alive(pid) }
 
 // writable reports why path cannot be written: a file there we may not
 // write, or a directory we may not create files in. Windows has no
