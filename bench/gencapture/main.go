@@ -18,10 +18,17 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/benchcap"
-	"github.com/readmeter/readmeter/internal/cli"
 )
 
-func main() { os.Exit(cli.Main("gencapture", run)) }
+// main runs gencapture; every error is a usage or write error, exit 2. It
+// is a benchmark tool, not one of the toolkit's commands, so it keeps to
+// the standard library's error printing rather than the commands' frame.
+func main() {
+	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "gencapture:", err)
+		os.Exit(2)
+	}
+}
 
 func run(stdout, stderr io.Writer, args []string) error {
 	fs := pflag.NewFlagSet("gencapture", pflag.ContinueOnError)
@@ -38,23 +45,19 @@ func run(stdout, stderr io.Writer, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
 		}
-		return cli.Usage("%v", err)
+		return err
 	}
 	if *out == "" || fs.NArg() != 0 || *n < 0 || *words < 1 {
 		fs.Usage()
-		return cli.Usage("-o FILE is required; --tools and --words must be positive")
+		return errors.New("-o FILE is required; --tools and --words must be positive")
 	}
 	data, err := benchcap.Generate(*n, *words, *seed)
 	if err != nil {
-		return cli.Usage("%v", err)
+		return err
 	}
-	if err := writeAtomic(*out, data); err != nil {
-		return cli.Usage("%s: %v", *out, err)
+	if err := atomicfile.Write(*out, data); err != nil {
+		return fmt.Errorf("%s: %v", *out, err)
 	}
 	fmt.Fprintf(stdout, "%s: %d tools, %d bytes\n", *out, *n, len(data))
 	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, data)
 }

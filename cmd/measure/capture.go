@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
@@ -24,11 +23,8 @@ import (
 	"github.com/readmeter/readmeter/toollist"
 )
 
-const captureUsageHead = `usage: measure capture -o FILE [flags] URL
-       measure capture -o FILE --sse [flags] URL/sse
-       measure capture -o FILE --stdio [flags] -- COMMAND [ARG...]
-
-measure capture takes a tool list live from an MCP server: it opens a
+// captureDoc is what measure capture's help says between the usage and the flags.
+const captureDoc = `measure capture takes a tool list live from an MCP server: it opens a
 session (initialize and notifications/initialized, or server/discover with
 --protocol 2026-07-28), sends tools/list, follows nextCursor, and writes the
 tools/list answer to FILE exactly as received (gzip and chunking undone,
@@ -52,19 +48,6 @@ The token (--token, or the MEASURE_TOKEN environment variable) is sent as
 "Authorization: Bearer TOKEN" only to the host named in URL, never after a
 redirect to another host, never to a --stdio COMMAND (whose
 MEASURE_TOKEN is empty), and never printed.
-
-Flags:
-`
-
-const captureUsageTail = `
-Exit codes:
-  0  captured: both files written
-  2  usage error, or the server could not be reached, answered an error,
-     HTML, broken JSON, an event stream without the answer, too much, or
-     nothing in time (one line naming the address or command); nothing is
-     written
-  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
-       too, and nothing was written half-way
 `
 
 // captureOptions are the flags of `measure capture`.
@@ -81,10 +64,16 @@ type captureOptions struct {
 	secretHeaders []string
 }
 
-func newCaptureFlags(o *captureOptions) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("measure capture", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
+// newCaptureCommand returns measure capture's command with its flags
+// bound to o.
+func newCaptureCommand(o *captureOptions) *cli.Command {
+	c := cli.NewCommand("measure capture",
+		"measure capture -o FILE [flags] URL",
+		"measure capture -o FILE --sse [flags] URL/sse",
+		"measure capture -o FILE --stdio [flags] -- COMMAND [ARG...]")
+	c.Doc = captureDoc
+	c.Exits = []int{cli.ExitOK, cli.ExitUsage, cli.ExitWalk, 130}
+	fs := c.Flags
 	fs.StringVarP(&o.output, "output", "o", "", "write the tools/list answer to `FILE` (and the initialize answer to STEM.init.EXT)")
 	fs.StringVar(&o.token, "token", "", "bearer `TOKEN` for the server (default: $MEASURE_TOKEN)")
 	fs.StringVar(&o.protocol, "protocol", mcpwire.Version20250618, "protocol `VERSION`: 2025-06-18, 2025-11-25 (initialize) or 2026-07-28 (server/discover)")
@@ -95,28 +84,23 @@ func newCaptureFlags(o *captureOptions) *pflag.FlagSet {
 	fs.StringArrayVar(&o.secretHeaders, "secret-header", nil, "treat the --header `NAME` as a credential too (repeatable)")
 	fs.BoolVar(&o.sse, "sse", false, "use the older HTTP+SSE transport: URL is the event stream (.../sse)")
 	fs.BoolVar(&o.stdio, "stdio", false, "run COMMAND and speak to it on stdin and stdout")
-	return fs
+	return c
 }
 
 // runCapture is `measure capture`: it takes a tool list live and writes it.
 func runCapture(stdout, stderr io.Writer, args []string) error {
 	var o captureOptions
-	fs := newCaptureFlags(&o)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, captureUsageHead)
-			fmt.Fprint(stdout, fs.FlagUsages())
-			fmt.Fprint(stdout, captureUsageTail)
-			return nil
-		}
-		return cli.Usage("capture: %v (see measure capture --help)", err)
+	c := newCaptureCommand(&o)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
+	fs := c.Flags
 	if o.token == "" {
 		o.token = os.Getenv("MEASURE_TOKEN")
 	}
 	err := capture(stdout, stderr, &o, fs.Args())
 	if err != nil && o.token != "" && strings.Contains(err.Error(), o.token) {
-		err = cli.Usage("%s", strings.ReplaceAll(err.Error(), o.token, "[redacted]"))
+		err = &cli.ExitError{Code: cli.Code(err), Err: errors.New(strings.ReplaceAll(err.Error(), o.token, "[redacted]"))}
 	}
 	return err
 }
@@ -171,13 +155,13 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	}
 	c, err := mcpwire.Dial(ctx, srv)
 	if err != nil {
-		return cli.Usage("%v", err)
+		return cli.WalkFailed(err) // a server that cannot be started or reached
 	}
 	defer c.Close()
 
 	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output)
 	if err != nil {
-		return cli.Usage("%v", err)
+		return cli.WalkFailed(err) // a server that answered no tool list to measure
 	}
 	list, merged, initData, capt, figs, init := t.list, t.merged, t.initData, t.capt, t.figs, t.init
 	if err := writeBoth(o.output, list, initPath, initData); err != nil {

@@ -255,8 +255,8 @@ func TestCaptureBadPeers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			code, stdout, stderr := runCaptureIn(t, dir, tc.args...)
-			if code != cli.ExitUsage {
-				t.Errorf("exit %d, want 2", code)
+			if code != cli.ExitWalk {
+				t.Errorf("exit %d, want 3 (a server failed)", code)
 			}
 			if stdout != "" {
 				t.Errorf("stdout: %q", stdout)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/readmeter/readmeter/budgets"
@@ -30,9 +29,8 @@ import (
 	"github.com/readmeter/readmeter/toollist"
 )
 
-const configUsageHead = `usage: measure config [flags] [FILE...]
-
-measure config measures every MCP server of a client's configuration, the
+// configDoc is what measure config's help says between the usage and the flags.
+const configDoc = `measure config measures every MCP server of a client's configuration, the
 way that client hands them to a model: it starts or connects to each server
 (all at once), takes its tool list, and prints one row per server (tools,
 wire bytes, model-read bytes and tokens, share of the whole) and a total
@@ -60,20 +58,6 @@ and the command exits 3. The same tool name in two servers is reported
 whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
 TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
 --budget total=TOKENS, or --budgets FILE).
-
-Flags:
-`
-
-const configUsageTail = `
-Exit codes:
-  0  every server measured; every ceiling and budget held
-  1  a ceiling or budget was exceeded, or with --strict a lint was found
-  2  usage or input error: a bad flag, no configuration found, a file that
-     is not one (one line naming the file and what is wrong)
-  3  a server failed: it could not be started, reached or measured (its
-     row says why)
-  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
-       too, and nothing was written half-way
 `
 
 // configOptions are the flags of measure config.
@@ -89,22 +73,25 @@ type configOptions struct {
 	maxDescriptionChars    int
 }
 
-func newConfigFlags(o *configOptions) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("measure config", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	fs.BoolVar(&o.json, "json", false, "print a JSON report with exact integers")
-	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown")
+// newConfigCommand returns measure config's command with its flags bound
+// to o.
+func newConfigCommand(o *configOptions) *cli.Command {
+	c := cli.NewCommand("measure config", "measure config [flags] [FILE...]")
+	c.Doc = configDoc
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130}
+	fs := c.Flags
+	c.JSON(&o.json)
+	c.Markdown(&o.markdown)
 	fs.StringVarP(&o.output, "output", "o", "", "keep each server's capture in `DIR` (tools-SERVER.json and its init answer)")
-	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count tokens with real tokenizers: a comma-separated `LIST` of o200k, cl100k")
+	tokenizerFlag(fs, &o.tokenizer)
 	fs.StringArrayVar(&o.budget, "budget", nil, "budget `SERVER=TOKENS` or total=TOKENS (repeatable)")
-	fs.StringVar(&o.budgetsFile, "budgets", "", "budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
-	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "ceiling for a tool description, in UTF-16 code units `N` (a gate: none by default)")
-	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint) is a finding: exit 1")
+	c.Budgets(&o.budgetsFile)
+	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
+	c.Strict(&o.strict)
 	fs.StringArrayVar(&o.inputs, "input", nil, "the value of VS Code's ${input:ID}, as `ID=VALUE` (repeatable)")
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION`")
 	fs.IntVar(&o.jobs, "jobs", 8, "servers measured at once, `N`")
-	return fs
+	return c
 }
 
 // serverRun is one server of the configurations, and how measuring it went.
@@ -121,17 +108,14 @@ type serverRun struct {
 
 func runConfig(stdout, stderr io.Writer, args []string) error {
 	var o configOptions
-	fs := newConfigFlags(&o)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			io.WriteString(stdout, configUsageHead+fs.FlagUsages()+configUsageTail)
-			return nil
-		}
-		return cli.Usage("config: %v (see measure config --help)", err)
+	c := newConfigCommand(&o)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
+	fs := c.Flags
 	switch {
 	case o.json && o.markdown:
-		return cli.Usage("config: --json and --markdown exclude each other")
+		return c.Usagef("--json and --markdown are two outputs; give one")
 	case o.timeout <= 0:
 		return cli.Usage("config: --timeout must be more than 0")
 	case o.jobs <= 0:

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
@@ -18,9 +16,8 @@ import (
 	"github.com/readmeter/readmeter/toollist"
 )
 
-const diffUsage = `usage: measure diff [flags] OLD NEW
-
-Compares two captures of a tools/list answer (any of the forms measure
+// diffDoc is what measure diff's help says between the usage and the flags.
+const diffDoc = `Compares two captures of a tools/list answer (any of the forms measure
 reads; OLD may also be a report that measure --json wrote for one
 capture): old, new, change and delta (%+.2f%%, "?" when old is 0) for
 every figure, then each tool's model-read bytes, with the tools added and
@@ -31,15 +28,6 @@ N% is growth past N percent of the old count, N is growth past N tokens;
 give both to hold to both. It applies to the whole list and to each tool
 (a tool added grows from nothing: only N tokens applies to it). Growth
 past it is a finding: one line each on stderr, exit 1.
-
-Flags:
-`
-
-const diffTail = `
-Exit codes:
-  0  compared; nothing grew past --max-growth
-  1  model-read tokens grew past --max-growth (one line each on stderr)
-  2  usage or input error (one line naming the file and what is wrong)
 `
 
 // figureLabels names the compared figures in the table, by their --json
@@ -109,28 +97,26 @@ func parseGrowth(flags []string) ([]growthLimit, error) {
 }
 
 func runDiff(stdout, stderr io.Writer, args []string) error {
-	fs := pflag.NewFlagSet("measure diff", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
+	cmd := cli.NewCommand("measure diff", "measure diff [flags] OLD NEW")
+	cmd.Doc = diffDoc
+	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage}
+	fs := cmd.Flags
 	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
 	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N percent or N tokens (`N%|N`), in total or for one tool (repeatable)")
 	unit := fs.String("unit", "tokens", "the tokens --max-growth counts, a `UNIT`: tokens (bytes/3), o200k or cl100k (real tokenizers)")
-	tokenizer := fs.String("tokenizer", "", "count captures with real tokenizers too: a comma-separated `LIST` of o200k, cl100k")
-	asJSON := fs.Bool("json", false, "print the comparison as JSON with exact integers")
-	asMarkdown := fs.Bool("markdown", false, "print the tables as Markdown")
-	help := fs.BoolP("help", "h", false, "print this help")
-	if err := fs.Parse(args); err != nil {
-		return cli.Usage("diff: %v (see measure diff --help)", err)
-	}
-	if *help {
-		io.WriteString(stdout, diffUsage+fs.FlagUsages()+diffTail)
-		return nil
+	tokenizer := new(string)
+	tokenizerFlag(fs, tokenizer)
+	var asJSON, asMarkdown bool
+	cmd.JSON(&asJSON)
+	cmd.Markdown(&asMarkdown)
+	if help, err := cmd.Parse(stdout, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() != 2 {
-		return cli.Usage("diff takes two captures, OLD and NEW; %d given (see measure diff --help)", fs.NArg())
+		return cmd.Usagef("want two captures, OLD and NEW; %d given", fs.NArg())
 	}
-	if *asJSON && *asMarkdown {
-		return cli.Usage("diff: --json and --markdown exclude each other")
+	if asJSON && asMarkdown {
+		return cmd.Usagef("--json and --markdown are two outputs; give one")
 	}
 	limits, err := parseGrowth(*maxGrowth)
 	if err != nil {
@@ -174,13 +160,13 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	if *changed {
 		c = onlyChanged(c)
 	}
-	if *asJSON {
+	if asJSON {
 		if err := printJSON(stdout, comparisonValue(oldPath, newPath, c, u, limits, grown)); err != nil {
 			return err
 		}
 		return growthFindings(stderr, grown, u)
 	}
-	if *asMarkdown {
+	if asMarkdown {
 		stdout = markdown{stdout}
 	}
 	fmt.Fprintf(stdout, "old: %s, %d %s\n", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
@@ -216,7 +202,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintln(stdout)
 	}
 	bullet := ""
-	if *asMarkdown {
+	if asMarkdown {
 		bullet = "- "
 	}
 	if len(c.Added) > 0 {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/scripttest"
 )
 
@@ -19,7 +18,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// Registered under another name than the script command below,
 		// which runs it and keeps its exit code.
-		"measure-program": func() { os.Exit(cli.Main("measure", run)) },
+		"measure-program": main, // the built command exactly: main, as the binary runs it
 	})
 }
 

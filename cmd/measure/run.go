@@ -19,20 +19,14 @@ import (
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
-	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
 
-const usageHead = `usage: measure [flags] CAPTURE...
-       measure diff [flags] OLD NEW
-       measure capture -o FILE [flags] URL
-       measure config [flags] [FILE...]
-       measure snap [--check | --update] DIR CAPTURE
-
-measure reads saved tools/list answers and reports what a language model
+// measureDoc is what measure's help says between the usage and the flags.
+const measureDoc = `measure reads saved tools/list answers and reports what a language model
 reads of them, byte-exact with Node's JSON.stringify: wire bytes, model-read
 bytes and tokens (floor(bytes/3)), per tool and per toolset, description
 sizes, and what-if savings.
@@ -76,20 +70,6 @@ the block TOOL_LIST_O200K (or TOOL_LIST_CL100K) counts that tokenizer's
 tokens instead. --update sets every budget at what was read, adding the
 keys and blocks the file lacks (or the file). A budget in these blocks
 that nothing read is reported (with --strict, a finding).
-
-Flags:
-`
-
-const usageTail = `
-Exit codes:
-  0  measured; every ceiling and budget held
-  1  a ceiling or a budget was exceeded, or with --strict a lint was
-     found (one line each on stderr)
-  2  usage or input error: bad flags, a file missing, empty or not a
-     tools/list answer (one line naming the file and what is wrong);
-     nothing is written
-  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
-       too, and nothing was written half-way
 `
 
 // run is the command: it dispatches the subcommands and measures captures.
@@ -106,7 +86,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runSnap(stdout, stderr, args[1:])
 		case "help":
 			if len(args) == 1 {
-				printUsage(stdout, newFlagSet(new(options)))
+				io.WriteString(stdout, newCommand(new(options)).Help())
 				return nil
 			}
 			switch args[1] {
@@ -144,12 +124,19 @@ type options struct {
 	descCeiling, instrCeiling bool
 }
 
-func newFlagSet(o *options) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("measure", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	fs.BoolVar(&o.json, "json", false, "print a JSON report with exact integers (an array for several captures)")
-	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown, for a pull-request comment or a CI step summary")
+// newCommand returns measure's command with its flags bound to o.
+func newCommand(o *options) *cli.Command {
+	c := cli.NewCommand("measure",
+		"measure [flags] CAPTURE...",
+		"measure diff [flags] OLD NEW",
+		"measure capture -o FILE [flags] URL",
+		"measure config [flags] [FILE...]",
+		"measure snap [--check | --update] DIR CAPTURE")
+	c.Doc = measureDoc
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
+	fs := c.Flags
+	c.JSON(&o.json)
+	c.Markdown(&o.markdown)
 	fs.StringVar(&o.toolsets, "toolsets", "", "JSON map from set name to tool names in `FILE`: report each set of the first capture")
 	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth, and any maximum equal to 9007199254740991, from the input and output schemas")
 	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
@@ -158,37 +145,15 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.init, "init", "", "the initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
 	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
 	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "a ceiling of `N` UTF-16 code units for the instructions: a gate, none by default")
-	fs.BoolVar(&o.strict, "strict", false, "a client limit passed (a lint), or a budget that nothing read, is a finding")
-	fs.BoolVar(&o.update, "update", false, "set the --budgets FILE's tool-list budgets at what was read (digits only), adding a missing key or block, or the file itself")
+	c.Strict(&o.strict)
+	c.Budgets(&o.budgetsFile)
+	c.Update(&o.update)
 	fs.StringArrayVar(&o.budget, "budget", nil, "a budget `KEY=TOKENS` for a capture or toolset key (repeatable)")
-	fs.StringVar(&o.budgetsFile, "budgets", "", "a budgets `FILE` (JSON or TypeScript) holding TOOL_LIST_TOKENS")
 	fs.StringVar(&o.budgetKey, "budget-key", "", "the budget `KEY` of the one capture given (default: its stem without \"tools-\")")
-	fs.StringVar(&o.tokenizer, "tokenizer", "", "also count what a model reads with real tokenizers, per tool and in total: a comma-separated `LIST` of o200k, cl100k (the vocabularies are built in, nothing is fetched)")
-	fs.BoolVar(&o.github, "github", ghactions.InJob(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file, a ceiling passed on the capture) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; off with --github=false)")
-	fs.Lookup("github").DefValue = "false" // the help names the default; it differs by environment
-	fs.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test case per budget key, failed when exceeded, skipped when no budget holds it")
-	fs.Bool("version", false, "print the version") // cli.Main answers it before the flags are parsed
-	fs.BoolP("help", "h", false, "print this help (also: measure help)")
-	return fs
-}
-
-// printUsage prints the help: the prose, the flags as pflag lists them,
-// the exit codes.
-func printUsage(w io.Writer, fs *pflag.FlagSet) {
-	io.WriteString(w, usageHead+fs.FlagUsages()+usageTail)
-}
-
-// parseFlags parses args; help is true when --help was asked for (the usage
-// is then printed to stdout).
-func parseFlags(stdout io.Writer, fs *pflag.FlagSet, args []string) (help bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		return false, cli.Usage("%v (see measure --help)", err)
-	}
-	if help, _ := fs.GetBool("help"); help {
-		printUsage(stdout, fs)
-		return true, nil
-	}
-	return false, nil
+	tokenizerFlag(fs, &o.tokenizer)
+	c.GitHub(&o.github)
+	c.JUnit(&o.junit)
+	return c
 }
 
 // report is everything measured of one capture.
@@ -207,10 +172,11 @@ type report struct {
 
 func runMeasure(stdout, stderr io.Writer, args []string) error {
 	var o options
-	fs := newFlagSet(&o)
-	if help, err := parseFlags(stdout, fs, args); help || err != nil {
+	c := newCommand(&o)
+	if help, err := c.Parse(stdout, args); help || err != nil {
 		return err
 	}
+	fs := c.Flags
 	o.descCeiling, o.instrCeiling = fs.Changed("max-description-chars"), fs.Changed("max-instructions-chars")
 	paths := skipInitAnswers(fs.Args())
 	if len(paths) == 0 {
@@ -490,6 +456,12 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		r.warnings = append(r.warnings, where+": "+l.Text)
 	}
 	return r, nil
+}
+
+// tokenizerFlag defines --tokenizer, one text for measure and its
+// subcommands.
+func tokenizerFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "tokenizer", "", "also count what a model reads with real tokenizers, per tool and in total: a comma-separated `LIST` of o200k, cl100k (the vocabularies are built in, nothing is fetched)")
 }
 
 // parseTokenizers reads --tokenizer: nil when it is not given.

@@ -10,16 +10,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/toollist"
 )
 
-const snapUsage = `usage: measure snap [--check | --update] DIR CAPTURE
-
-measure snap keeps a snapshot of a tool list: one file per tool in DIR,
+// snapDoc is what measure snap's help says between the usage and the flags.
+const snapDoc = `measure snap keeps a snapshot of a tool list: one file per tool in DIR,
 TOOL.json, holding what a model reads of it
 (JSON.stringify({name, description, input_schema}) as Node writes it),
 indented two spaces, keys in their order, with a final newline: stable
@@ -34,36 +31,24 @@ DIR to match the capture, removing the files of tools that are gone.
 A tool's file name is its name with every character other than letters,
 digits, '.', '_' and '-' made '_'; two tools that map to one name are an
 input error.
-
-Flags:
-`
-
-const snapTail = `
-Exit codes:
-  0  written, or checked and equal
-  1  --check (or a check by default) found a tool added, removed or changed
-  2  usage or input error: a bad capture, a DIR that cannot be written
 `
 
 func runSnap(stdout, stderr io.Writer, args []string) error {
-	fs := pflag.NewFlagSet("measure snap", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
+	c := cli.NewCommand("measure snap", "measure snap [--check | --update] DIR CAPTURE")
+	c.Doc = snapDoc
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage}
+	fs := c.Flags
 	check := fs.Bool("check", false, "compare only: exit 1 with a diff when any tool differs")
-	update := fs.Bool("update", false, "rewrite the snapshot to match the capture")
-	help := fs.BoolP("help", "h", false, "print this help")
-	if err := fs.Parse(args); err != nil {
-		return cli.Usage("snap: %v (see measure snap --help)", err)
-	}
-	if *help {
-		io.WriteString(stdout, snapUsage+fs.FlagUsages()+snapTail)
-		return nil
+	var update bool
+	c.Update(&update)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() != 2 {
-		return cli.Usage("snap takes DIR and CAPTURE; %d given (see measure snap --help)", fs.NArg())
+		return c.Usagef("want DIR and CAPTURE; %d given", fs.NArg())
 	}
-	if *check && *update {
-		return cli.Usage("snap: --check and --update exclude each other")
+	if *check && update {
+		return c.Usagef("--check and --update exclude each other")
 	}
 	dir, path := fs.Arg(0), fs.Arg(1)
 	want, order, err := snapshot(path)
@@ -74,10 +59,10 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !*check && !*update && have == nil {
-		*update = true
+	if !*check && !update && have == nil {
+		update = true
 	}
-	if *update {
+	if update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return cli.Usage("snap: %s: %v", dir, unwrapPath(err))
 		}

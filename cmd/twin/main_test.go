@@ -6,7 +6,6 @@ import (
 	"flag"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ var update = flag.Bool("u", false, "rewrite the golden output in testdata/script
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"twin": func() { os.Exit(cli.Main("twin", run)) },
+		"twin": main, // the built command exactly: main, as the binary runs it
 	})
 }
 

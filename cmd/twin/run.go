@@ -11,29 +11,18 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/twin"
 )
 
-const usage = `usage: twin [flags]
-
-twin serves a stand-in for the agent service on one address: the HTTP API
+// twinDoc is what twin's help says between the usage and the flags.
+const twinDoc = `twin serves a stand-in for the agent service on one address: the HTTP API
 the first-task walks use, the primer at /, the reference at /reference, the
 skill, OAuth for app tokens, and the MCP connector at /mcp and
 /mcp/connect. State lives in memory and is gone when twin stops.
 
 It prints its base URL (http://HOST:PORT) on stdout as one line, then serves
 until interrupted (SIGINT or SIGTERM).
-
-Flags:
-`
-
-const usageTail = `
-Exit codes:
-  0  stopped on an interrupt, or --help
-  2  bad flags, or the address cannot be listened on
 `
 
 // interrupted is the context that ends serving; tests replace it.
@@ -42,22 +31,17 @@ var interrupted = func() (context.Context, context.CancelFunc) {
 }
 
 func run(stdout, stderr io.Writer, args []string) error {
-	fs := pflag.NewFlagSet("twin", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
+	c := cli.NewCommand("twin", "twin [flags]")
+	c.Doc = twinDoc
+	fs := c.Flags
 	addr := fs.String("addr", "127.0.0.1:0", "the `HOST:PORT` to listen on (port 0: a free port)")
 	apiHost := fs.String("api-host", "", "the `HOST` KEYs sign their token challenge for (default: each request's Host header)")
 	jsonAnswers := fs.Bool("json-answers", false, "the MCP connector answers plain JSON instead of an event stream")
-	help := fs.BoolP("help", "h", false, "print this help")
-	if err := fs.Parse(args); err != nil {
-		return cli.Usage("%v (see twin --help)", err)
-	}
-	if *help {
-		fmt.Fprint(stdout, usage+fs.FlagUsages()+usageTail)
-		return nil
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
-		return cli.Usage("unexpected argument %q: twin takes flags only (see twin --help)", fs.Arg(0))
+		return c.Usagef("unexpected argument %q: twin takes flags only", fs.Arg(0))
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

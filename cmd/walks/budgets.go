@@ -1,12 +1,8 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
-
-	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/cli"
@@ -19,29 +15,26 @@ func budgetsCmd(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 || args[0] != "render" {
 		return cli.Usage("budgets: want render (walks budgets render --budgets FILE --template FILE)")
 	}
-	fs := pflag.NewFlagSet("walks budgets render", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	file := fs.String("budgets", "", "the budget `FILE` (JSON or TypeScript)")
-	tmpl := fs.String("template", "", "the template `FILE`: text with a placeholder for each budget")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, "usage: walks budgets render --budgets FILE --template FILE\n\nWrites the template with each budget placeholder replaced by its value:\n{{FIRST_TASK_TOKENS.plugin}} in en-US grouping (23,324),\n{{FIRST_TASK_TOKENS.plugin | raw}} in digits only (23324).\n\nExit codes:\n  0  written\n  2  a usage error, a bad budget file, or a placeholder the file lacks (file and line named)\n\nFlags:\n"+fs.FlagUsages())
-			return nil
-		}
-		return cli.Usage("budgets render: %v", err)
+	c := cli.NewCommand("walks budgets render", "walks budgets render --budgets FILE --template FILE")
+	c.Doc = "Writes the template with each budget placeholder replaced by its value:\n{{FIRST_TASK_TOKENS.plugin}} in en-US grouping (23,324),\n{{FIRST_TASK_TOKENS.plugin | raw}} in digits only (23324).\n"
+	var file, tmpl string
+	c.Budgets(&file)
+	c.Flags.StringVar(&tmpl, "template", "", "the template `FILE`: text with a placeholder for each budget")
+	if help, err := c.Parse(stdout, args[1:]); help || err != nil {
+		return err
 	}
-	if *file == "" || *tmpl == "" {
-		return cli.Usage("budgets render: want --budgets FILE and --template FILE")
+	if file == "" || tmpl == "" || c.Flags.NArg() > 0 {
+		return c.Usagef("want --budgets FILE and --template FILE")
 	}
-	bf, err := budgets.Load(*file)
+	bf, err := budgets.Load(file)
 	if err != nil {
 		return err
 	}
-	t, err := os.ReadFile(*tmpl)
+	t, err := os.ReadFile(tmpl)
 	if err != nil {
-		return cli.Usage("budgets render: %v", err)
+		return c.Errorf("%v", err)
 	}
-	out, err := budgets.RenderFile(*tmpl, t, bf)
+	out, err := budgets.RenderFile(tmpl, t, bf)
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/spf13/pflag"
-
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
@@ -23,9 +21,8 @@ import (
 	"github.com/readmeter/readmeter/internal/units"
 )
 
-const historyHelp = `usage: walks history --budgets FILE [--since REV] [--markdown] [--svg FILE]
-
-Reads the budget file's versions from git (following renames) and prints,
+// historyDoc is what walks history's help says between the usage and the flags.
+const historyDoc = `Reads the budget file's versions from git (following renames) and prints,
 per budget, its value at each commit that moved it: the date, the short
 commit, the subject, the value and the delta from the value before. With
 --since REV, the history starts at REV's version of the file.
@@ -34,44 +31,35 @@ commit, the subject, the value and the delta from the value before. With
 of budgets (GitHub draws it in a step summary, a pull request or a
 comment); a budget is 0 on the chart where it was not declared. --svg
 writes the same charts as one standalone SVG image.
-
-Exit codes:
-  0  printed
-  2  a usage error, a file git has no commit of, a revision git cannot
-     find, git missing
-
-Flags:
 `
 
 func historyCmd(stdout, stderr io.Writer, args []string) error {
-	fs := pflag.NewFlagSet("walks history", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	file := fs.String("budgets", "", "the budget `FILE`, in a git work tree")
-	since := fs.String("since", "", "start at the file's version in revision `REV` (a commit, tag or branch)")
-	markdown := fs.Bool("markdown", false, "write markdown: a table and a Mermaid line chart per block of budgets")
-	asJSON := fs.Bool("json", false, "write the history as JSON, exact integers")
-	svg := fs.String("svg", "", "also write the charts as a standalone SVG image to `FILE`")
-	github := fs.Bool("github", ghactions.InJob(), "append the markdown (tables and charts) to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true)")
-	fs.Lookup("github").DefValue = "false"
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, historyHelp+fs.FlagUsages())
-			return nil
-		}
-		return cli.Usage("history: %v (see walks history --help)", err)
+	c := cli.NewCommand("walks history", "walks history --budgets FILE [--since REV] [--markdown] [--svg FILE]")
+	c.Doc = historyDoc
+	fs := c.Flags
+	var file, since, svg string
+	var markdown, asJSON, github bool
+	c.Budgets(&file)
+	fs.StringVar(&since, "since", "", "start at the file's version in revision `REV` (a commit, tag or branch)")
+	c.Markdown(&markdown)
+	c.JSON(&asJSON)
+	fs.StringVar(&svg, "svg", "", "also write the charts as a standalone SVG image to `FILE`")
+	c.GitHub(&github)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
-	if *file == "" || fs.NArg() > 0 {
-		return cli.Usage("history: want --budgets FILE and no other argument (see walks history --help)")
+	if file == "" || fs.NArg() > 0 {
+		return c.Usagef("want --budgets FILE and no other argument")
 	}
-	if *asJSON && *markdown {
-		return cli.Usage("history: --json and --markdown are two outputs; give one")
+	if asJSON && markdown {
+		return c.Usagef("--json and --markdown are two outputs; give one")
 	}
-	if *svg != "" {
-		if st, err := os.Stat(filepath.Dir(*svg)); err != nil || !st.IsDir() {
-			return cli.Usage("history: --svg %s: the directory %s does not exist; create it first", *svg, filepath.Dir(*svg))
+	if svg != "" {
+		if st, err := os.Stat(filepath.Dir(svg)); err != nil || !st.IsDir() {
+			return c.Errorf("--svg %s: the directory %s does not exist; create it first", svg, filepath.Dir(svg))
 		}
 	}
-	versions, err := gitVersions(*file, *since)
+	versions, err := gitVersions(file, since)
 	if err != nil {
 		return fmt.Errorf("history: %v", err)
 	}
@@ -82,26 +70,26 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	blocks := historyBlocks(series)
 	charts := func() []chart { return chartsOf(blocks, versions, seq) }
-	if *svg != "" {
+	if svg != "" {
 		var buf bytes.Buffer
 		writeSVG(&buf, charts())
-		if err := atomicfile.Write(*svg, buf.Bytes()); err != nil {
-			return fmt.Errorf("history: --svg %s: %v", *svg, err)
+		if err := atomicfile.Write(svg, buf.Bytes()); err != nil {
+			return fmt.Errorf("history: --svg %s: %v", svg, err)
 		}
 	}
-	if *github {
+	if github {
 		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "### walks history: %s\n\n", *file)
+		fmt.Fprintf(&buf, "### walks history: %s\n\n", file)
 		writeHistory(&buf, blocks, charts(), skipped, true)
 		buf.WriteString("\n")
 		if err := ghactions.AppendSummary(buf.Bytes()); err != nil {
 			fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %v\n", err)
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		return writeHistoryJSON(stdout, series, skipped)
 	}
-	writeHistory(stdout, blocks, charts(), skipped, *markdown)
+	writeHistory(stdout, blocks, charts(), skipped, markdown)
 	return nil
 }
 

@@ -17,35 +17,38 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/readmeter/readmeter/internal/cli"
 )
 
 func main() { os.Exit(cli.MainStoppable("walks", run)) }
 
-const usage = `usage:
-  walks run SPEC...|DIR [--url BASE] [flags]   replay walks, count, gate budgets
-  walks merge REPORT... [--budgets FILE]       merge the reports of shards, gate budgets
-  walks history --budgets FILE [--since REV]   each budget's value at each commit that moved it
-  walks check SPEC...|DIR [--var k=v]          parse and check specs, send nothing
-  walks budgets render --budgets FILE --template FILE
-                                               render text from budgets
+// command is walks itself: its subcommands, in its help.
+func command() *cli.Command {
+	c := cli.NewCommand("walks",
+		"walks run SPEC...|DIR [--url BASE] [flags]",
+		"walks merge REPORT... [--budgets FILE] [flags]",
+		"walks history --budgets FILE [--since REV]",
+		"walks check SPEC...|DIR [--var k=v]",
+		"walks budgets render --budgets FILE --template FILE")
+	c.Doc = `Commands:
+  run      replay walks against a server (the embedded twin when no --url
+           is given), count every answered byte, gate budgets
+  merge    merge the reports of walks run --shard K/N, gate budgets
+  history  each budget's value at each commit that moved it
+  check    parse and check specs, send nothing
+  budgets  render text from budgets
 
 Run "walks COMMAND --help" for a command's flags.
-
-Exit codes:
-  0  every walk within its budgets
-  1  a budget exceeded, or repeated runs counted differently
-  2  a spec or usage error, or a keep path that finds nothing in an
-     answer (the spec file and line are named)
-  3  a walk failed against the server (status, assert, transport)
-  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
-       too, and nothing was written half-way
 `
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130}
+	return c
+}
 
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, command().Help())
 		return cli.SilentUsage
 	}
 	switch args[0] {
@@ -59,9 +62,14 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return checkSpecs(stdout, stderr, args[1:])
 	case "budgets":
 		return budgetsCmd(stdout, stderr, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return nil
+	case "help":
+		if len(args) > 1 {
+			return run(stdout, stderr, []string{args[1], "--help"})
+		}
 	}
-	return cli.Usage("unknown command %q (run, merge, history, check, budgets)", args[0])
+	_, err := command().Parse(stdout, args)
+	if err == nil && !strings.HasPrefix(args[0], "-") {
+		err = cli.Usage("unknown command %q: want run, merge, history, check or budgets (see walks --help)", args[0])
+	}
+	return err
 }

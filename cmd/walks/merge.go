@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
@@ -15,9 +13,8 @@ import (
 	"github.com/readmeter/readmeter/walk"
 )
 
-const mergeHelp = `usage: walks merge REPORT... [--budgets FILE] [flags]
-
-Merges the JSON reports of the shares of a run (walks run --shard K/N
+// mergeDoc is what walks merge's help says between the usage and the flags.
+const mergeDoc = `Merges the JSON reports of the shares of a run (walks run --shard K/N
 --report FILE, one per job of a CI matrix) into one, and gates it, writes
 its tables and rewrites its budgets once, exactly as one unsharded run
 with the same flags would: the same report, table and budget file, byte
@@ -26,33 +23,22 @@ for byte. Every share must be there, each once, from the same run.
 The budgets are held as the shards read them: give merge the --budgets,
 --strict and --check-slack an unsharded run would get (the shards need
 none).
-
-Exit codes:
-  0  every walk within its budgets
-  1  a budget exceeded, or repeated runs counted differently
-  2  a usage error, a report that is not a shard's, a share missing or
-     given twice, a bad budget file
-  3  a walk failed against the server in one of the shares
-
-Flags:
 `
 
 func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	var f runFlags
-	fs := pflag.NewFlagSet("walks merge", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addGateFlags(fs, &f)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, mergeHelp+fs.FlagUsages())
-			return nil
-		}
-		return cli.Usage("merge: %v (see walks merge --help)", err)
+	c := cli.NewCommand("walks merge", "walks merge REPORT... [--budgets FILE] [flags]")
+	c.Doc = mergeDoc
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk}
+	fs := c.Flags
+	addGateFlags(c, &f)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		return cli.Usage("merge: name the shards' reports (walks run --shard K/N --report FILE)")
+		return c.Usagef("name the shards' reports (walks run --shard K/N --report FILE)")
 	}
-	if err := checkGateFlags("merge", fs, f); err != nil {
+	if err := checkGateFlags(c, f); err != nil {
 		return err
 	}
 	outcomes, err := mergeReports(fs.Args())

@@ -15,39 +15,24 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
-	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/twin"
 	"github.com/readmeter/readmeter/walk"
 )
 
-const runHelp = `usage: walks run SPEC...|DIR [--url BASE] [flags]
-
-Runs each walk: its set-up steps (never counted), then its steps, every
+// runDoc is what walks run's help says between the usage and the flags.
+const runDoc = `Runs each walk: its set-up steps (never counted), then its steps, every
 answer counted in the walk's ledger. Prints per walk its parts, bytes and
 tokens, then each budget with what the walk read and the slack.
 
 With no --url, the walks run against the embedded twin, a server that
 plays the agent service's surface, started on a loopback port for the run
 and stopped after it.
-
-Exit codes:
-  0  every walk within its budgets
-  1  a budget exceeded, or repeated runs counted differently
-  2  a spec or usage error, or a keep path that finds nothing in an
-     answer (the spec file and line are named)
-  3  a walk failed against the server (status, assert, transport)
-  130  stopped by SIGINT (143: by SIGTERM); what it started was stopped
-       too, and nothing was written half-way
-
-Flags:
 `
 
 type runFlags struct {
@@ -73,49 +58,49 @@ type runFlags struct {
 
 // addGateFlags defines the flags of gating and output that walks run and
 // walks merge share.
-func addGateFlags(fs *pflag.FlagSet, f *runFlags) {
-	fs.BoolVar(&f.asJSON, "json", false, "write the report as JSON on stdout instead of the table")
+func addGateFlags(c *cli.Command, f *runFlags) {
+	fs := c.Flags
+	c.JSON(&f.asJSON)
 	fs.StringVar(&f.report, "report", "", "also write the JSON report to `FILE`")
-	fs.BoolVar(&f.markdown, "markdown", false, "write the tables as markdown (for a pull request or a CI step summary)")
+	c.Markdown(&f.markdown)
 	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
-	fs.StringVar(&f.budgetFile, "budgets", "", "hold the walks to the budgets in `FILE` (JSON, or TypeScript export const blocks)")
-	fs.BoolVar(&f.strict, "strict", false, "with --budgets: a walk whose budget the file lacks is an error")
-	fs.BoolVar(&f.update, "update", false, "with --budgets: rewrite each budget at what its walk read (only digits change); with no --url, only in a file marked \"$server\": \"twin\"")
+	c.Budgets(&f.budgetFile)
+	c.Strict(&f.strict)
+	c.Update(&f.update)
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
-	fs.BoolVar(&f.github, "github", ghactions.InJob(), "print GitHub Actions annotations (a budget exceeded at its line in the budget file) and append the tables to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)")
-	fs.Lookup("github").DefValue = "false"
-	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test case per budget, failed when exceeded, skipped when unbudgeted")
+	c.GitHub(&f.github)
+	c.JUnit(&f.junit)
 }
 
 // checkGateFlags refuses the gating and output flags that do not go
-// together; cmd names the subcommand in the message.
-func checkGateFlags(cmd string, fs *pflag.FlagSet, f runFlags) error {
-	if fs.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
-		return cli.Usage(cmd+": --check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
+// together.
+func checkGateFlags(c *cli.Command, f runFlags) error {
+	if c.Flags.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
+		return c.Usagef("--check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
 	}
 	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
-		return cli.Usage("%s: --strict, --update and --check-slack need --budgets FILE", cmd)
+		return c.Usagef("--strict, --update and --check-slack need --budgets FILE")
 	}
 	if f.asJSON && f.markdown {
-		return cli.Usage("%s: --json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)", cmd)
+		return c.Usagef("--json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
 	}
 	for _, out := range []struct{ flag, path string }{{"--report", f.report}, {"--junit", f.junit}} {
 		if out.path == "" {
 			continue
 		}
 		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return cli.Usage("%s: %s %s: the directory %s does not exist; create it first", cmd, out.flag, out.path, filepath.Dir(out.path))
+			return c.Errorf("%s %s: the directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
 		}
 		if err := atomicfile.Writable(out.path); err != nil {
-			return cli.Usage("%s: %s %s: %v", cmd, out.flag, out.path, errors.Unwrap(err))
+			return c.Errorf("%s %s: %v", out.flag, out.path, errors.Unwrap(err))
 		}
 	}
 	if f.update {
 		// Said before any walk runs, not after all of them.
 		if _, err := os.Stat(f.budgetFile); err == nil {
 			if err := atomicfile.Writable(f.budgetFile); err != nil {
-				return cli.Usage("%s: --update: %s: %v", cmd, f.budgetFile, errors.Unwrap(err))
+				return c.Errorf("--update: %s: %v", f.budgetFile, errors.Unwrap(err))
 			}
 		}
 	}
@@ -206,32 +191,30 @@ type verdict struct {
 // It returns a nil run with a nil error when it printed the help.
 func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	var f runFlags
-	fs := pflag.NewFlagSet("walks run", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := cli.NewCommand("walks run", "walks run SPEC...|DIR [--url BASE] [flags]")
+	c.Doc = runDoc
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130}
+	fs := c.Flags
 	fs.StringVar(&f.url, "url", "", "the server's `BASE` URL; paths in specs are relative to it (default: the embedded twin)")
 	fs.StringSliceVar(&f.walks, "walk", nil, "run only the walk `NAME` (repeat, or comma-separate)")
 	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "run `N` walks at a time (default: the CPU count)")
 	fs.Lookup("jobs").DefValue = "0" // the help names the default; the number differs by machine
-	addGateFlags(fs, &f)
+	addGateFlags(c, &f)
 	fs.IntVar(&f.repeat, "repeat", 1, "run each walk `N` times concurrently; every run must count the same")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, runHelp+fs.FlagUsages())
-			return nil, nil
-		}
-		return nil, cli.Usage("run: %v (see walks run --help)", err)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return nil, err
 	}
 	if fs.NArg() == 0 {
-		return nil, cli.Usage("run: name spec files or a directory of them (see walks run --help)")
+		return nil, c.Usagef("name spec files or a directory of them")
 	}
 	if f.jobs < 1 || f.repeat < 1 {
-		return nil, cli.Usage("run: --jobs and --repeat are at least 1")
+		return nil, c.Usagef("--jobs and --repeat are at least 1")
 	}
-	if err := checkGateFlags("run", fs, f); err != nil {
+	if err := checkGateFlags(c, f); err != nil {
 		return nil, err
 	}
 	if f.shard != "" && f.update {
@@ -461,7 +444,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 }
 
 // exit returns the run's end: a spec error (2), a walk failed (3), a
-// budget exceeded or runs that differ (1), --strict's unbudgeted (2).
+// budget exceeded or runs that differ (1), --strict's unbudgeted (1).
 func (r *walksRun) exit(v *verdict) error {
 	unbudgeted := v.checks.Count(gate.Unbudgeted)
 	switch {
@@ -475,10 +458,10 @@ func (r *walksRun) exit(v *verdict) error {
 	case v.differ > 0:
 		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", v.differ, plural(v.differ, "walk", "walks")))
 	case r.f.strict && unbudgeted > 0:
-		return fmt.Errorf("--strict: %d %s not in %s", unbudgeted, plural(unbudgeted, "budget is", "budgets are"), r.f.budgetFile)
+		return cli.Finding(fmt.Errorf("--strict: %d %s not in %s", unbudgeted, plural(unbudgeted, "budget is", "budgets are"), r.f.budgetFile))
 	case r.f.strict && countUnbudgeted(v.rep) > 0:
 		n := countUnbudgeted(v.rep)
-		return fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have"))
+		return cli.Finding(fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have")))
 	}
 	return nil
 }
@@ -715,18 +698,15 @@ func writeJSONFile(path string, v any) error {
 
 // checkSpecs parses and checks specs without running them.
 func checkSpecs(stdout, stderr io.Writer, args []string) error {
-	fs := pflag.NewFlagSet("walks check", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintln(stdout, "usage: walks check SPEC...|DIR [--var k=v]\n\nParses and checks specs; sends nothing. Exit 2 names each mistake's file and line.\n\nExit codes:\n  0  every spec holds together\n  2  a spec or usage error (file and line named)\n\nFlags:\n"+fs.FlagUsages())
-			return nil
-		}
-		return cli.Usage("check: %v", err)
+	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v]")
+	c.Doc = "Parses and checks specs; sends nothing. Each mistake is one line naming\nits spec file and line.\n"
+	fs := c.Flags
+	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		return cli.Usage("check: name spec files or a directory of them (see walks check --help)")
+		return c.Usagef("name spec files or a directory of them")
 	}
 	vars, err := parseVars(*vs)
 	if err != nil {

@@ -2,12 +2,10 @@ package main
 
 import (
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/scripttest"
 	"github.com/readmeter/readmeter/internal/walktest"
 )
@@ -16,7 +14,7 @@ var updateGoldens = flag.Bool("u", false, "update the golden files of testdata/s
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"walks": func() { os.Exit(cli.Main("walks", run)) },
+		"walks": main,   // the built command exactly: main, as the binary runs it
 		"gh":    fakeGH, // the GitHub CLI, as TestAction's action calls it
 	})
 }

@@ -132,9 +132,11 @@ func AsksVersion(args []string) bool {
 
 // Version returns the command's version line from the build information:
 // "measure v1.2.0 (go1.26.0 linux/amd64)" for a module version (go install
-// MODULE/cmd/measure@v1.2.0), or "measure (devel) 156ed53 2026-12-02T17:04:52Z
-// dirty (go1.26.0 linux/amd64)" for a build from a checkout, with the
-// commit, its time and whether the tree had changes.
+// MODULE/cmd/measure@v1.2.0, a pseudo-version for a commit), or
+// "measure (devel) 156ed53a01bc 2026-12-02T17:04:52Z dirty (go1.26.0
+// linux/amd64)" for a build from a checkout, with the commit, its time and
+// whether the tree had changes; "unknown-revision" stands for the commit
+// when the build recorded none (go build -buildvcs=false).
 func Version(name string) string {
 	v := "(devel)"
 	var rev, at string
@@ -156,8 +158,11 @@ func Version(name string) string {
 	}
 	out := name + " " + v
 	if v == "(devel)" {
-		if len(rev) > 7 {
-			rev = rev[:7]
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if rev == "" {
+			rev = "unknown-revision" // built with -buildvcs=false, or outside a checkout
 		}
 		for _, x := range []string{rev, at} {
 			if x != "" {

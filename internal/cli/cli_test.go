@@ -2,6 +2,9 @@ package cli
 
 import (
 	"errors"
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -9,5 +12,58 @@ func TestCode(t *testing.T) {
 	if Code(nil) != ExitOK || Code(errors.New("x")) != ExitUsage || Code(Finding(errors.New("x"))) != ExitFinding ||
 		Code(WalkFailed(errors.New("x"))) != ExitWalk || Code(Silent) != ExitFinding {
 		t.Fatal("exit codes do not map")
+	}
+}
+
+// TestImportedOnlyByCommands holds cli to its stance: it talks to people,
+// so only cmd/ imports it; libraries return errors and data.
+func TestImportedOnlyByCommands(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}`, "github.com/readmeter/readmeter/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const self = "github.com/readmeter/readmeter/internal/cli"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := fields[0]
+		if pkg == self || strings.HasPrefix(pkg, "github.com/readmeter/readmeter/cmd/") {
+			continue
+		}
+		if slices.Contains(fields[1:], self) {
+			t.Errorf("%s imports internal/cli: only cmd/ may (libraries return errors and data)", pkg)
+		}
+	}
+}
+
+func TestCommandHelp(t *testing.T) {
+	c := NewCommand("walks run", "walks run SPEC...", "walks run --other")
+	c.Doc = "Runs walks.\n"
+	c.Exits = []int{ExitOK, ExitWalk}
+	var asJSON bool
+	c.JSON(&asJSON)
+	got := c.Help()
+	for _, want := range []string{
+		"usage: walks run SPEC...\n       walks run --other\n\nRuns walks.\n\nFlags:\n",
+		"--json[=true|false]",
+		"--version[=true|false]",
+		"-h, --help",
+		"\nExit codes:\n  0    success",
+		"\n  3    a server failed",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("help lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "\n  1 ") || strings.Contains(got, "\n  2 ") {
+		t.Errorf("help lists codes the command does not end with:\n%s", got)
+	}
+	var b strings.Builder
+	help, err := c.Parse(&b, []string{"--bogus"})
+	if help || err == nil || err.Error() != "run: unknown flag: --bogus (see walks run --help)" || Code(err) != ExitUsage {
+		t.Errorf("Parse(--bogus) = %v, %v (code %d)", help, err, Code(err))
+	}
+	help, err = c.Parse(&b, []string{"-h"})
+	if !help || err != nil || b.String() != c.Help() {
+		t.Errorf("Parse(-h) = %v, %v; printed %q", help, err, b.String())
 	}
 }

@@ -28,11 +28,15 @@ func Context() context.Context {
 }
 
 // MainStoppable is Main for a command that starts processes or writes
-// files: on SIGINT or SIGTERM it cancels Context, writes nothing more
+// files: --version answers as Main's does; on SIGINT or SIGTERM it cancels Context, writes nothing more
 // (atomicfile.Freeze), stops every process group it started (SIGTERM, then
 // SIGKILL after procgroup.Grace; a second signal kills at once), removes
 // its temporary files, and exits 130 (SIGINT) or 143 (SIGTERM).
 func MainStoppable(name string, run func(stdout, stderr io.Writer, args []string) error) int {
+	if AsksVersion(os.Args[1:]) {
+		fmt.Fprintln(os.Stdout, Version(name))
+		return ExitOK
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	ctxMu.Lock()

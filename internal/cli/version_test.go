@@ -24,7 +24,7 @@ func TestAsksVersion(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	v := Version("measure")
-	if !regexp.MustCompile(`^measure (v\S+|\(devel\)( [0-9a-f]{7})?( \S+Z)?( dirty)?) \(go\S+ \w+/\w+\)$`).MatchString(v) {
+	if !regexp.MustCompile(`^measure (v\S+|\(devel\) ([0-9a-f]{12}|unknown-revision)( \S+Z)?( dirty)?) \(go\S+ \w+/\w+\)$`).MatchString(v) {
 		t.Errorf("Version = %q", v)
 	}
 }
