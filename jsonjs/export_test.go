@@ -16,3 +16,38 @@ func ValidateFind(text []byte, paths ...[]string) (found []Found, err error) {
 // FormatNumber returns String(f) as JavaScript writes a number:
 // Number::toString with radix 10.
 func FormatNumber(f float64) string { return string(AppendNumber(nil, f)) }
+
+// RawElems lists the elements of the array whose text is raw. Surrounding
+// whitespace is allowed. It is the plain reader that faster ones (ElemsValid)
+// are checked against.
+func RawElems(raw []byte) ([][]byte, error) {
+	p := parser{text: raw}
+	p.ws()
+	if p.pos >= len(raw) || raw[p.pos] != '[' {
+		return nil, p.fail("not an array")
+	}
+	p.pos++
+	p.depth++
+	p.ws()
+	out := [][]byte{}
+	if p.pos < len(raw) && raw[p.pos] == ']' {
+		p.pos++
+		return out, p.end()
+	}
+	for {
+		p.ws()
+		start := p.pos
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		out = append(out, raw[start:p.pos])
+		if done, err := p.afterValue(']'); err != nil {
+			return nil, err
+		} else if done {
+			return out, p.end()
+		}
+	}
+}
+
+// Bool returns a boolean's value, false for other kinds.
+func (v Value) Bool() bool { return v.b }

@@ -481,38 +481,6 @@ func (p *parser) skip() error {
 	}
 }
 
-// RawElems lists the elements of the array whose text is raw. Surrounding
-// whitespace is allowed. It is the plain reader that faster ones (ElemsValid)
-// are checked against.
-func RawElems(raw []byte) ([][]byte, error) {
-	p := parser{text: raw}
-	p.ws()
-	if p.pos >= len(raw) || raw[p.pos] != '[' {
-		return nil, p.fail("not an array")
-	}
-	p.pos++
-	p.depth++
-	p.ws()
-	out := [][]byte{}
-	if p.pos < len(raw) && raw[p.pos] == ']' {
-		p.pos++
-		return out, p.end()
-	}
-	for {
-		p.ws()
-		start := p.pos
-		if err := p.skip(); err != nil {
-			return nil, err
-		}
-		out = append(out, raw[start:p.pos])
-		if done, err := p.afterValue(']'); err != nil {
-			return nil, err
-		} else if done {
-			return out, p.end()
-		}
-	}
-}
-
 // RawMembers lists the members of the object whose text is raw, in the
 // order written, duplicates kept (JavaScript keeps the last value at the
 // first one's place). Surrounding whitespace is allowed.

@@ -108,12 +108,6 @@ func Parse(path string, data []byte) (*Capture, error) {
 	return parse(path, data, nil, nil)
 }
 
-// ParseWith is Parse that also applies the what-ifs ts while measuring,
-// as ReadWith does.
-func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
-	return parse(path, data, nil, ts)
-}
-
 // parse is Parse; pg is the mapping data lies in, given back behind each
 // pass, or nil; ts are the what-ifs to apply while measuring.
 func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error) {

@@ -5,3 +5,9 @@ package toollist
 func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 	return WriteFiguresJSON(dst, f, nil)
 }
+
+// ParseWith is Parse that also applies the what-ifs ts while measuring,
+// as ReadWith does.
+func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
+	return parse(path, data, nil, ts)
+}

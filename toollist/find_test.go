@@ -188,12 +188,15 @@ func TestPrescan(t *testing.T) {
 }
 
 func jsonjsElems(s string) ([]string, error) {
-	es, err := jsonjs.RawElems([]byte(s))
+	if err := jsonjs.Validate([]byte(s)); err != nil {
+		return nil, err
+	}
+	es := jsonjs.ElemsValid(nil, []byte(s))
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = string(e)
 	}
-	return out, err
+	return out, nil
 }
 
 // TestValidUTF8 checks the two-halves check against utf8.Valid with a
