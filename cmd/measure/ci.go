@@ -232,7 +232,7 @@ func ciOutputs(w, stderr io.Writer, reports []*report, paths []string, o *option
 	}
 	buf.WriteString("\n")
 	if err := ghactions.AppendSummary(buf.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "measure: warning: --github: the step summary: %v\n", err)
+		line(stderr, "measure: warning: --github: the step summary: %v", err)
 	}
 	return nil
 }
