@@ -21,6 +21,7 @@ import (
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
@@ -173,11 +174,11 @@ func (r *walksRun) github(stdout, stderr io.Writer, v *verdict, exit error) {
 		head = exit.Error()
 	}
 	err := writeGitHub(w, v.rep, v.checks, r.f.slack, func(w io.Writer) {
-		fmt.Fprintf(w, "### walks: %s\n\n", head)
+		fmt.Fprintf(w, "### walks: %s\n\n", escape.Markdown(head))
 		printTables(w, v.rep, r.base, true)
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %v\n", err)
+		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %s\n", escape.Term(err.Error()))
 	}
 }
 
@@ -416,7 +417,7 @@ func (r *walksRun) update(v *verdict) error {
 func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.Outcome) error {
 	for _, oc := range outcomes {
 		if oc.Err != nil {
-			fmt.Fprintf(stderr, "walks: %v\n", oc.Err)
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(oc.Err.Error())) // the request and the answer on lines of their own
 		}
 	}
 	rep := v.rep
@@ -642,7 +643,7 @@ func loadSpecs(stderr io.Writer, args []string, vars map[string]string, only []s
 	}
 	if len(errs) > 0 {
 		for _, e := range errs {
-			fmt.Fprintf(stderr, "walks: %v\n", e)
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
 		}
 		return nil, cli.SilentUsage
 	}
@@ -743,7 +744,7 @@ func checkSpecs(stdout, stderr io.Writer, args []string) error {
 				counted++
 			}
 		}
-		fmt.Fprintf(stdout, "%s: walk %s: %d set-up %s, %d counted %s\n", s.File, s.Name, len(s.Setup), plural(len(s.Setup), "step", "steps"), counted, plural(counted, "step", "steps"))
+		fmt.Fprintf(stdout, "%s: walk %s: %d set-up %s, %d counted %s\n", escape.Term(s.File), escape.Term(s.Name), len(s.Setup), plural(len(s.Setup), "step", "steps"), counted, plural(counted, "step", "steps"))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/walk"
@@ -17,6 +18,16 @@ func format(markdown bool) table.Format {
 		return table.Markdown
 	}
 	return table.Plain
+}
+
+// text returns s, a server's or a file's text, escaped for the form:
+// Markdown text with --markdown, else a terminal line (see package
+// internal/escape).
+func text(s string, markdown bool) string {
+	if markdown {
+		return escape.Markdown(s)
+	}
+	return escape.Term(s)
 }
 
 func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool) {
@@ -66,14 +77,19 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool
 	}
 	if len(rep.Over) > 0 {
 		fmt.Fprintln(w)
-		if markdown { // a code block keeps the part lines as printed
-			fmt.Fprintln(w, "```")
+		over := make([]string, len(rep.Over))
+		for i, o := range rep.Over {
+			over[i] = escape.Lines(o) // our lines; the names in them escaped
 		}
-		for _, o := range rep.Over {
+		fence := escape.Fence(strings.Join(over, "\n"))
+		if markdown { // a code block keeps the part lines as printed
+			fmt.Fprintln(w, fence)
+		}
+		for _, o := range over {
 			fmt.Fprintln(w, o)
 		}
 		if markdown {
-			fmt.Fprintln(w, "```")
+			fmt.Fprintln(w, fence)
 		}
 	}
 	if len(rep.Warnings) > 0 {
@@ -85,9 +101,9 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool
 					prefix = "  "
 				}
 				if markdown {
-					fmt.Fprintf(w, "> %s%s\n", prefix, line)
+					fmt.Fprintf(w, "> %s%s\n", prefix, text(line, true))
 				} else {
-					fmt.Fprintf(w, "%s%s\n", prefix, line)
+					fmt.Fprintf(w, "%s%s\n", prefix, text(line, false))
 				}
 			}
 		}
