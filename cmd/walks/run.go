@@ -175,7 +175,7 @@ func (r *walksRun) github(stdout, stderr io.Writer, v *verdict, exit error) {
 	}
 	err := writeGitHub(w, v.rep, v.checks, r.f.slack, func(w io.Writer) {
 		fmt.Fprintf(w, "### walks: %s\n\n", escape.Markdown(head))
-		printTables(w, v.rep, r.base, true)
+		printTables(w, v.rep, v.over, r.base, true)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %s\n", escape.Term(err.Error()))
@@ -201,6 +201,10 @@ type verdict struct {
 	failed  int  // walks that failed against the server
 	differ  int  // walks whose repeated runs counted differently
 	specErr bool // a spec error stopped a walk
+
+	// over are the texts of the budgets exceeded, escaped for printing
+	// (overText); rep.Over keeps them raw.
+	over []string
 }
 
 // prepare reads the flags, the specs, the budget file and the base report.
@@ -434,7 +438,8 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 				if c.Measure.Kind == gate.ToolList {
 					parts = nil
 				}
-				rep.Over = append(rep.Over, walk.OverText(c, parts))
+				rep.Over = append(rep.Over, walk.OverText(c, parts)) // raw, for the JSON report
+				v.over = append(v.over, overText(c, parts))
 			}
 		}
 	}
@@ -457,7 +462,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTables(stdout, rep, r.base, r.f.markdown)
+	printTables(stdout, rep, v.over, r.base, r.f.markdown)
 	return nil
 }
 
