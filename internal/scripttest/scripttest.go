@@ -127,7 +127,8 @@ func Wellformed(ts *testscript.TestScript, neg bool, args []string) {
 // paragraph separator, an invisible format character other than the
 // zero-width joiner and non-joiner, a noncharacter), what a GitHub Actions
 // runner would read as a command ("##[" anywhere, a line that starts with
-// "::" after spaces unless it is an annotation, "::error ...::"), or with
+// "::" after spaces unless it is shaped as an annotation, "::error ...::",
+// which the goldens compare line by line), or with
 // -md what a Markdown renderer would read outside a code block (a "<", a
 // table row whose cells a "|" split).
 func Noraw(ts *testscript.TestScript, neg bool, args []string) {
