@@ -168,12 +168,12 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 		return cli.Usage("capture: %v", err)
 	}
 	if merged > 1 {
-		fmt.Fprintf(stderr, "measure: capture: tools/list came in %d pages; %s holds one response made from them\n", merged, o.output)
+		line(stderr, "measure: capture: tools/list came in %d pages; %s holds one response made from them", merged, o.output)
 	}
-	fmt.Fprintf(stdout, "%s: %s from %s: %s wire bytes, %s model-read bytes (%s tokens)\n",
+	line(stdout, "%s: %s from %s: %s wire bytes, %s model-read bytes (%s tokens)",
 		o.output, toolCount(figs.Tools), c.Where(),
 		units.Group(capt.WireBytes), units.Group(figs.ModelReadBytes), units.Group(figs.ModelReadTokens))
-	fmt.Fprintf(stdout, "%s: the %s answer, %s bytes\n", initPath, initMethod(o.protocol), units.Group(int64(len(init.Raw))))
+	line(stdout, "%s: the %s answer, %s bytes", initPath, initMethod(o.protocol), units.Group(int64(len(init.Raw))))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/junit"
 	"github.com/readmeter/readmeter/internal/units"
@@ -43,24 +44,27 @@ func subjects(reports []*report, paths []string, key string) [][]subject {
 }
 
 // overText is a budget breach: what the list reads, the budget and where
-// it is declared, then tool by tool what a model reads.
+// it is declared, then tool by tool what a model reads. Its lines are
+// ours: each name in them is escaped (escape.Term), so a line feed in a
+// tool name cannot make a line of its own.
 func overText(c gate.Check, perTool []toollist.ToolFigures, tools map[string]bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s reads %s tokens (%s bytes) as a model reads it, over its budget of %s (%s, %s)",
-		c.Subject, units.Group(c.Read), units.Group(c.Bytes), units.Group(c.Budget.Value), c.Key, c.Budget.Where())
+		escape.Term(c.Subject), units.Group(c.Read), units.Group(c.Bytes), units.Group(c.Budget.Value), escape.Term(c.Key), escape.Term(c.Budget.Where()))
 	for _, t := range perTool {
 		if tools == nil || tools[t.Name] {
-			fmt.Fprintf(&b, "\n  %s: %d bytes, %d tokens", t.Name, t.ModelReadBytes, t.ModelReadTokens)
+			fmt.Fprintf(&b, "\n  %s: %d bytes, %d tokens", escape.Term(t.Name), t.ModelReadBytes, t.ModelReadTokens)
 		}
 	}
 	return b.String()
 }
 
+// ceilingText is a ceiling passed, one line (the tool's name escaped).
 func ceilingText(r *report, ov toollist.Over) string {
 	if ov.What == "instructions" {
 		return fmt.Sprintf("the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)", units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
 	}
-	return fmt.Sprintf("%s's description is %s characters, over the ceiling of %s (--max-description-chars)", ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
+	return fmt.Sprintf("%s's description is %s characters, over the ceiling of %s (--max-description-chars)", escape.Term(ov.Tool), units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
 }
 
 // lintFile is the file a lint is about: the init answer for the
@@ -90,7 +94,7 @@ func measureAnnotations(reports []*report, subs [][]subject, strict bool) []ghac
 					tools = s.tools
 				}
 			}
-			a.Message = fmt.Sprintf("%s over budget by %s tokens\n%s", c.Key, units.Group(-c.Slack()), overText(c, r.figures.PerTool, tools))
+			a.Message = fmt.Sprintf("%s over budget by %s tokens\n%s", escape.Term(c.Key), units.Group(-c.Slack()), overText(c, r.figures.PerTool, tools))
 			out = append(out, a)
 		}
 		for _, ov := range r.over {
@@ -137,7 +141,7 @@ func measureJUnit(reports []*report, subs [][]subject, o *options, budgeted bool
 			if !held {
 				why := "no budget given (--budget or --budgets)"
 				if budgeted {
-					why = "no budget " + sub.key + " in the budgets given"
+					why = "no budget " + escape.Term(sub.key) + " in the budgets given"
 				}
 				s.Add(junit.Case{Name: sub.key, Class: sub.name, Skipped: &junit.Problem{Message: fmt.Sprintf("%s; it reads %s tokens", why, units.Group(readOf(r, sub)))}})
 			}
@@ -167,7 +171,7 @@ func measureJUnit(reports []*report, subs [][]subject, o *options, budgeted bool
 		if len(r.lints) > 0 {
 			var lines []string
 			for _, l := range r.lints {
-				lines = append(lines, lintFile(r, l)+": "+l.Text)
+				lines = append(lines, escape.Term(lintFile(r, l)+": "+l.Text))
 			}
 			text := strings.Join(lines, "\n")
 			if o.strict {
@@ -232,7 +236,7 @@ func ciOutputs(w, stderr io.Writer, reports []*report, paths []string, o *option
 	}
 	buf.WriteString("\n")
 	if err := ghactions.AppendSummary(buf.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "measure: warning: --github: the step summary: %v\n", err)
+		line(stderr, "measure: warning: --github: the step summary: %v", err)
 	}
 	return nil
 }

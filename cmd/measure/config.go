@@ -289,19 +289,19 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 	for _, r := range runs {
 		for _, ov := range r.over {
 			n++
-			fmt.Fprintf(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)\n",
+			line(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)",
 				r.name, ov.Tool, group(int64(ov.Chars)), group(int64(ov.Max)))
 		}
 	}
 	if o.strict {
 		for _, l := range lints {
 			n++
-			fmt.Fprintf(stderr, "measure: %s (--strict)\n", l)
+			line(stderr, "measure: %s (--strict)", l)
 		}
 	}
 	for _, c := range checks.With(gate.Over) {
 		n++
-		fmt.Fprintf(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s\n",
+		line(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s",
 			c.Key, c.Subject, group(c.Read), group(c.Bytes), group(c.Budget.Value), c.Budget.Where())
 	}
 	if failed > 0 {
@@ -463,7 +463,8 @@ func joinAnd(ss []string) string {
 
 // writeConfigTable prints one row per server and a total row.
 func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wire, bytes int64, totalTk []int64, tks []*tokenize.Tokenizer) {
-	fmt.Fprintf(w, "%d %s from %s\n\n", len(runs), plural(len(runs), "server", "servers"), strings.Join(paths, ", "))
+	line(w, "%d %s from %s", len(runs), plural(len(runs), "server", "servers"), strings.Join(paths, ", "))
+	fmt.Fprintln(w)
 	head := []string{"server", "tools", "wire bytes", "model-read bytes", "tokens"}
 	for _, tk := range tks {
 		head = append(head, tk.Name())
@@ -522,7 +523,7 @@ func writeNotes(w io.Writer, notes []string) {
 		bullet = "- "
 	}
 	for _, s := range notes {
-		fmt.Fprintln(w, bullet+s)
+		fmt.Fprintln(w, bullet+text(w, s))
 	}
 }
 

@@ -169,8 +169,8 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	if asMarkdown {
 		stdout = markdown{stdout}
 	}
-	fmt.Fprintf(stdout, "old: %s, %d %s\n", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
-	fmt.Fprintf(stdout, "new: %s, %d %s\n", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
+	line(stdout, "old: %s, %d %s", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
+	line(stdout, "new: %s, %d %s", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
 	if *changed && len(c.Figures) == 0 && len(c.Tools) == 0 {
 		fmt.Fprintln(stdout, "\nnothing moved")
 	}
@@ -206,10 +206,10 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		bullet = "- "
 	}
 	if len(c.Added) > 0 {
-		fmt.Fprintf(stdout, "%sadded: %s\n", bullet, joinNames(c.Added))
+		fmt.Fprintf(stdout, "%sadded: %s\n", bullet, text(stdout, joinNames(c.Added)))
 	}
 	if len(c.Removed) > 0 {
-		fmt.Fprintf(stdout, "%sremoved: %s\n", bullet, joinNames(c.Removed))
+		fmt.Fprintf(stdout, "%sremoved: %s\n", bullet, text(stdout, joinNames(c.Removed)))
 	}
 	return growthFindings(stderr, grown, u)
 }
@@ -293,7 +293,7 @@ func growthFindings(stderr io.Writer, grown []growth, unit string) error {
 		if g.what != "total" {
 			what = g.what
 		}
-		fmt.Fprintf(stderr, "measure: diff: %s grew from %s to %s %s (%s, %s), past --max-growth %s\n",
+		line(stderr, "measure: diff: %s grew from %s to %s %s (%s, %s), past --max-growth %s",
 			what, group(g.old), group(g.new), unit, units.Signed(g.new-g.old), units.Delta(g.old, g.new), g.limit.flag)
 	}
 	if len(grown) > 0 {

@@ -55,6 +55,7 @@ func TestScripts(t *testing.T) {
 			"measure":    measureCmd,
 			"exitcode":   exitcodeCmd,
 			"wellformed": scripttest.Wellformed,
+			"noraw":      scripttest.Noraw,
 		},
 	})
 }

@@ -283,11 +283,11 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 		for _, m := range moves {
 			if m.Old != m.New && !slices.Contains(added, m.Name) {
-				fmt.Fprintf(stderr, "measure: %s: %s moved from %s to %s (%s)\n", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
+				line(stderr, "measure: %s: %s moved from %s to %s (%s)", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
 			}
 		}
 		for _, a := range added {
-			fmt.Fprintf(stderr, "measure: %s: %s added at %s\n", o.budgetsFile, a, units.Group(readings[a]))
+			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(readings[a]))
 		}
 		// the checks as they hold now
 		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
@@ -496,7 +496,7 @@ func findings(stderr io.Writer, reports []*report, strict bool) error {
 		if strict {
 			for _, st := range r.stale {
 				n++
-				fmt.Fprintf(stderr, "measure: %s (--strict)\n", st)
+				line(stderr, "measure: %s (--strict)", st)
 			}
 			for _, l := range r.lints {
 				n++
@@ -504,22 +504,22 @@ func findings(stderr io.Writer, reports []*report, strict bool) error {
 				if l.Rule == "instructions-cut" {
 					where = r.init.Path
 				}
-				fmt.Fprintf(stderr, "measure: %s: %s (--strict)\n", where, l.Text)
+				line(stderr, "measure: %s: %s (--strict)", where, l.Text)
 			}
 		}
 		for _, ov := range r.over {
 			n++
 			if ov.What == "instructions" {
-				fmt.Fprintf(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)\n",
+				line(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)",
 					r.init.Path, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
 				continue
 			}
-			fmt.Fprintf(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)\n",
+			line(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)",
 				r.capture.Path, ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
 		}
 		for _, c := range r.budgets.With(gate.Over) {
 			n++
-			fmt.Fprintf(stderr, "measure: %s: %s reads %s %s (%s bytes), over the budget of %s %s declared at %s\n",
+			line(stderr, "measure: %s: %s reads %s %s (%s bytes), over the budget of %s %s declared at %s",
 				c.Key, c.Subject, units.Group(c.Read), unitName(c.Key), units.Group(c.Bytes), units.Group(c.Budget.Value), unitName(c.Key), c.Budget.Where())
 		}
 	}

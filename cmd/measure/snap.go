@@ -12,6 +12,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -85,7 +86,7 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 				removed++
 			}
 		}
-		fmt.Fprintf(stdout, "%s: %d %s from %s; %d written, %d removed\n", dir, len(order), plural(len(order), "tool", "tools"), path, written, removed)
+		line(stdout, "%s: %d %s from %s; %d written, %d removed", dir, len(order), plural(len(order), "tool", "tools"), path, written, removed)
 		return nil
 	}
 	// check
@@ -95,11 +96,11 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 		switch {
 		case !ok:
 			changed = append(changed, name)
-			fmt.Fprintf(stdout, "added: %s\n", filepath.Join(dir, name))
+			line(stdout, "added: %s", filepath.Join(dir, name))
 			fmt.Fprint(stdout, lineDiff(nil, want[name]))
 		case !bytes.Equal(old, want[name]):
 			changed = append(changed, name)
-			fmt.Fprintf(stdout, "changed: %s\n", filepath.Join(dir, name))
+			line(stdout, "changed: %s", filepath.Join(dir, name))
 			fmt.Fprint(stdout, lineDiff(old, want[name]))
 		}
 	}
@@ -112,20 +113,21 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 	sort.Strings(gone)
 	for _, name := range gone {
 		changed = append(changed, name)
-		fmt.Fprintf(stdout, "removed: %s\n", filepath.Join(dir, name))
+		line(stdout, "removed: %s", filepath.Join(dir, name))
 	}
 	if len(changed) == 0 {
-		fmt.Fprintf(stdout, "%s: %d %s, as %s lists them\n", dir, len(order), plural(len(order), "tool", "tools"), path)
+		line(stdout, "%s: %d %s, as %s lists them", dir, len(order), plural(len(order), "tool", "tools"), path)
 		return nil
 	}
-	fmt.Fprintf(stderr, "measure: snap: %s: %d of %d %s differ from %s (measure snap --update %s %s rewrites them)\n",
+	line(stderr, "measure: snap: %s: %d of %d %s differ from %s (measure snap --update %s %s rewrites them)",
 		dir, len(changed), len(order)+len(gone), plural(len(order)+len(gone), "tool", "tools"), path, dir, path)
 	return cli.Silent
 }
 
 // lineDiff returns the lines that differ between old and new, as a
 // unified diff writes them ("-" old, "+" new, " " around them), two lines
-// of context, "@@" between distant changes; each line indented two spaces.
+// of context, "@@" between distant changes; each line indented two spaces
+// and escaped for a terminal (a description may hold anything).
 func lineDiff(old, new []byte) string {
 	a, b := splitLines(old), splitLines(new)
 	// lcs[i][j]: the longest common subsequence of a[i:] and b[j:]
@@ -181,7 +183,7 @@ func lineDiff(old, new []byte) string {
 			out.WriteString("  @@\n")
 		}
 		skipped = false
-		out.WriteString("  " + string(l.op) + " " + l.text + "\n")
+		out.WriteString("  " + string(l.op) + " " + escape.Term(l.text) + "\n")
 	}
 	return out.String()
 }

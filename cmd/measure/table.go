@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/toollist"
@@ -15,6 +16,22 @@ import (
 // markdown is a writer that tables are written to as Markdown tables, for
 // a pull-request comment or a CI step summary.
 type markdown struct{ io.Writer }
+
+// text returns s, a server's or a file's text, escaped for what w is:
+// Markdown text for a markdown writer, else a terminal line (see package
+// internal/escape).
+func text(w io.Writer, s string) string {
+	if _, ok := w.(markdown); ok {
+		return escape.Markdown(s)
+	}
+	return escape.Term(s)
+}
+
+// line prints one line to w, the formatted text escaped as text escapes
+// it: the format's own words are plain, its arguments may be anything.
+func line(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, text(w, fmt.Sprintf(format, args...)))
+}
 
 // render writes t to w: as Markdown when w is a markdown writer, else as
 // plain text.
@@ -38,7 +55,8 @@ func share(part, total int64) string {
 // writeTable prints one capture's report for people.
 func writeTable(w io.Writer, r *report) {
 	f := r.figures
-	fmt.Fprintf(w, "%s: %s, %d %s\n\n", r.capture.Path, r.capture.Form, f.Tools, plural(f.Tools, "tool", "tools"))
+	line(w, "%s: %s, %d %s", r.capture.Path, r.capture.Form, f.Tools, plural(f.Tools, "tool", "tools"))
+	fmt.Fprintln(w)
 	s := table.New().Right(1)
 	s.Add("wire", group(f.WireBytes), "bytes")
 	s.Add("what a model reads", group(f.ModelReadBytes), "bytes")
@@ -170,7 +188,8 @@ func writeSideBySide(w io.Writer, reports []*report) {
 		}
 	}
 	if dir != "" && dir != "." {
-		fmt.Fprintf(w, "captures in %s:\n\n", dir)
+		line(w, "captures in %s:", dir)
+		fmt.Fprintln(w)
 	}
 	for _, r := range reports {
 		if dir != "" {

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/units"
 )
 
@@ -72,10 +72,12 @@ func chartsOf(blocks []historyBlock, versions []budgets.Version, seq map[string]
 func writeMermaid(w io.Writer, c chart) {
 	fmt.Fprintln(w, "```mermaid")
 	fmt.Fprintln(w, "xychart-beta")
-	fmt.Fprintf(w, "  title %q\n", c.title)
+	// Quoted, then escaped: strconv.Quote leaves a "##[" that a CI log
+	// would read as a command.
+	fmt.Fprintf(w, "  title %s\n", escape.Term(strconv.Quote(c.title)))
 	quoted := make([]string, len(c.x))
 	for i, x := range c.x {
-		quoted[i] = strconv.Quote(x)
+		quoted[i] = escape.Term(strconv.Quote(x))
 	}
 	fmt.Fprintf(w, "  x-axis [%s]\n", strings.Join(quoted, ", "))
 	for _, l := range c.lines {
@@ -88,7 +90,7 @@ func writeMermaid(w io.Writer, c chart) {
 	fmt.Fprintln(w, "```")
 	names := make([]string, len(c.lines))
 	for i, l := range c.lines {
-		names[i] = "`" + label(l.name) + "`"
+		names[i] = escape.Code(label(l.name))
 	}
 	fmt.Fprintf(w, "\nThe lines, in order: %s.\n", strings.Join(names, ", "))
 }
@@ -168,4 +170,6 @@ func writeSVG(w io.Writer, charts []chart) {
 	fmt.Fprintln(w, "</svg>")
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes a budget's name or a commit's subject for the SVG: XML
+// text, every character XML forbids or a viewer would act on shown.
+func esc(s string) string { return escape.XML(s) }

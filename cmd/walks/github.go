@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/walk"
@@ -35,7 +36,7 @@ func annotations(rep *walk.Report, checks gate.Checks, slack float64) []ghaction
 		}
 		if wr.Differ != "" {
 			out = append(out, ghactions.Annotation{Level: ghactions.Error, File: spec, Title: "walk " + wr.Walk + " counted differently",
-				Message: "repeated runs counted differently: " + wr.Differ})
+				Message: "repeated runs counted differently: " + escape.Term(wr.Differ)})
 		}
 		if wr.Unbudgeted {
 			out = append(out, ghactions.Annotation{Level: ghactions.Warning, File: spec, Title: "walk " + wr.Walk + " is unbudgeted",
@@ -56,7 +57,7 @@ func annotations(rep *walk.Report, checks gate.Checks, slack float64) []ghaction
 					parts = nil
 				}
 				a.Level = ghactions.Error
-				a.Message = fmt.Sprintf("%s over budget by %s %s\n%s", c.Key, units.Group(-c.Slack()), c.Unit(), walk.OverText(c, parts))
+				a.Message = fmt.Sprintf("%s over budget by %s %s\n%s", escape.Term(c.Key), units.Group(-c.Slack()), c.Unit(), overText(c, parts))
 			case c.Status == gate.Unbudgeted:
 				a.Level, a.File = ghactions.Warning, spec
 				a.Message = fmt.Sprintf("walk %s: %v; the walk read %s %s", wr.Walk, c.Missing, units.Group(c.Read), c.Unit())

@@ -16,6 +16,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
@@ -79,11 +80,11 @@ func historyCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if github {
 		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "### walks history: %s\n\n", file)
+		fmt.Fprintf(&buf, "### walks history: %s\n\n", escape.Markdown(file))
 		writeHistory(&buf, blocks, charts(), skipped, true)
 		buf.WriteString("\n")
 		if err := ghactions.AppendSummary(buf.Bytes()); err != nil {
-			fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %v\n", err)
+			fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %s\n", escape.Term(err.Error()))
 		}
 	}
 	if asJSON {
@@ -100,9 +101,9 @@ func writeHistory(w io.Writer, blocks []historyBlock, charts []chart, skipped []
 			fmt.Fprintln(w)
 		}
 		if markdown {
-			fmt.Fprintf(w, "### %s\n\n", blk.name)
+			fmt.Fprintf(w, "### %s\n\n", escape.Markdown(blk.name))
 		} else {
-			fmt.Fprintln(w, blk.name)
+			fmt.Fprintln(w, escape.Term(blk.name))
 		}
 		historyTable(blk.series).Write(w, format(markdown))
 		if markdown {
@@ -114,9 +115,9 @@ func writeHistory(w io.Writer, blocks []historyBlock, charts []chart, skipped []
 		fmt.Fprintln(w)
 		for _, s := range skipped {
 			if markdown {
-				fmt.Fprintf(w, "> warning: %s\n", s)
+				fmt.Fprintf(w, "> warning: %s\n", escape.Markdown(s))
 			} else {
-				fmt.Fprintf(w, "warning: %s\n", s)
+				fmt.Fprintf(w, "warning: %s\n", escape.Term(s))
 			}
 		}
 	}

@@ -40,7 +40,7 @@ func junitReport(rep *walk.Report, checks gate.Checks, slack float64) *junit.Rep
 				if c.Measure.Kind == gate.ToolList {
 					parts = nil
 				}
-				text := walk.OverText(c, parts)
+				text := overText(c, parts)
 				tc.Failure = &junit.Problem{Type: "over budget", Message: text, Text: text}
 			case gate.Unbudgeted:
 				tc.Skipped = &junit.Problem{Message: fmt.Sprintf("%v; the walk read %s %s", c.Missing, units.Group(c.Read), c.Unit())}

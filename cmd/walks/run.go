@@ -19,6 +19,7 @@ import (
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/twin"
@@ -158,11 +159,11 @@ func (r *walksRun) github(stdout, stderr io.Writer, v *verdict, exit error) {
 		head = exit.Error()
 	}
 	err := writeGitHub(w, v.rep, v.checks, r.f.slack, func(w io.Writer) {
-		fmt.Fprintf(w, "### walks: %s\n\n", head)
-		printTables(w, v.rep, r.base, true)
+		fmt.Fprintf(w, "### walks: %s\n\n", escape.Markdown(head))
+		printTables(w, v.rep, v.over, r.base, true)
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %v\n", err)
+		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %s\n", escape.Term(err.Error()))
 	}
 }
 
@@ -185,6 +186,10 @@ type verdict struct {
 	failed  int  // walks that failed against the server
 	differ  int  // walks whose repeated runs counted differently
 	specErr bool // a spec error stopped a walk
+
+	// over are the texts of the budgets exceeded, escaped for printing
+	// (overText); rep.Over keeps them raw.
+	over []string
 }
 
 // prepare reads the flags, the specs, the budget file and the base report.
@@ -399,7 +404,7 @@ func (r *walksRun) update(v *verdict) error {
 func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.Outcome) error {
 	for _, oc := range outcomes {
 		if oc.Err != nil {
-			fmt.Fprintf(stderr, "walks: %v\n", oc.Err)
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(oc.Err.Error())) // the request and the answer on lines of their own
 		}
 	}
 	rep := v.rep
@@ -416,7 +421,8 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 				if c.Measure.Kind == gate.ToolList {
 					parts = nil
 				}
-				rep.Over = append(rep.Over, walk.OverText(c, parts))
+				rep.Over = append(rep.Over, walk.OverText(c, parts)) // raw, for the JSON report
+				v.over = append(v.over, overText(c, parts))
 			}
 		}
 	}
@@ -439,7 +445,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTables(stdout, rep, r.base, r.f.markdown)
+	printTables(stdout, rep, v.over, r.base, r.f.markdown)
 	return nil
 }
 
@@ -625,7 +631,7 @@ func loadSpecs(stderr io.Writer, args []string, vars map[string]string, only []s
 	}
 	if len(errs) > 0 {
 		for _, e := range errs {
-			fmt.Fprintf(stderr, "walks: %v\n", e)
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
 		}
 		return nil, cli.SilentUsage
 	}
@@ -723,7 +729,7 @@ func checkSpecs(stdout, stderr io.Writer, args []string) error {
 				counted++
 			}
 		}
-		fmt.Fprintf(stdout, "%s: walk %s: %d set-up %s, %d counted %s\n", s.File, s.Name, len(s.Setup), plural(len(s.Setup), "step", "steps"), counted, plural(counted, "step", "steps"))
+		fmt.Fprintf(stdout, "%s: walk %s: %d set-up %s, %d counted %s\n", escape.Term(s.File), escape.Term(s.Name), len(s.Setup), plural(len(s.Setup), "step", "steps"), counted, plural(counted, "step", "steps"))
 	}
 	return nil
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
+	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -19,7 +22,34 @@ func format(markdown bool) table.Format {
 	return table.Plain
 }
 
-func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool) {
+// text returns s, a server's or a file's text, escaped for the form:
+// Markdown text with --markdown, else a terminal line (see package
+// internal/escape).
+func text(s string, markdown bool) string {
+	if markdown {
+		return escape.Markdown(s)
+	}
+	return escape.Term(s)
+}
+
+// overText is walk.OverText for printing: the walk's, the budget's and
+// the parts' names escaped first (escape.Term), so that a line feed in a
+// part's name cannot make a line of its own. The JSON report keeps
+// walk.OverText's, raw.
+func overText(c gate.Check, parts []ledger.Part) string {
+	c.Subject, c.Key = escape.Term(c.Subject), escape.Term(c.Key)
+	c.Budget.Name, c.Budget.File = escape.Term(c.Budget.Name), escape.Term(c.Budget.File)
+	named := make([]ledger.Part, len(parts))
+	for i, p := range parts {
+		p.Name = escape.Term(p.Name)
+		named[i] = p
+	}
+	return walk.OverText(c, named)
+}
+
+// printTables prints the run's tables, then over (the texts of the
+// budgets exceeded, as overText writes them) and the warnings.
+func printTables(w io.Writer, rep *walk.Report, over []string, base *walk.Report, markdown bool) {
 	if base != nil {
 		printCompare(w, rep, base, markdown)
 	} else {
@@ -64,16 +94,21 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool
 		}
 		mt.Write(w, format(markdown))
 	}
-	if len(rep.Over) > 0 {
+	if len(over) > 0 {
 		fmt.Fprintln(w)
-		if markdown { // a code block keeps the part lines as printed
-			fmt.Fprintln(w, "```")
+		over := slices.Clone(over)
+		for i, o := range over {
+			over[i] = escape.Lines(o) // our lines, the names in them escaped already
 		}
-		for _, o := range rep.Over {
+		fence := escape.Fence(strings.Join(over, "\n"))
+		if markdown { // a code block keeps the part lines as printed
+			fmt.Fprintln(w, fence)
+		}
+		for _, o := range over {
 			fmt.Fprintln(w, o)
 		}
 		if markdown {
-			fmt.Fprintln(w, "```")
+			fmt.Fprintln(w, fence)
 		}
 	}
 	if len(rep.Warnings) > 0 {
@@ -85,9 +120,9 @@ func printTables(w io.Writer, rep *walk.Report, base *walk.Report, markdown bool
 					prefix = "  "
 				}
 				if markdown {
-					fmt.Fprintf(w, "> %s%s\n", prefix, line)
+					fmt.Fprintf(w, "> %s%s\n", prefix, text(line, true))
 				} else {
-					fmt.Fprintf(w, "%s%s\n", prefix, line)
+					fmt.Fprintf(w, "%s%s\n", prefix, text(line, false))
 				}
 			}
 		}

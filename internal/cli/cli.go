@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+
+	"github.com/readmeter/readmeter/internal/escape"
 )
 
 // Exit codes are part of every command's interface.
@@ -104,7 +106,8 @@ func Main(name string, run func(stdout, stderr io.Writer, args []string) error) 
 }
 
 // Report prints err to w as one line prefixed with the command name,
-// unless err is nil or carries no text.
+// unless err is nil or carries no text. The text is escaped as
+// escape.Lines escapes it: an error may quote a server's or a file's text.
 func Report(w io.Writer, name string, err error) {
 	if err == nil {
 		return
@@ -113,7 +116,7 @@ func Report(w io.Writer, name string, err error) {
 	if errors.As(err, &ee) && ee.Err == nil {
 		return
 	}
-	fmt.Fprintf(w, "%s: %v\n", name, err)
+	fmt.Fprintf(w, "%s: %s\n", name, escape.Lines(err.Error()))
 }
 
 // AsksVersion reports whether args hold --version before any "--" (after

@@ -7,6 +7,18 @@
 //	err := ghactions.AppendSummary(markdown)   // to $GITHUB_STEP_SUMMARY, when the job has one
 //
 // Commands print the annotations; this package only formats them.
+//
+// A runner reads every line a step prints, on stdout and on stderr, for
+// workflow commands. An annotation's title, file and message may hold a
+// server's or a file's text; String escapes it twice: first as package
+// internal/escape shows it on a terminal (a control character, a carriage
+// return, a bidi override as \x1b, \r, \u202e; the message keeps its line
+// breaks, each line of it guarded against starting a command), then as
+// the Actions toolkit encodes a command: "%", CR and LF as %25, %0D and %0A
+// in the message, and ":" and "," too (%3A, %2C) in a property. So an
+// annotation is one line whatever it holds, and its text cannot end it or
+// start another command. The step summary is Markdown: escape its text
+// with escape.Markdown (tables with package internal/table do).
 package ghactions
 
 import (
@@ -14,6 +26,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/readmeter/readmeter/internal/escape"
 )
 
 // InJob reports whether the process runs in a GitHub Actions job.
@@ -46,24 +60,24 @@ type Annotation struct {
 }
 
 // String returns the workflow command: ::LEVEL file=F,line=N,title=T::MESSAGE,
-// its properties and message escaped as the runner reads them (a message
-// of several lines stays one command).
+// its properties and message escaped for a terminal and then as the
+// runner reads them (a message of several lines stays one command).
 func (a Annotation) String() string {
 	var props []string
 	if a.File != "" {
-		props = append(props, "file="+escapeProperty(a.File))
+		props = append(props, "file="+escapeProperty(escape.Term(a.File)))
 		if a.Line > 0 {
 			props = append(props, "line="+strconv.Itoa(a.Line))
 		}
 	}
 	if a.Title != "" {
-		props = append(props, "title="+escapeProperty(a.Title))
+		props = append(props, "title="+escapeProperty(escape.Term(a.Title)))
 	}
 	p := ""
 	if len(props) > 0 {
 		p = " " + strings.Join(props, ",")
 	}
-	return "::" + string(a.Level) + p + "::" + escapeData(a.Message)
+	return "::" + string(a.Level) + p + "::" + escapeData(escape.Lines(a.Message))
 }
 
 func escapeData(s string) string {

@@ -13,11 +13,21 @@
 // tests, failures and errors counts, testcase elements with name and
 // classname, holding at most one failure, error or skipped element whose
 // message attribute is one line and whose text is the whole story.
+//
+// Names, messages and texts come raw, as a server or a file gave them;
+// Marshal escapes them (package internal/escape): a character XML 1.0
+// forbids (NUL, ESC and the other C0 controls, U+FFFE, U+FFFF, invalid
+// UTF-8) and one a report viewer would act on or hide (CR, a bidi
+// override) shows as \x1b, \r, \u202e; a name, a class and a message are
+// one line, a text keeps its line breaks; encoding/xml then writes <, &
+// and quotes as references, so "</testcase>" in a tool name stays text.
 package junit
 
 import (
 	"encoding/xml"
 	"strings"
+
+	"github.com/readmeter/readmeter/internal/escape"
 )
 
 // Report is a JUnit document: its suites, in order.
@@ -110,25 +120,26 @@ func problem(p *Problem) *xmlProblem {
 	if p == nil {
 		return nil
 	}
-	return &xmlProblem{Type: p.Type, Message: oneLine(p.Message), Text: p.Text}
+	return &xmlProblem{Type: escape.Term(p.Type), Message: oneLine(p.Message), Text: escape.Lines(p.Text)}
 }
 
-// oneLine keeps the first line of s: a message attribute is one line.
+// oneLine keeps the first line of s, escaped: a message attribute is one
+// line.
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
-	return first
+	return escape.Term(first)
 }
 
 // Marshal returns the report as XML, with its declaration and a final
 // newline. Time is 0 throughout: the budgets are what is tested, not the
 // clock.
 func (r *Report) Marshal() ([]byte, error) {
-	doc := xmlSuites{Name: r.Name, Time: "0", Suites: []xmlSuite{}}
+	doc := xmlSuites{Name: escape.Term(r.Name), Time: "0", Suites: []xmlSuite{}}
 	for _, s := range r.suites {
-		xs := xmlSuite{Name: s.Name, Time: "0", Cases: []xmlCase{}}
+		xs := xmlSuite{Name: escape.Term(s.Name), Time: "0", Cases: []xmlCase{}}
 		for _, c := range s.cases {
-			xs.Cases = append(xs.Cases, xmlCase{Name: c.Name, Classname: c.Class, Time: "0",
-				Failure: problem(c.Failure), Error: problem(c.Error), Skipped: problem(c.Skipped), Out: c.Out})
+			xs.Cases = append(xs.Cases, xmlCase{Name: escape.Term(c.Name), Classname: escape.Term(c.Class), Time: "0",
+				Failure: problem(c.Failure), Error: problem(c.Error), Skipped: problem(c.Skipped), Out: escape.Lines(c.Out)})
 			xs.Tests++
 			switch {
 			case c.Failure != nil:

@@ -8,17 +8,26 @@
 //
 // which runs a program the test registered with testscript.Main, writes its
 // output to the script's stdout and stderr for the usual checks, and fails
-// unless it exited with N.
+// unless it exited with N. The goldens of hostile input check that nothing
+// a server sent reaches a terminal, a CI runner or a Markdown renderer raw
+// with
+//
+//	noraw [-md] stdout|stderr|FILE...
 package scripttest
 
 import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -110,4 +119,84 @@ func Wellformed(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: %d root elements, want 1", a, roots)
 		}
 	}
+}
+
+// Noraw is the noraw command: noraw [-md] stdout|stderr|FILE... fails when
+// a text holds what a terminal or a log viewer would act on or hide
+// (invalid UTF-8, a control character other than a line feed, a line or
+// paragraph separator, an invisible format character other than the
+// zero-width joiner and non-joiner, a noncharacter), what a GitHub Actions
+// runner would read as a command ("##[" anywhere, a line that starts with
+// "::" after spaces unless it is shaped as an annotation, "::error ...::",
+// which the goldens compare line by line), or with
+// -md what a Markdown renderer would read outside a code block (a "<", a
+// table row whose cells a "|" split).
+func Noraw(ts *testscript.TestScript, neg bool, args []string) {
+	md := len(args) > 0 && args[0] == "-md"
+	if md {
+		args = args[1:]
+	}
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: noraw [-md] stdout|stderr|FILE...")
+	}
+	for _, a := range args {
+		if err := raw(ts.ReadFile(a), md); err != nil {
+			ts.Fatalf("%s: %v", a, err)
+		}
+	}
+}
+
+var annotation = regexp.MustCompile(`^::(error|warning|notice)( [^:]*)?::`)
+
+// raw returns what in text a reader would act on, or nil.
+func raw(text string, md bool) error {
+	if !utf8.ValidString(text) {
+		return errors.New("invalid UTF-8")
+	}
+	for i, r := range text {
+		switch {
+		case r == '\n':
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, r == 0x2028, r == 0x2029,
+			unicode.Is(unicode.Cf, r) && r != 0x200c && r != 0x200d,
+			r&0xfffe == 0xfffe, r >= 0xfdd0 && r <= 0xfdef:
+			return fmt.Errorf("byte %d: %U raw", i, r)
+		}
+	}
+	fence, cells := "", -1
+	for n, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "##[") {
+			return fmt.Errorf("line %d: ##[ starts a workflow command: %s", n+1, line)
+		}
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") && !annotation.MatchString(line) {
+			return fmt.Errorf("line %d: starts a workflow command: %s", n+1, line)
+		}
+		if !md {
+			continue
+		}
+		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") {
+			switch {
+			case fence == "":
+				fence = t[:len(t)-len(strings.TrimLeft(t, "`"))]
+			case strings.TrimRight(t, " ") == fence:
+				fence = ""
+			}
+			continue
+		}
+		if fence != "" {
+			continue
+		}
+		if strings.Contains(line, "<") {
+			return fmt.Errorf("line %d: < outside a code block: %s", n+1, line)
+		}
+		if !strings.HasPrefix(line, "|") {
+			cells = -1
+			continue
+		}
+		c := strings.Count(line, "|") - strings.Count(line, `\|`)
+		if cells >= 0 && c != cells {
+			return fmt.Errorf("line %d: %d cell bars, the row above %d: %s", n+1, c, cells, line)
+		}
+		cells = c
+	}
+	return nil
 }

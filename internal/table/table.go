@@ -16,9 +16,13 @@
 // rows of cells already formatted, each column's alignment), then written
 // in one of two forms. Plain text puts two spaces between columns, pads by
 // display width (a wide character takes two columns) and trims trailing
-// spaces; Markdown escapes "|" in cells and marks each column's alignment
-// in its separator line. Cells are written as given, never upper-cased or
-// wrapped.
+// spaces; Markdown marks each column's alignment in its separator line.
+// Cells are written as given, never upper-cased or wrapped, but escaped
+// for the form (package internal/escape): in plain text a control
+// character, a line break or a bidi override in a tool name shows as
+// \x1b, \n or \u202e and keeps the columns aligned; in Markdown a cell
+// also keeps its "|", "`", "<" and "[" from being read as Markdown or
+// HTML. Callers hand cells over raw, as a server or a file gave them.
 //
 // Only commands print: this package is for cmd/ and internal/ alone.
 package table
@@ -32,6 +36,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/readmeter/readmeter/internal/escape"
 )
 
 // Format is the form a table is written in.
@@ -94,9 +100,9 @@ func (t *Table) Write(w io.Writer, f Format) error {
 			align[i] = tw.AlignRight
 		}
 	}
-	cell := func(c string) string { return c }
+	cell := escape.Term
 	if f == Markdown {
-		cell = func(c string) string { return strings.ReplaceAll(c, "|", `\|`) }
+		cell = escape.MarkdownCell
 	}
 	fill := func(r []string) []string {
 		out := make([]string, cols)

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,39 @@ func TestEmpty(t *testing.T) {
 	}
 	if n := New("a").Len(); n != 0 {
 		t.Errorf("Len = %d", n)
+	}
+}
+
+// TestHostileCells holds cells a server or a file controls to one line
+// each, escaped for the form: nothing reaches the terminal or the
+// Markdown as it came.
+func TestHostileCells(t *testing.T) {
+	for _, tc := range []struct {
+		cell, plain, markdown string
+	}{
+		{"\x1b[2Jwipe", `\x1b[2Jwipe`, `\\x1b\[2Jwipe`},
+		{"ok\rFAILED", `ok\rFAILED`, `ok\\rFAILED`},
+		{"x\n::error file=x::forged", `x\n::error file=x::forged`, `x\\n::error file=x::forged`},
+		{"::error::forged", `\x3a:error::forged`, `\\x3a:error::forged`},
+		{"a ##[error]b", `a ##\x5berror]b`, `a ##\\x5berror\]b`},
+		{"</testcase>", "</testcase>", "&lt;/testcase>"},
+		{"<img src=x onerror=alert(1)>", "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)>"},
+		{"| a | b |", "| a | b |", `\| a \| b \|`},
+		{"safe\u202egnp.exe", `safe\u202egnp.exe`, `safe\\u202egnp.exe`},
+		{"bad\xffutf8", `bad\xffutf8`, `bad\\xffutf8`},
+		{"nul\x00byte", `nul\x00byte`, `nul\\x00byte`},
+		{"tab\there", `tab\there`, `tab\\there`},
+	} {
+		tb := New("name", "n").Right(1)
+		tb.Add(tc.cell, "1")
+		tb.Add("", "22")
+		want := fmt.Sprintf("%-*s   n\n%s   1\n%*s  22\n", len(tc.plain), "name", tc.plain, len(tc.plain), "")
+		if got := render(t, tb, Plain); got != want {
+			t.Errorf("plain %q:\n%s\nwant:\n%s", tc.cell, got, want)
+		}
+		md := render(t, tb, Markdown)
+		if lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n"); len(lines) != 4 || !strings.HasPrefix(lines[2], "| "+tc.markdown+" ") {
+			t.Errorf("markdown %q:\n%s\nwant the cell %s", tc.cell, md, tc.markdown)
+		}
 	}
 }

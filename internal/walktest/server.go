@@ -1,7 +1,8 @@
 // Package walktest is a small server the walk tests replay walks against:
 // an HTTP API with an Ed25519 key set-up (challenge, signature, token), a
-// few JSON and text answers, and MCP tools served by the official Go SDK
-// (event-stream and JSON answers). It logs every answer body it writes, so
+// few JSON and text answers, MCP tools served by the official Go SDK
+// (event-stream and JSON answers), and hostile answers (GET /hostile,
+// /mcp-hostile) whose text tries to act on whoever prints it. It logs every answer body it writes, so
 // tests can count them on their own and compare with the ledger.
 //
 //	srv := walktest.Start()
@@ -53,6 +54,15 @@ type Server struct {
 	grows   int               // GET /grows answers one byte more each time
 	meet    chan struct{}     // GET /meet: the first request waits for a second
 }
+
+// Hostile is the error text GET /hostile answers (status 500) and the
+// tool hostile of /mcp-hostile refuses with: what a server could send to
+// rewrite a terminal or a CI log, forge a GitHub Actions command, or
+// break a Markdown table or a JUnit report (an escape sequence, a carriage
+// return, line breaks before "::error", "##[", a bidi override, invalid
+// UTF-8, NUL, XML and HTML).
+const Hostile = "\x1b[2J\x1b[Hwiped\rFAILED overwritten\n::error file=budgets.json,line=1::forged\n##[error]v1 forged" +
+	" \u202eexe.txt \xff\xfe nul\x00 </testcase><img src=x onerror=alert(1)> | a | b |"
 
 // Pages is how many pages GET /pages answers.
 const Pages = 3
@@ -191,6 +201,12 @@ func (s *Server) handler() http.Handler {
 		code, _ := strconv.Atoi(r.PathValue("code"))
 		writeJSON(w, code, map[string]any{"error": "STATUS", "status": code})
 	})
+	mux.HandleFunc("GET /hostile", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, Hostile)
+	})
+	mux.Handle("/mcp-hostile", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return newHostileServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	mux.Handle("/mcp-json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	mux.Handle("/mcp-paged", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return newMCPServer(1) }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
@@ -317,6 +333,18 @@ func newMCPServer(pageSize int) *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "refuse", Description: "Always refuses."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "NOT_IN_TOOLSET. This connection's toolset leaves that tool out."}}}, nil, nil
+		})
+	return srv
+}
+
+// newHostileServer is the MCP server at /mcp-hostile: a tool whose name
+// and description hold what Hostile does, and whose call refuses with
+// Hostile (isError).
+func newHostileServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "walktest-hostile\x1b[2J", Version: "0.1.0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "hostile", Description: Hostile},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: Hostile}}}, nil, nil
 		})
 	return srv
 }

@@ -1,0 +1,132 @@
+package escape
+
+import (
+	"encoding/xml"
+	"strings"
+)
+
+// MarkdownCell returns s for a cell of a GitHub-flavoured Markdown table:
+// escaped as Term escapes it (so no line break, control or bidi override
+// is left), then with the characters Markdown would read written so that
+// it shows them as they are: "\", "|", "`", "[" and "]" behind a
+// backslash (no cell split, no code span, no link or image), "<" as
+// "&lt;" (no HTML, no autolink), and an "&" that would start an entity
+// ("&amp;" "&#60;") as "&amp;". Emphasis characters (* _ ~) are left: they
+// can style a cell's text, not leave the cell. A bare URL stays a link,
+// as GitHub links it.
+func MarkdownCell(s string) string { return markdown(s, false) }
+
+// Markdown returns s for Markdown text that may start a line or a list
+// item: as MarkdownCell writes it, and with a leading character that would
+// open a block ("#" heading, ">" quote, "-" "+" "*" list or rule, "="
+// "~" underline or fence, "1." "1)" ordered list) behind a backslash.
+func Markdown(s string) string { return markdown(s, true) }
+
+func markdown(s string, block bool) string {
+	t := Term(s)
+	var b strings.Builder
+	b.Grow(len(t) + 8)
+	lead := block // at the first character that is not a space
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if lead && c != ' ' {
+			lead = false
+			switch {
+			case strings.IndexByte("#>-+*=~", c) >= 0:
+				b.WriteByte('\\')
+			case c >= '0' && c <= '9':
+				j := i
+				for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+					j++
+				}
+				if j < len(t) && (t[j] == '.' || t[j] == ')') {
+					b.WriteString(t[i:j])
+					b.WriteByte('\\')
+					i = j - 1
+					continue
+				}
+			}
+		}
+		switch c {
+		case '\\', '|', '`', '[', ']':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '<':
+			b.WriteString("&lt;")
+		case '&':
+			if entity(t[i+1:]) {
+				b.WriteString("&amp;")
+			} else {
+				b.WriteByte('&')
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// entity reports whether s, the text after an "&", would make it an
+// entity or a numeric character reference: a name or "#" and digits, then
+// ";".
+func entity(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '#' {
+		i++
+		if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
+			i++
+		}
+	}
+	start := i
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	return i > start && i < len(s) && s[i] == ';'
+}
+
+// Code returns s as a Markdown code span, for text outside a table: its
+// characters escaped as Term escapes them, between fences of one backtick
+// more than the longest run of backticks in it (padded with a space where
+// a backtick or a space would otherwise be taken for part of a fence).
+// Inside a code span Markdown reads nothing else.
+func Code(s string) string {
+	t := Term(s)
+	fence := strings.Repeat("`", longestRun(t, '`')+1)
+	if t == "" {
+		t = " " // an empty code span is none: a space shows as nothing
+	} else if t[0] == '`' || t[len(t)-1] == '`' || (t[0] == ' ' && t[len(t)-1] == ' ' && strings.Trim(t, " ") != "") {
+		t = " " + t + " "
+	}
+	return fence + t + fence
+}
+
+// Fence returns the fence of a Markdown code block that holds text: three
+// backticks, or one more than the longest run of backticks in it, so no
+// line of it can close the block.
+func Fence(text string) string {
+	return strings.Repeat("`", max(3, longestRun(text, '`')+1))
+}
+
+func longestRun(s string, c byte) int {
+	most, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			most = max(most, n)
+		} else {
+			n = 0
+		}
+	}
+	return most
+}
+
+// XML returns s for XML character data or an attribute value (an SVG
+// chart's titles and labels): escaped as Term escapes it, which leaves no
+// character XML 1.0 forbids (NUL, the other C0 controls, U+FFFE, U+FFFF,
+// invalid UTF-8) and shows each of them, then with &, <, >, ' and "
+// written as references.
+func XML(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(Term(s))) // a strings.Builder does not fail
+	return b.String()
+}
