@@ -56,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"measure":    measureCmd,
 			"exitcode":   exitcodeCmd,
 			"wellformed": scripttest.Wellformed,
+			"tsvalid":    scripttest.TSValid,
 		},
 	})
 }

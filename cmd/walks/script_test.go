@@ -37,6 +37,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":      scripttest.Exits,
 			"wellformed": scripttest.Wellformed,
+			"tsvalid":    scripttest.TSValid,
 		},
 	})
 }

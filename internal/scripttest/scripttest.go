@@ -21,6 +21,8 @@ import (
 	"strconv"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/readmeter/readmeter/internal/nodeoracle"
 )
 
 // Exits is the exits command: exits N PROGRAM ARGS...
@@ -109,5 +111,33 @@ func Wellformed(ts *testscript.TestScript, neg bool, args []string) {
 		if roots != 1 {
 			ts.Fatalf("%s: %d root elements, want 1", a, roots)
 		}
+	}
+}
+
+// TSValid is the tsvalid command: tsvalid FILE... fails unless the
+// TypeScript compiler's parser (the typescript package pinned in
+// testdata/npm) reads each file without a syntax error. With !, it fails
+// unless some file has one.
+func TSValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: tsvalid FILE...")
+	}
+	var files []nodeoracle.TSFile
+	for _, a := range args {
+		files = append(files, nodeoracle.TSFile{Name: a, Text: ts.ReadFile(a)})
+	}
+	res, err := nodeoracle.ParseTSFiles(files...)
+	if err != nil {
+		ts.Fatalf("tsvalid: %v", err)
+	}
+	bad := false
+	for i, r := range res {
+		for _, d := range r.Diagnostics {
+			bad = true
+			ts.Logf("%s:%d: %s", args[i], d.Line, d.Message)
+		}
+	}
+	if bad != neg {
+		ts.Fatalf("tsvalid: syntax errors: %v, want %v", bad, neg)
 	}
 }
