@@ -57,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"exitcode":   exitcodeCmd,
 			"wellformed": scripttest.Wellformed,
 			"tsvalid":    scripttest.TSValid,
+			"lineends":   scripttest.LineEnds,
 		},
 	})
 }

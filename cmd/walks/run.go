@@ -440,6 +440,14 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 		}
 	}
 	v.rep.Warnings = slices.DeleteFunc(v.rep.Warnings, func(w string) bool { return slices.Contains(stale, w) })
+	// and its check holds, at the line it was added at.
+	if nf, err := budgets.Load(r.f.budgetFile); err == nil {
+		for i, c := range v.checks {
+			if b, ok := nf.Get(c.Key); ok && c.Status == gate.Unbudgeted && added[c.Key] {
+				v.checks[i].Budget, v.checks[i].Status, v.checks[i].Missing = b, gate.OK, nil
+			}
+		}
+	}
 	v.checks = v.checks.Settled()
 	return nil
 }

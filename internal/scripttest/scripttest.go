@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -139,5 +140,20 @@ func TSValid(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if bad != neg {
 		ts.Fatalf("tsvalid: syntax errors: %v, want %v", bad, neg)
+	}
+}
+
+// LineEnds is the lineends command: lineends crlf|cr FILE... rewrites each
+// file's LF line ends as CRLF or as a lone CR (a txtar archive holds LF).
+func LineEnds(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || args[0] != "crlf" && args[0] != "cr" {
+		ts.Fatalf("usage: lineends crlf|cr FILE...")
+	}
+	end := map[string]string{"crlf": "\r\n", "cr": "\r"}[args[0]]
+	for _, a := range args[1:] {
+		data := strings.ReplaceAll(ts.ReadFile(a), "\n", end)
+		if err := os.WriteFile(ts.MkAbs(a), []byte(data), 0o666); err != nil {
+			ts.Fatalf("lineends: %v", err)
+		}
 	}
 }
