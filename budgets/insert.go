@@ -141,17 +141,17 @@ func (f *File) Insert(values map[string]int64) ([]byte, error) {
 		}
 	}
 	st := f.style()
-	type insertion struct {
-		at   int
-		text string
-	}
-	var ins []insertion
+	var ins []textAt
 	for o, t := range pending {
-		for _, in := range st.into(o, t) {
-			ins = append(ins, insertion{in.at, in.text})
-		}
+		ins = append(ins, st.into(o, t)...)
 	}
-	sort.SliceStable(ins, func(a, b int) bool { return ins[a].at > ins[b].at })
+	// From the end, so each offset holds; ties in a fixed order.
+	sort.Slice(ins, func(a, b int) bool {
+		if ins[a].at != ins[b].at {
+			return ins[a].at > ins[b].at
+		}
+		return ins[a].text < ins[b].text
+	})
 	out := append([]byte{}, f.data...)
 	for _, in := range ins {
 		out = append(out[:in.at:in.at], append([]byte(in.text), out[in.at:]...)...)
