@@ -276,10 +276,6 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
 		}
 	}
-	r.server = budgets.RunServer(f.server, f.url, f.url == "")
-	if err := r.loadBudgets(stderr, "run"); err != nil {
-		return nil, err
-	}
 	if r.shard != nil {
 		r.shard.Twin = f.url == ""
 	}
@@ -300,6 +296,11 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 			}
 			r.base.Walks = kept
 		}
+	}
+	// Last, so that nothing after it fails with the file locked.
+	r.server = budgets.RunServer(f.server, f.url, f.url == "")
+	if err := r.loadBudgets(stderr, "run"); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
