@@ -2,8 +2,11 @@
 //
 //	f, err := budgets.Load("specs/twin/budgets.json")
 //	b, err := f.Lookup("FIRST_TASK_TOKENS.start_tasks") // b.Value; b.Where(): file:line
-//	data, moves, err := f.Update(map[string]int64{"FIRST_TASK_TOKENS.start_tasks": 2450})
-//	err = budgets.WriteAtomic(f.Path, f.Bytes(), data) // refused if the file changed since Load
+//
+//	l, err := budgets.Lock(ctx, "first-task.ts", waiting) // at the start of an --update run
+//	defer l.Unlock()
+//	// ... run, holding what is read to l.File() ...
+//	moves, added, err := l.Write(map[string]int64{"PROPOSAL_ROUTINE.connector.entry": 1508}, "twin")
 //
 // A budget is a non-negative integer with a dotted name
 // ("FIRST_TASK_TOKENS.plugin", "PROPOSAL_ROUTINE.http.create") and the place
@@ -15,27 +18,37 @@
 //     The file is read through jsonjs, as JSON.parse reads it: text it
 //     refuses is an error at its line, keys are decoded from every JSON
 //     escape, and a key written twice is an error at the second.
-//   - TypeScript: `export const NAME = { key: 23_324, ... } as const;`
-//     blocks, as the service declares them in src/surface/first-task.ts,
-//     with comments, nested objects, quoted keys, trailing commas and `_`
-//     digit separators. The reader lexes the file (strings, template
-//     literals, comments, regular expressions) without a TypeScript
-//     toolchain and steps over everything else: imports, functions, other
-//     constants, and `export const` blocks that are not budget blocks.
+//   - TypeScript: the objects the file exports, as the service declares
+//     them in src/surface/first-task.ts: `export const|let|var NAME = {...}`
+//     (with a type annotation, `as const`, `satisfies T`), `const NAME =
+//     {...}` exported by `export { NAME }` or `export { NAME as OTHER }` (the
+//     block takes the exported name), `export default {...}` (the block
+//     "default"), with comments, nested objects, quoted keys, trailing
+//     commas and `_` digit separators. The file is split by a real
+//     JavaScript lexer (github.com/tdewolff/parse/v2/js; lexTS tells a
+//     regular expression from a division), with no TypeScript toolchain.
 //
 // A TypeScript block is a budget block when it holds at least one plain
-// integer literal and nothing but numbers. A block with a string, an array,
-// a boolean, a function, a spread or a method in it is not one and is
-// skipped (Lookup says so). In a budget block, a number that is not a plain
-// literal (1e3, 0x10, 2.5, -1, 10n, 2 * 1_000, a reference to another
-// constant) is an error naming the file and line: a budget the toolkit
-// cannot rewrite in place must not pass unnoticed.
+// integer literal and nothing but numbers. A block with no number, or with
+// a string, an array, a boolean, a function or a method in it, is not one
+// and is skipped (Lookup says so). What cannot be read for sure is an
+// error naming the file and line: in a budget block, a number that is not
+// a plain literal (1e3, 0x10, 2.5, -1, 10n, 2 * 1_000, a reference to
+// another constant), a spread, a computed key or a shorthand; a name
+// declared twice, even when one of the two holds no budget. A key with a
+// dot ("http.create") is one key, which no dotted name can address: Lookup
+// refuses the name it spells.
 //
 // The steps: Load or Parse a file; Get or Lookup a budget by name; after a
 // run, Update computes the new file bytes, where only the digits of the
-// named entries change; WriteAtomic writes them, refusing when the file
-// changed on disk since it was read. RenderFile writes text from the budgets
-// with en-US digit grouping, as the service's reference prints them.
+// named entries change, and Insert adds the budgets the file lacks (a key
+// at any depth, an object, a block) in the file's own style; Lock holds a
+// file for a whole --update run and its Write does both and writes the
+// file, refusing (ErrChanged) when the file on disk is no longer what was
+// read. A file may say whose numbers it holds (ServerMember); CheckServer
+// is the one rule that keeps another server's numbers out of it.
+// RenderFile writes text from the budgets with en-US digit grouping, as the
+// service's reference prints them.
 //
 // The package never prints; every error is one line that names the file
 // and line and says what to do.

@@ -37,6 +37,39 @@ func ExampleFile_Update() {
 	// } as const;
 }
 
+func ExampleFile_Insert() {
+	src := []byte(`export const PROPOSAL_ROUTINE = {
+  calls: 4,
+  http: { create: 2696 },
+} as const;
+`)
+	f, err := budgets.Parse("first-task.ts", src)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	data, err := f.Insert(map[string]int64{
+		"PROPOSAL_ROUTINE.http.entry":      1129,
+		"PROPOSAL_ROUTINE.connector.entry": 2042,
+		"SURVEY_BUDGET.bytes":              30291,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	os.Stdout.Write(data)
+	// Output:
+	// export const PROPOSAL_ROUTINE = {
+	//   calls: 4,
+	//   http: { create: 2696, entry: 1129 },
+	//   connector: { entry: 2042 },
+	// } as const;
+	//
+	// export const SURVEY_BUDGET = {
+	//   bytes: 30291,
+	// } as const;
+}
+
 func ExampleRenderFile() {
 	f, err := budgets.Parse("budgets.json", []byte(`{"TOOL_LIST_TOKENS": {"mcp": 11161, "tasks": 7142}}`))
 	if err != nil {

@@ -38,46 +38,23 @@ type File struct {
 	Format Format
 
 	data    []byte
+	lines   lines
 	entries []entry
 	index   map[string]int
-	skipped []skippedBlock  // TypeScript blocks that are not budget blocks
-	members map[string]bool // JSON: the top-level members, budgets or not
-	server  string          // JSON: the ServerMember's string
-}
+	hidden  map[string]int // names of budgets no dotted name can address (a key with a dot): the key's offset
+	server  string         // the ServerMember's value
+	// serverOff is where the mark is, -1 when there is none
+	serverOff int
 
-// skippedBlock is an `export const` block that holds no budgets: its name,
-// the line of its name, why, and its members when it was plain data.
-type skippedBlock struct {
-	name    string
-	line    int
-	why     string
-	members []member
-	ls      lines
-}
+	// JSON
+	root *object
 
-// find returns the leaf member at the dotted key, if the block has one.
-func (sb skippedBlock) find(key string) (member, bool) {
-	ms := sb.members
-	parts := strings.Split(key, ".")
-	for i, k := range parts {
-		var next *member
-		for j := range ms {
-			if ms[j].key == k {
-				next = &ms[j]
-			}
-		}
-		if next == nil {
-			return member{}, false
-		}
-		if i == len(parts)-1 {
-			return *next, !next.isObj
-		}
-		if !next.isObj {
-			return member{}, false
-		}
-		ms = next.obj
-	}
-	return member{}, false
+	// TypeScript
+	blocks     []*tsBlock      // exported objects, budget blocks or not
+	locals     []*tsBlock      // objects declared and not exported
+	declared   map[string]decl // other top-level names
+	reexported map[string]decl // names exported from another module
+	stars      []string        // modules the file re-exports whole
 }
 
 // entry is a budget and the place of its digits in the file.
@@ -105,7 +82,7 @@ func Load(path string) (*File, error) {
 // name, data whose first non-space byte is "{" is JSON and the rest
 // TypeScript. Parse keeps data, which must not change afterwards.
 func Parse(path string, data []byte) (*File, error) {
-	f := &File{Path: path, data: data, index: map[string]int{}}
+	f := &File{Path: path, data: data, index: map[string]int{}, hidden: map[string]int{}, serverOff: -1}
 	var err error
 	switch detect(path, data) {
 	case TypeScript:
@@ -118,14 +95,24 @@ func Parse(path string, data []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.finish()
 	return f, nil
 }
 
-func detect(path string, data []byte) Format {
+// isTSPath reports whether the path's extension is TypeScript's.
+func isTSPath(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
+func detect(path string, data []byte) Format {
+	if isTSPath(path) {
 		return TypeScript
-	case ".json":
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
 		return JSON
 	}
 	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
@@ -169,10 +156,12 @@ func (f *File) Blocks() []string {
 	return out
 }
 
-// ErrNotBudgetBlock is what a Lookup error wraps when the name's block is
-// declared but is not a budget block (its numbers are not plain integer
-// literals, or it holds other values): a mistake in the file, not a budget
-// that is merely missing.
+// ErrNotBudgetBlock is what a Lookup error wraps when the file declares the
+// name's block or key, but not as a budget the name can address: a block
+// whose numbers are not plain integer literals, or that holds other
+// values; an object declared and not exported, or re-exported from another
+// file; a quoted key with a dot ("http.create"). It is a mistake in the
+// file or in the name, not a budget that is merely missing.
 var ErrNotBudgetBlock = errors.New("not a budget block")
 
 // lookupError is a Lookup error: its one-line text, and whether it wraps
@@ -204,19 +193,32 @@ func (f *File) Lookup(name string) (Budget, error) {
 	notBlock := func(format string, args ...any) (Budget, error) {
 		return Budget{}, &lookupError{msg: fmt.Sprintf(format, args...), notBlock: true}
 	}
+	if off, ok := f.hidden[name]; ok {
+		return notBlock("%s:%d: no budget %s: a key on this line holds a dot (or is empty), so the dotted name %s cannot address it; rename the key (http_create) or nest it (http: { create: ... })", f.Path, f.lines.at(off), name, name)
+	}
 	block, key, _ := strings.Cut(name, ".")
-	for _, s := range f.skipped {
-		if s.name != block {
+	for _, b := range f.blocks {
+		if b.name != block || b.why == "" && b.obj != nil {
 			continue
 		}
-		if m, ok := s.find(key); ok && m.kind != leafInt {
-			lit := string(f.data[m.s:m.e])
-			if m.kind == leafNumeric {
-				return notBlock("%s:%d: no budget %s: %s is not a plain integer literal, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, lit, block)
+		if b.obj != nil {
+			if m := findLeaf(b.obj, key); m != nil && m.kind != leafInt {
+				lit := string(f.data[m.s:m.e])
+				if m.kind == leafNumeric {
+					return notBlock("%s:%d: no budget %s: %s is not a plain integer literal, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, f.lines.at(m.s), name, clipLit(lit), block)
+				}
+				return notBlock("%s:%d: no budget %s: %s is not a number, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, f.lines.at(m.s), name, clipLit(lit), block)
 			}
-			return notBlock("%s:%d: no budget %s: %s is not a number, so block %s is not a budget block; write the budget as digits (23_324)", f.Path, s.ls.at(m.s), name, clipLit(lit), block)
 		}
-		return notBlock("%s:%d: no budget %s: block %s is not a budget block (%s); a budget block holds plain integer literals (23_324) and nothing else", f.Path, s.line, name, block, s.why)
+		return notBlock("%s:%d: no budget %s: block %s is not a budget block (%s); a budget block holds plain integer literals (23_324) and nothing else", f.Path, f.lines.at(b.nameOff), name, block, b.why)
+	}
+	for _, b := range f.locals {
+		if b.name == block {
+			return notBlock("%s:%d: no budget %s: %s is declared here but not exported; export it (export const %s = {...})", f.Path, f.lines.at(b.nameOff), name, block, block)
+		}
+	}
+	if d, ok := f.reexported[block]; ok {
+		return notBlock("%s:%d: no budget %s: %s is %s; give --budgets the file that declares it", f.Path, f.lines.at(d.off), name, block, d.what)
 	}
 	var keys []string
 	for _, e := range f.entries {
@@ -227,20 +229,109 @@ func (f *File) Lookup(name string) (Budget, error) {
 	if len(keys) > 0 {
 		return missing("%s: no budget %s: block %s holds %s", f.Path, name, block, strings.Join(keys, ", "))
 	}
+	also := ""
+	if len(f.stars) > 0 {
+		also = "; it also re-exports " + strings.Join(f.stars, ", ") + ", which is not read"
+	}
 	blocks := f.Blocks()
 	if len(blocks) == 0 {
-		return missing("%s: no budget %s: the file declares no budgets", f.Path, name)
+		return missing("%s: no budget %s: the file declares no budgets%s", f.Path, name, also)
 	}
-	return missing("%s: no budget %s: the file declares %s", f.Path, name, strings.Join(blocks, ", "))
+	return missing("%s: no budget %s: the file declares %s%s", f.Path, name, strings.Join(blocks, ", "), also)
 }
 
-func (f *File) add(ls lines, name string, keyOff, s, e int, value int64, sep bool) error {
+// findLeaf returns the leaf member at the dotted key in o, if any.
+func findLeaf(o *object, key string) *member {
+	parts := strings.Split(key, ".")
+	for i, k := range parts {
+		m := o.find(k)
+		if m == nil {
+			return nil
+		}
+		if i == len(parts)-1 {
+			if m.obj != nil {
+				return nil
+			}
+			return m
+		}
+		if m.obj == nil {
+			return nil
+		}
+		o = m.obj
+	}
+	return nil
+}
+
+func (f *File) add(name string, keyOff, s, e int, value int64, sep bool) error {
 	if _, dup := f.index[name]; dup {
-		return errAt(f.Path, ls, keyOff, "%s is declared twice; keep one", name)
+		return errAt(f.Path, f.lines, keyOff, "%s is declared twice; keep one", name)
 	}
 	f.index[name] = len(f.entries)
-	f.entries = append(f.entries, entry{Budget{Name: name, Value: value, File: f.Path, Line: ls.at(keyOff)}, s, e, sep})
+	f.entries = append(f.entries, entry{Budget{Name: name, Value: value, File: f.Path, Line: f.lines.at(keyOff)}, s, e, sep})
 	return nil
+}
+
+// addressable reports whether a key can be one element of a dotted name.
+func addressable(key string) bool { return key != "" && !strings.Contains(key, ".") }
+
+// record records the budgets of a budget block's object o, whose members'
+// names start with prefix. A key that a dotted name cannot address (it holds
+// a dot) is kept aside: Lookup refuses its name.
+func (f *File) record(prefix string, o *object, fileSep, hid bool) error {
+	seen := map[string]int{}
+	sep := sepOf(f.data, o, fileSep)
+	for _, m := range o.members {
+		if m.odd != "" {
+			continue
+		}
+		name := prefix + "." + m.key
+		if first, dup := seen[m.key]; dup {
+			// TypeScript refuses an object literal with one name twice.
+			return errAt(f.Path, f.lines, m.keyOff, "%s is declared twice (first at line %d); keep one", name, f.lines.at(first))
+		}
+		seen[m.key] = m.keyOff
+		if m.obj != nil {
+			if err := f.record(name, m.obj, fileSep, hid || !addressable(m.key)); err != nil {
+				return err
+			}
+			continue
+		}
+		lit := string(f.data[m.s:m.e])
+		n, ok := plainInt(lit, true)
+		if !ok {
+			return errAt(f.Path, f.lines, m.s, "%s = %s is not a plain integer literal; write the budget as digits (23_324), or move it out of the block", name, clipLit(lit))
+		}
+		if err := f.leaf(name, hid || !addressable(m.key), m, n, strings.Contains(lit, "_") || n < 1000 && sep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leaf records one budget, or keeps it aside when its name cannot be
+// addressed; a name that both a nested key and a dotted key spell is
+// addressed by neither.
+func (f *File) leaf(name string, hid bool, m *member, n int64, sep bool) error {
+	if hid {
+		f.hidden[name] = m.keyOff
+		return nil
+	}
+	return f.add(name, m.keyOff, m.s, m.e, n, sep)
+}
+
+// finish drops from the index every name a dotted key also spells.
+func (f *File) finish() {
+	for name := range f.hidden {
+		if i, ok := f.index[name]; ok {
+			delete(f.index, name)
+			f.entries = append(f.entries[:i], f.entries[i+1:]...)
+			for k, j := range f.index {
+				if j > i {
+					f.index[k] = j - 1
+				}
+			}
+		}
+	}
 }
 
 // plainInt reads a plain non-negative integer literal: digits with single
@@ -270,339 +361,6 @@ func plainInt(lit string, separators bool) (n int64, ok bool) {
 
 // maxSafe is the largest integer a JavaScript number holds exactly.
 const maxSafe = 1<<53 - 1
-
-// ---- TypeScript ----
-
-type leafKind uint8
-
-const (
-	leafInt     leafKind = iota // a plain integer literal
-	leafNumeric                 // a number that is not a plain literal: 1e3, 0x10, -1, A + 1, REF
-	leafForeign                 // anything else: a string, an array, a function
-)
-
-type member struct {
-	key    string
-	keyOff int
-	obj    []member // a nested object, when isObj
-	isObj  bool
-	kind   leafKind
-	s, e   int // the value's offsets, for a leaf
-}
-
-type tsParser struct {
-	f    *File
-	src  []byte
-	toks []token
-	ls   lines
-}
-
-func (f *File) parseTS() error {
-	ls := newLines(f.data)
-	toks, err := lexTS(f.data)
-	if err != nil {
-		var le *lexError
-		if errors.As(err, &le) {
-			return errAt(f.Path, ls, le.off, "%s; budgets are read from TypeScript `export const NAME = { key: 123 } as const;` blocks", le.msg)
-		}
-		return err
-	}
-	p := &tsParser{f: f, src: f.data, toks: toks, ls: ls}
-	return p.file()
-}
-
-func (p *tsParser) is(i int, kind tkind, text string) bool {
-	return i < len(p.toks) && p.toks[i].kind == kind && p.toks[i].text(p.src) == text
-}
-
-func (p *tsParser) file() error {
-	depth := 0
-	blocks := map[string]int{} // name: line
-	for i := 0; i < len(p.toks); i++ {
-		t := p.toks[i]
-		if t.kind == tPunct {
-			switch p.src[t.s] {
-			case '{', '(', '[':
-				depth++
-			case '}', ')', ']':
-				depth--
-			}
-			continue
-		}
-		if depth != 0 || !p.is(i, tIdent, "export") || !p.is(i+1, tIdent, "const") || i+2 >= len(p.toks) || p.toks[i+2].kind != tIdent {
-			continue
-		}
-		name := p.toks[i+2].text(p.src)
-		j := i + 3
-		if p.is(j, tPunct, ":") { // a type annotation: step to its "="
-			d := 0
-			for j++; j < len(p.toks); j++ {
-				c := p.src[p.toks[j].s]
-				if p.toks[j].kind != tPunct {
-					continue
-				}
-				if c == '{' || c == '(' || c == '[' || c == '<' {
-					d++
-				} else if c == '}' || c == ')' || c == ']' || c == '>' {
-					d--
-				} else if d == 0 && (c == '=' || c == ';') {
-					break
-				}
-			}
-		}
-		if !p.is(j, tPunct, "=") || !p.is(j+1, tPunct, "{") {
-			continue
-		}
-		members, end, ok := p.object(j + 1)
-		if !ok {
-			why := "it is not plain data: a method, a spread, a computed or shorthand key"
-			if p.skipBraces(j+1) >= len(p.toks) {
-				why = "its { is not closed"
-			}
-			p.f.skipped = append(p.f.skipped, skippedBlock{name: name, line: p.ls.at(p.toks[i+2].s), why: why, ls: p.ls})
-			// Resume after the block's braces; the depth count resumes at 0.
-			i = p.skipBraces(j+1) - 1
-			continue
-		}
-		held := len(p.f.entries)
-		if err := p.block(name, p.ls.at(p.toks[i+2].s), members); err != nil {
-			return err
-		}
-		if len(p.f.entries) > held { // a budget block: TypeScript refuses a second
-			if first, dup := blocks[name]; dup {
-				return errAt(p.f.Path, p.ls, p.toks[i+2].s, "export const %s is declared twice (first at line %d); keep one", name, first)
-			}
-			blocks[name] = p.ls.at(p.toks[i+2].s)
-		}
-		i = end - 1
-	}
-	return nil
-}
-
-// skipBraces returns the index after the brace that closes toks[i].
-func (p *tsParser) skipBraces(i int) int {
-	d := 0
-	for ; i < len(p.toks); i++ {
-		if p.toks[i].kind != tPunct {
-			continue
-		}
-		switch p.src[p.toks[i].s] {
-		case '{', '(', '[':
-			d++
-		case '}', ')', ']':
-			d--
-			if d == 0 {
-				return i + 1
-			}
-		}
-	}
-	return len(p.toks)
-}
-
-// object parses the object literal whose "{" is toks[i]. It returns the
-// members, the index after the closing "}", and ok false when the object is
-// not plain data (methods, spreads, computed keys, shorthands).
-func (p *tsParser) object(i int) (members []member, end int, ok bool) {
-	i++
-	for {
-		if i >= len(p.toks) {
-			return nil, i, false
-		}
-		if p.is(i, tPunct, "}") {
-			return members, i + 1, true
-		}
-		kt := p.toks[i]
-		var key string
-		switch kt.kind {
-		case tIdent:
-			key = kt.text(p.src)
-		case tNumber:
-			key = numericKey(kt.text(p.src))
-		case tString:
-			key = unquoteTS(kt.text(p.src))
-		default:
-			return nil, i, false
-		}
-		if !p.is(i+1, tPunct, ":") {
-			return nil, i, false
-		}
-		i += 2
-		// The value: tokens up to a "," or "}" at this level.
-		vs, d := i, 0
-		for ; i < len(p.toks); i++ {
-			t := p.toks[i]
-			if t.kind != tPunct {
-				continue
-			}
-			c := p.src[t.s]
-			if d == 0 && (c == ',' || c == '}') {
-				break
-			}
-			if c == '{' || c == '(' || c == '[' {
-				d++
-			} else if c == '}' || c == ')' || c == ']' {
-				d--
-			}
-		}
-		if i >= len(p.toks) || i == vs {
-			return nil, i, false
-		}
-		m := member{key: key, keyOff: kt.s}
-		if p.is(vs, tPunct, "{") && p.skipBraces(vs) == i {
-			obj, _, ok := p.object(vs)
-			if !ok {
-				return nil, i, false
-			}
-			m.obj, m.isObj = obj, true
-		} else {
-			m.kind = p.classify(vs, i)
-			m.s, m.e = p.toks[vs].s, p.toks[i-1].e
-		}
-		members = append(members, m)
-		if p.is(i, tPunct, ",") {
-			i++
-		}
-	}
-}
-
-func (p *tsParser) classify(s, e int) leafKind {
-	if e-s == 1 {
-		t := p.toks[s]
-		switch t.kind {
-		case tNumber:
-			if _, ok := plainInt(t.text(p.src), true); ok {
-				return leafInt
-			}
-			return leafNumeric
-		case tIdent:
-			switch t.text(p.src) {
-			case "true", "false", "null", "undefined":
-				return leafForeign
-			}
-			return leafNumeric
-		}
-		return leafForeign
-	}
-	for i := s; i < e; i++ {
-		t := p.toks[i]
-		switch t.kind {
-		case tString, tTemplate, tRegex:
-			return leafForeign
-		case tIdent:
-			switch t.text(p.src) {
-			case "function", "class", "new", "true", "false", "null", "undefined":
-				return leafForeign
-			}
-		case tPunct:
-			if c := t.text(p.src); c == "=>" || c == "[" && i == s {
-				return leafForeign
-			}
-		}
-	}
-	return leafNumeric
-}
-
-func count(ms []member) (ints, foreign int) {
-	for _, m := range ms {
-		if m.isObj {
-			i, f := count(m.obj)
-			ints, foreign = ints+i, foreign+f
-		} else if m.kind == leafInt {
-			ints++
-		} else if m.kind == leafForeign {
-			foreign++
-		}
-	}
-	return
-}
-
-// block records the budgets of one `export const NAME = {...}` block. A
-// block is a budget block when it holds at least one plain integer and
-// nothing but numbers; other blocks are skipped. In a budget block, a
-// number that is not a plain literal is an error.
-func (p *tsParser) block(name string, line int, ms []member) error {
-	ints, foreign := count(ms)
-	if ints == 0 || foreign > 0 {
-		why := "none of its values is a plain integer literal"
-		if foreign > 0 {
-			why = "it holds values that are not numbers"
-		}
-		p.f.skipped = append(p.f.skipped, skippedBlock{name: name, line: line, why: why, members: ms, ls: p.ls})
-		return nil
-	}
-	// Separator style: a literal keeps its own; one below 1,000 follows the
-	// block's literals of 1,000 or more, or, when it has none, the file's.
-	big, bigSep := p.style(ms)
-	sep := bigSep > 0
-	if big == 0 {
-		sep = p.fileSep()
-	}
-	return p.record(name, ms, sep)
-}
-
-func (p *tsParser) style(ms []member) (big, bigSep int) {
-	for _, m := range ms {
-		if m.isObj {
-			b, s := p.style(m.obj)
-			big, bigSep = big+b, bigSep+s
-			continue
-		}
-		if m.kind != leafInt {
-			continue
-		}
-		lit := string(p.src[m.s:m.e])
-		if n, _ := plainInt(lit, true); n >= 1000 {
-			big++
-			if strings.Contains(lit, "_") {
-				bigSep++
-			}
-		}
-	}
-	return
-}
-
-// fileSep reports whether any number of 1,000 or more in the file's
-// budget-like literals is written with separators.
-func (p *tsParser) fileSep() bool {
-	for _, t := range p.toks {
-		if t.kind != tNumber {
-			continue
-		}
-		lit := t.text(p.src)
-		if n, ok := plainInt(lit, true); ok && n >= 1000 && strings.Contains(lit, "_") {
-			return true
-		}
-	}
-	return false
-}
-
-func (p *tsParser) record(prefix string, ms []member, blockSep bool) error {
-	seen := map[string]int{}
-	for _, m := range ms {
-		name := prefix + "." + m.key
-		if first, dup := seen[m.key]; dup {
-			// TypeScript refuses an object literal with one name twice.
-			return errAt(p.f.Path, p.ls, m.keyOff, "%s is declared twice (first at line %d); keep one", name, p.ls.at(first))
-		}
-		seen[m.key] = m.keyOff
-		if m.isObj {
-			if err := p.record(name, m.obj, blockSep); err != nil {
-				return err
-			}
-			continue
-		}
-		lit := string(p.src[m.s:m.e])
-		n, ok := plainInt(lit, true)
-		if !ok {
-			return errAt(p.f.Path, p.ls, m.s, "%s = %s is not a plain integer literal; write the budget as digits (23_324), or move it out of the block", name, lit)
-		}
-		sep := strings.Contains(lit, "_") || n < 1000 && blockSep
-		if err := p.f.add(p.ls, name, m.keyOff, m.s, m.e, n, sep); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // sortedEntries returns the entry indexes by offset.
 func (f *File) sortedEntries() []int {

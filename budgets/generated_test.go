@@ -25,7 +25,7 @@ var noise = []string{
 	"export const WORDS = { hello: \"{ 1 }\", n: 2 };\n",
 	"export const LIMIT = 5;\n",
 	"import { type A } from \"./a.ts\";\n",
-	"export default { fake: 1 };\n",
+	"export default { fake: \"1\" };\n",
 	"if (x) { const inner = { y: 1 }; }\n",
 }
 
@@ -43,9 +43,15 @@ func TestGeneratedFiles(t *testing.T) {
 			b.WriteString(s)
 			line += strings.Count(s, "\n")
 		}
+		used := map[int]bool{} // a declaration's noise once: a name twice is refused
 		for blk := range rng.IntN(4) + 1 {
 			for range rng.IntN(4) {
-				write(noise[rng.IntN(len(noise))])
+				k := rng.IntN(len(noise))
+				if used[k] {
+					continue
+				}
+				used[k] = true
+				write(noise[k])
 			}
 			name := fmt.Sprintf("BLOCK_%d", blk)
 			write("export const " + name + " = {\n")

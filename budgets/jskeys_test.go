@@ -2,8 +2,10 @@ package budgets_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -49,14 +51,17 @@ func TestTypeScriptKeysAsJavaScriptReadsThem(t *testing.T) {
 	if err := json.Unmarshal(out, &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d keys %q, Node %d %q", len(got), got, len(want), want)
-	}
 	// Object.keys lists integer-like keys first, in numeric order: compare
 	// as sets.
 	have := map[string]bool{}
 	for _, k := range got {
 		have[k] = true
+	}
+	// A key with a dot is no budget a dotted name can address: the
+	// reader keeps it aside.
+	want = slices.DeleteFunc(want, func(k string) bool { return strings.Contains(k, ".") })
+	if len(got) != len(want) {
+		t.Fatalf("got %d keys %q, Node %d without the dotted ones %q", len(got), got, len(want), want)
 	}
 	for _, w := range want {
 		if !have[w] && !strings.Contains(w, "\uFFFD") {
@@ -106,8 +111,16 @@ func TestJSONKeysAsNodeReadsThem(t *testing.T) {
 	if err := json.Unmarshal(out, &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) || len(want) != len(keys) {
-		t.Fatalf("budgets read %d keys, Node %d, written %d", len(got), len(want), len(keys))
+	if len(want) != len(keys) {
+		t.Fatalf("Node read %d keys, written %d", len(want), len(keys))
+	}
+	// "x.y" is no budget a dotted name can address: kept aside.
+	want = slices.DeleteFunc(want, func(k []uint16) bool { return strings.Contains(string(utf16.Decode(k)), ".") })
+	if len(got) != len(want) {
+		t.Fatalf("budgets read %d keys, Node %d without the dotted one", len(got), len(want))
+	}
+	if _, err := f.Lookup("A.x.y"); !errors.Is(err, budgets.ErrNotBudgetBlock) {
+		t.Errorf("Lookup(A.x.y) = %v, want a refusal", err)
 	}
 	// Object.keys lists integer-like keys first: compare as sets.
 	for _, w := range want {

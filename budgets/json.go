@@ -18,7 +18,8 @@ import (
 
 // parseJSON reads f.data as a JSON budget file.
 func (f *File) parseJSON() error {
-	ls := newLines(f.data)
+	f.lines = newLines(f.data, false)
+	ls := f.lines
 	src := f.data
 	start := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
@@ -36,21 +37,24 @@ func (f *File) parseJSON() error {
 		at, msg := refusal(src, i, start+se.Offset, se.Msg)
 		return errAt(f.Path, ls, at, "%s", msg)
 	}
-	f.members = map[string]bool{}
-	return f.jsonObject(ls, i, "")
+	var err error
+	f.root, err = f.jsonObject(i, "", nil, false)
+	return err
 }
 
-// jsonObject records the budgets of the validated object at f.data[i]
-// (its "{"), whose members' names start with prefix. A "$" member holds
-// no budget; of the top level, ServerMember's string is kept.
-func (f *File) jsonObject(ls lines, i int, prefix string) error {
+// jsonObject reads the validated object at f.data[i] (its "{"), records
+// its budgets, whose names start with prefix, and returns it. A "$" member
+// holds no budget; of the top level, ServerMember's string is kept.
+func (f *File) jsonObject(i int, prefix string, parent *object, hid bool) (*object, error) {
 	src := f.data
+	o := &object{open: i, comma: -1, parent: parent}
 	seen := map[string]int{}
 	for i++; ; {
 		i = jsonjs.SkipSpace(src, i)
 		switch src[i] {
 		case '}':
-			return nil
+			o.close = i
+			return o, nil
 		case ',':
 			i++
 			continue
@@ -60,35 +64,45 @@ func (f *File) jsonObject(ls lines, i int, prefix string) error {
 		key := jsonjs.StringValid(src[i:ke])
 		vs := jsonjs.SkipSpace(src, jsonjs.SkipSpace(src, ke)+1) // past ":"
 		i = jsonjs.SkipValid(src, vs)
+		m := &member{key: key, keyOff: keyOff, keyEnd: ke, quote: '"', s: vs, e: i}
+		o.members = append(o.members, m)
 		name := key
 		if prefix != "" {
 			name = prefix + "." + key
 		}
 		if first, dup := seen[key]; dup {
 			// JSON.parse would keep the last and drop the first: say so.
-			return errAt(f.Path, ls, keyOff, "%s is declared twice (first at line %d); keep one", name, ls.at(first))
+			return nil, errAt(f.Path, f.lines, keyOff, "%s is declared twice (first at line %d); keep one", name, f.lines.at(first))
 		}
 		seen[key] = keyOff
-		if prefix == "" {
-			f.members[key] = true
-		}
 		switch {
 		case strings.HasPrefix(key, "$"):
-			if prefix == "" && key == ServerMember && src[vs] == '"' {
-				f.server = jsonjs.StringValid(src[vs:i])
+			m.kind = leafForeign
+			if prefix == "" && key == ServerMember {
+				if src[vs] != '"' {
+					return nil, errAt(f.Path, f.lines, vs, "%s: %s is not a server's name; write a string, such as \"twin\" or \"api.example.org\"", key, clipLit(string(src[vs:i])))
+				}
+				f.server, f.serverOff = jsonjs.StringValid(src[vs:i]), keyOff
 			}
 		case src[vs] == '{':
-			if err := f.jsonObject(ls, vs, name); err != nil {
-				return err
+			sub, err := f.jsonObject(vs, name, o, hid || !addressable(key))
+			if err != nil {
+				return nil, err
 			}
+			m.obj = sub
 		default:
 			lit := string(src[vs:i])
 			n, ok := plainInt(lit, false)
 			if !ok {
-				return errAt(f.Path, ls, vs, "%s: %s is not a budget; write a non-negative integer, or an object of them", name, clipLit(lit))
+				return nil, errAt(f.Path, f.lines, vs, "%s: %s is not a budget; write a non-negative integer, or an object of them", name, clipLit(lit))
 			}
-			if err := f.add(ls, name, keyOff, vs, i, n, false); err != nil {
-				return err
+			if err := f.leaf(name, hid || !addressable(key), m, n, false); err != nil {
+				return nil, err
+			}
+		}
+		if j := jsonjs.SkipSpace(src, i); src[j] == ',' {
+			if k := jsonjs.SkipSpace(src, j+1); src[k] == '}' {
+				o.comma = j // JSON.parse refuses it: Validate said so
 			}
 		}
 	}

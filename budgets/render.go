@@ -21,7 +21,7 @@ import (
 // the template (name) and its line ("README.tmpl:3: ...").
 func RenderFile(name string, template []byte, f *File) ([]byte, error) {
 	var out bytes.Buffer
-	ls := newLines(template)
+	ls := newLines(template, false)
 	rest, off := template, 0
 	for {
 		k := bytes.Index(rest, []byte("{{"))

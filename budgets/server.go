@@ -1,31 +1,62 @@
 package budgets
 
-import "fmt"
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
 
-// ServerMember is the top-level member of a JSON budget file that says whose
-// numbers the file holds: `"$server": "twin"` marks the embedded twin's
-// budgets (specs/twin/budgets.json), which a run on the twin may rewrite.
-// Like every "$" member it holds no budget.
+// ServerMember is the mark of a budget file that says whose numbers it
+// holds. In JSON it is the top-level member `"$server": "NAME"` (like every
+// "$" member it holds no budget); in TypeScript, a top-level line comment
+// `// $server: NAME`. specs/twin/budgets.json is marked "twin".
 const ServerMember = "$server"
 
-// TwinServer is the value of ServerMember in a budget file of the twin's.
+// TwinServer is the server name of the embedded twin: the server of a
+// `walks run` without --url.
 const TwinServer = "twin"
 
-// Server returns what the file's ServerMember says ("twin"), or "" when
-// it has none: a TypeScript file, or a JSON file without the member, is
-// a service's own.
+// Server returns the server the file's mark names ("twin",
+// "api.example.org"), or "" when the file is not marked.
 func (f *File) Server() string {
 	return f.server
 }
 
-// GuardTwin returns an error when numbers read from the embedded twin
-// would be written into f, a budget file that does not say it is the
-// twin's: the twin's numbers in a service's file would pass the service's
-// own test no longer. how names the command and flags in the message
-// ("walks run: --update without --url").
-func GuardTwin(f *File, how string) error {
-	if f.Server() == TwinServer {
+// mark returns the file's mark as the file writes it.
+func (f *File) mark() string {
+	if f.Format == TypeScript {
+		return "`// " + ServerMember + ": " + f.server + "`"
+	}
+	return fmt.Sprintf("`%q: %q`", ServerMember, f.server)
+}
+
+// RunServer returns the server a run's numbers come from, the one rule of
+// every command: the name given (--server) when not "", else the host of
+// base (--url) when not "", else TwinServer when the run is on the
+// embedded twin, else "" (unknown: a tools/list capture read from a file).
+func RunServer(named, base string, onTwin bool) string {
+	switch {
+	case named != "":
+		return named
+	case base != "":
+		if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
+			return strings.ToLower(u.Hostname())
+		}
+		return base
+	case onTwin:
+		return TwinServer
+	}
+	return ""
+}
+
+// CheckServer returns an error when the numbers of a run from server would
+// be written into f, a file marked as another server's: the mark and the
+// server both known, and different. An unmarked file takes any numbers; a
+// run whose server is unknown writes into any file. flags names the flags
+// that say the run's server ("--server or --url"), for the message.
+func CheckServer(f *File, server, flags string) error {
+	if f.server == "" || server == "" || f.server == server {
 		return nil
 	}
-	return fmt.Errorf("%s would write the embedded twin's numbers into %s, which is not the twin's; give the service's --url, or mark a twin budget file with %q: %q", how, f.Path, ServerMember, TwinServer)
+	return fmt.Errorf("%s is marked %s, and this run's numbers come from %s; give --budgets a file of %s's (or an unmarked one), or say whose numbers they are with %s", f.Path, f.mark(), server, server, flags)
 }

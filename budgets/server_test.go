@@ -2,7 +2,7 @@ package budgets
 
 import "testing"
 
-func TestServerAndGuardTwin(t *testing.T) {
+func TestServerAndCheckServer(t *testing.T) {
 	for _, c := range []struct {
 		path, data, server string
 	}{
@@ -11,9 +11,12 @@ func TestServerAndGuardTwin(t *testing.T) {
 		{"other.json", `{"$server": "api.example.org", "A": {"a": 1}}`, "api.example.org"},
 		{"none.json", `{"A": {"a": 1}}`, ""},
 		{"nested.json", `{"A": {"a": 1, "$server": "twin"}}`, ""},
-		{"number.json", `{"$server": 1, "A": {"a": 1}}`, ""},
 		{"escaped.json", `{"\u0024server": "tw\u0069n", "A": {"a": 1}}`, "twin"},
-		{"first-task.ts", "// \"$server\": \"twin\"\nexport const A = {\n  a: 1,\n} as const;\n", ""},
+		{"quoted.ts", "// \"$server\": \"twin\"\nexport const A = {\n  a: 1,\n} as const;\n", ""},
+		{"first-task.ts", "// $server: twin\nexport const A = {\n  a: 1,\n} as const;\n", "twin"},
+		{"inner.ts", "export const A = {\n  // $server: twin\n  a: 1,\n} as const;\n", ""},
+		{"block.ts", "/* $server: twin */\nexport const A = {\n  a: 1,\n} as const;\n", ""},
+		{"string.ts", "const s = '// $server: twin';\nexport const A = {\n  a: 1,\n} as const;\n", ""},
 	} {
 		f, err := Parse(c.path, []byte(c.data))
 		if err != nil {
@@ -22,9 +25,12 @@ func TestServerAndGuardTwin(t *testing.T) {
 		if got := f.Server(); got != c.server {
 			t.Errorf("%s: Server() = %q, want %q", c.path, got, c.server)
 		}
-		err = GuardTwin(f, "walks run: --update without --url")
-		if (err == nil) != (c.server == TwinServer) {
-			t.Errorf("%s: GuardTwin = %v", c.path, err)
+		err = CheckServer(f, "api.example.org", "--server")
+		if (err == nil) != (c.server == "" || c.server == "api.example.org") {
+			t.Errorf("%s: CheckServer = %v", c.path, err)
+		}
+		if err := CheckServer(f, "", "--server"); err != nil {
+			t.Errorf("%s: CheckServer of an unknown server = %v", c.path, err)
 		}
 	}
 }

@@ -96,34 +96,46 @@ func formatInt(n int64, sep bool) string {
 	return b.String()
 }
 
-// ErrChanged is the error WriteAtomic returns (wrapped) when the file on
-// disk no longer holds what was read.
-var ErrChanged = errors.New("changed on disk since it was read")
+// ErrChanged is the error WriteAtomic and Locked.Write return (wrapped)
+// when the file on disk is no longer what was read.
+var ErrChanged = errors.New("changed during the run")
 
 // WriteAtomic writes data to path by a temporary file in the same
-// directory and a rename, keeping the file's mode. It refuses, with an
-// error wrapping ErrChanged, when the file on disk no longer equals
-// expectOld (someone changed it during the run). A nil expectOld means the
-// file must not exist yet. A symbolic link is followed: the file it points
-// at is replaced, and the link stays.
+// directory and a rename, keeping the file's mode. Right before the
+// rename it compares the file on disk with expectOld, byte for byte, and
+// refuses, with an error wrapping ErrChanged, when they differ (someone
+// changed or deleted the file during the run): "FILE changed during the
+// run; nothing written". A nil expectOld means the file must not exist. A
+// symbolic link is followed: the file it points at is replaced, and the
+// link stays.
 func WriteAtomic(path string, expectOld, data []byte) error {
+	named := path
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
+	pending, err := atomicfile.Prepare(path, data)
+	if err != nil {
+		return pathErr(path, err)
+	}
+	defer pending.Abort()
 	cur, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && expectOld == nil:
+	case errors.Is(err, fs.ErrNotExist), err == nil && (expectOld == nil || !bytes.Equal(cur, expectOld)):
+		return fmt.Errorf("%s %w; nothing written", named, ErrChanged)
 	case err != nil:
-		return fmt.Errorf("%s: %w", path, err)
-	case expectOld == nil || !bytes.Equal(cur, expectOld):
-		return fmt.Errorf("%s: %w; nothing written: run again to measure against the new file", path, ErrChanged)
+		return pathErr(path, err)
 	}
-	if err := atomicfile.Write(path, data); err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("%s: %w", path, err)
+	if err := pending.Commit(); err != nil {
+		return pathErr(path, err)
 	}
 	return nil
+}
+
+func pathErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -201,7 +200,7 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	// The file changed since it was read: refused, untouched.
 	err := WriteAtomic(path, old, []byte("x"))
-	if !errors.Is(err, ErrChanged) || !strings.HasPrefix(err.Error(), path+": changed on disk since it was read") {
+	if !errors.Is(err, ErrChanged) || err.Error() != path+" changed during the run; nothing written" {
 		t.Errorf("stale write = %v", err)
 	}
 	if got := string(readFile(t, path)); got != "export const A = { a: 2 };\n" {
@@ -214,6 +213,11 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if err := WriteAtomic(fresh, nil, []byte("{}")); !errors.Is(err, ErrChanged) {
 		t.Errorf("a nil expectOld over an existing file = %v", err)
+	}
+	// A file deleted since it was read is not written again.
+	gone := filepath.Join(dir, "gone.json")
+	if err := WriteAtomic(gone, []byte("{}"), []byte("{}")); !errors.Is(err, ErrChanged) {
+		t.Errorf("a write over a deleted file = %v", err)
 	}
 	// A link stays a link; its target changes.
 	link := filepath.Join(dir, "link.json")

@@ -40,16 +40,24 @@ func parseBudgetFlags(flags []string) ([]*givenBudget, error) {
 	return out, nil
 }
 
-// budgetKey returns a capture's budget key: its file stem without a
-// leading "tools-".
+// budgetKey returns a capture's budget key: its file name up to the first
+// ".", without a leading "tools-" (tools-mcp.json: mcp; x.tools-list.json:
+// x). A name that starts with "." keeps its stem.
 func budgetKey(path string) string {
 	base := filepath.Base(path)
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	stem, _, _ := strings.Cut(base, ".")
+	if stem == "" {
+		stem = strings.TrimSuffix(base, filepath.Ext(base))
+	}
 	if k := strings.TrimPrefix(stem, "tools-"); k != "" {
 		return k
 	}
 	return stem
 }
+
+// keyHint says, after a budget that cannot be added, which flag chooses
+// the key.
+const keyHint = "a capture's key is its file name up to the first \".\" without \"tools-\" (choose it with --budget-key KEY), a toolset's its name in --toolsets"
 
 // unitBlocks are the blocks of tool-list budgets, one per unit: bytes/3
 // tokens (the default), and each real tokenizer's tokens.

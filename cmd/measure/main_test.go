@@ -56,6 +56,8 @@ func TestScripts(t *testing.T) {
 			"exitcode":   exitcodeCmd,
 			"wellformed": scripttest.Wellformed,
 			"noraw":      scripttest.Noraw,
+			"tsvalid":    scripttest.TSValid,
+			"lineends":   scripttest.LineEnds,
 		},
 	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -61,15 +59,26 @@ with its init answer beside it (see measure capture --help). measure config
 measures every server of an MCP client's configuration, one row each and
 a total (see measure config --help).
 
-Budgets: a capture's budget key is --budget-key, or its file stem with a
-leading "tools-" removed (tools-mcp.json -> mcp); a toolset's key is its
-name. In a budgets file the key is looked up as TOOL_LIST_TOKENS.KEY;
---budget takes KEY=TOKENS or TOOL_LIST_TOKENS.KEY=TOKENS. A list reading more
-tokens than its budget is a breach. Tokens are floor(bytes/3); a budget in
-the block TOOL_LIST_O200K (or TOOL_LIST_CL100K) counts that tokenizer's
-tokens instead. --update sets every budget at what was read, adding the
-keys and blocks the file lacks (or the file). A budget in these blocks
-that nothing read is reported (with --strict, a finding).
+Budgets: a capture's budget key is --budget-key, or its file name up to
+the first "." with a leading "tools-" removed (tools-mcp.json -> mcp,
+x.tools-list.json -> x); a toolset's key is its name. In a budgets file
+the key is looked up as TOOL_LIST_TOKENS.KEY; --budget takes KEY=TOKENS or
+TOOL_LIST_TOKENS.KEY=TOKENS. A list reading more tokens than its budget is
+a breach. Tokens are floor(bytes/3); a budget in the block TOOL_LIST_O200K
+(or TOOL_LIST_CL100K) counts that tokenizer's tokens instead. A budget in
+these blocks that nothing read is reported (with --strict, a finding).
+
+--update sets every budget at what was read, digits only, adding the keys
+and blocks the file lacks (or the file), in the file's own style. The file
+is locked from its first read to its write, so runs that update one file
+follow each other (one says so on stderr while it waits); if it changed on
+disk during the run (an edit by hand, a deletion), nothing is written,
+exit 2, and the numbers read are printed, one "KEY VALUE" line each. A
+budget file may say whose numbers it holds ("$server": "NAME" in JSON,
+"// $server: NAME" in TypeScript): --update refuses to write numbers of
+another server into it. A capture's server is unknown unless --server
+names it; an unmarked file takes any numbers, and a file --update creates
+is marked with --server's NAME when given. See docs/budgets.md.
 `
 
 // run is the command: it dispatches the subcommands and measures captures.
@@ -118,6 +127,7 @@ type options struct {
 	tokenizers           []*tokenize.Tokenizer
 	strict               bool
 	update               bool
+	server               string
 	github               bool
 	junit                string
 	// descCeiling and instrCeiling: the ceilings were asked for
@@ -149,7 +159,8 @@ func newCommand(o *options) *cli.Command {
 	c.Budgets(&o.budgetsFile)
 	c.Update(&o.update)
 	fs.StringArrayVar(&o.budget, "budget", nil, "a budget `KEY=TOKENS` for a capture or toolset key (repeatable)")
-	fs.StringVar(&o.budgetKey, "budget-key", "", "the budget `KEY` of the one capture given (default: its stem without \"tools-\")")
+	fs.StringVar(&o.budgetKey, "budget-key", "", "the budget `KEY` of the one capture given (default: its file name up to the first \".\", without \"tools-\")")
+	c.Server(&o.server)
 	tokenizerFlag(fs, &o.tokenizer)
 	c.GitHub(&o.github)
 	c.JUnit(&o.junit)
@@ -225,21 +236,30 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	var bfile *budgets.File
+	var locked *budgets.Locked
 	if o.update && o.budgetsFile == "" {
 		return cli.Usage("--update sets the budgets of a budgets file: give --budgets FILE")
 	}
-	if o.budgetsFile != "" {
-		_, statErr := os.Stat(o.budgetsFile)
-		if !(o.update && errors.Is(statErr, os.ErrNotExist)) { // --update creates it
-			if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-				return err
-			}
+	server := budgets.RunServer(o.server, "", false)
+	switch {
+	case o.update:
+		// Locked from its first read to the write: runs that update the file follow each other whole.
+		locked, err = budgets.Lock(cli.Context(), o.budgetsFile, func() {
+			fmt.Fprintf(stderr, "measure: waiting for another run's --update of %s\n", o.budgetsFile)
+		})
+		if err != nil {
+			return err
 		}
-	}
-	if o.update && bfile != nil && slices.ContainsFunc(paths, twinCapture) {
-		// The twin's tool lists (captures/twin) are not a service's.
-		if err := budgets.GuardTwin(bfile, "--update from the twin's captures"); err != nil {
-			return cli.Usage("%v", err)
+		defer locked.Unlock()
+		if locked.Exists() {
+			bfile = locked.File()
+		}
+		if err := budgets.CheckServer(locked.File(), server, "--server"); err != nil {
+			return cli.Usage("--update: %v", err)
+		}
+	case o.budgetsFile != "":
+		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
+			return err
 		}
 	}
 	for _, u := range wantedUnits(bfile, given) {
@@ -275,10 +295,16 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if o.update {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		moves, added, err := budgets.SetFile(ctx, o.budgetsFile, readings)
-		cancel()
-		if err != nil {
+		moves, added, err := locked.Write(readings, server)
+		var ae *budgets.AddError
+		switch {
+		case errors.As(err, &ae):
+			return cli.Usage("%v; %s", err, keyHint)
+		case errors.Is(err, budgets.ErrChanged):
+			fmt.Fprintf(stderr, "measure: %v; the numbers read:\n", err)
+			printReadings(stderr, readings)
+			return cli.SilentUsage
+		case err != nil:
 			return err
 		}
 		for _, m := range moves {
@@ -559,8 +585,16 @@ func strs(ss []string) jsonjs.Value {
 	return jsonjs.ArrayValue(vs)
 }
 
-// twinCapture reports whether a capture is one of the embedded twin's: a
-// file in a directory named twin (captures/twin).
-func twinCapture(path string) bool {
-	return filepath.Base(filepath.Dir(filepath.Clean(path))) == "twin"
+
+// printReadings prints what was read, one "KEY VALUE" line a budget,
+// sorted: the numbers of an --update that could not be written.
+func printReadings(w io.Writer, readings map[string]int64) {
+	keys := make([]string, 0, len(readings))
+	for k := range readings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s %d\n", k, readings[k])
+	}
 }

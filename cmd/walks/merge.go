@@ -22,7 +22,8 @@ for byte. Every share must be there, each once, from the same run.
 
 The budgets are held as the shards read them: give merge the --budgets,
 --strict and --check-slack an unsharded run would get (the shards need
-none).
+none). The numbers of shares run without --url are the twin's; of shares
+run with one, --server names their server (see walks run --help).
 `
 
 func mergeCmd(stdout, stderr io.Writer, args []string) error {
@@ -49,19 +50,11 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	for i, oc := range outcomes {
 		r.specs[i] = oc.Spec
 	}
-	if f.budgetFile != "" {
-		if r.budgets, err = loadBudgets(f); err != nil {
-			return err
-		}
-		if err := checkBudgetKeys(r.budgets, r.specs, f.update); err != nil {
-			return err
-		}
-		if f.update && ranOnTwin(fs.Args()) {
-			if err := budgets.GuardTwin(r.budgets, "merge: --update of shares run without --url"); err != nil {
-				return err
-			}
-		}
+	r.server = budgets.RunServer(f.server, "", ranOnTwin(fs.Args()))
+	if err := r.loadBudgets(stderr, "merge"); err != nil {
+		return err
 	}
+	defer r.unlock()
 	if f.base != "" {
 		if r.base, err = walk.ReadReport(f.base); err != nil {
 			return err

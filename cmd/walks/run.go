@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +33,18 @@ tokens, then each budget with what the walk read and the slack.
 With no --url, the walks run against the embedded twin, a server that
 plays the agent service's surface, started on a loopback port for the run
 and stopped after it.
+
+--update rewrites each budget at what its walk read and adds what the file
+lacks (a key at any depth, a block, the file), keeping every other byte.
+The file is locked from its first read to its write, so runs that update
+one file follow each other (one says so while it waits); if it changed on
+disk during the run, nothing is written, exit 2, and the numbers read are
+printed, one "KEY VALUE" line each. A budget file may say whose numbers it
+holds ("$server": "NAME" in JSON, "// $server: NAME" in TypeScript); a
+run's numbers are the twin's without --url, else the --url's host, or the
+--server given. --update refuses a file marked as another server's; an
+unmarked file takes any numbers, and a file it creates is marked with the
+run's server. See docs/budgets.md.
 `
 
 type runFlags struct {
@@ -48,6 +59,7 @@ type runFlags struct {
 	budgetFile string
 	strict     bool
 	update     bool
+	server     string
 	slack      float64
 	repeat     int
 	timeout    time.Duration
@@ -68,6 +80,7 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 	c.Budgets(&f.budgetFile)
 	c.Strict(&f.strict)
 	c.Update(&f.update)
+	c.Server(&f.server)
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
 	c.GitHub(&f.github)
@@ -116,6 +129,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 	if r == nil {
 		return err // an error, or the help printed
 	}
+	defer r.unlock()
 	outcomes, err := r.run(stderr)
 	if err != nil {
 		return err
@@ -128,7 +142,7 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 // tables, and returns the run's exit.
 func (r *walksRun) finish(stdout, stderr io.Writer, outcomes []walk.Outcome) error {
 	v := r.hold(outcomes)
-	updateErr := r.update(v)
+	updateErr := r.update(stderr, v)
 	if err := r.report(stdout, stderr, v, outcomes); err != nil {
 		return err
 	}
@@ -174,6 +188,8 @@ type walksRun struct {
 	vars    map[string]string // --var, parsed
 	specs   []*walk.Spec
 	budgets *budgets.File     // nil without --budgets
+	locked  *budgets.Locked   // the budget file, held from its first read to its write, with --update
+	server  string            // whose numbers the run reads: budgets.RunServer
 	base    *walk.Report      // nil without --base
 	shard   *walk.ShardReport // nil unless --shard picked a share
 }
@@ -248,19 +264,6 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
 		}
 	}
-	if f.budgetFile != "" {
-		if r.budgets, err = loadBudgets(f); err != nil {
-			return nil, err
-		}
-		if err := checkBudgetKeys(r.budgets, r.specs, f.update); err != nil {
-			return nil, err
-		}
-		if f.update && f.url == "" {
-			if err := budgets.GuardTwin(r.budgets, "run: --update without --url"); err != nil {
-				return nil, err
-			}
-		}
-	}
 	if r.shard != nil {
 		r.shard.Twin = f.url == ""
 	}
@@ -281,6 +284,11 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 			}
 			r.base.Walks = kept
 		}
+	}
+	// Last, so that nothing after it fails with the file locked.
+	r.server = budgets.RunServer(f.server, f.url, f.url == "")
+	if err := r.loadBudgets(stderr, "run"); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -381,7 +389,7 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 
 // update moves each budget to what its walk read, when --update asks and
 // every walk ran and counted alike; the checks then hold as settled.
-func (r *walksRun) update(v *verdict) error {
+func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 	switch {
 	case !r.f.update:
 		return nil
@@ -390,11 +398,45 @@ func (r *walksRun) update(v *verdict) error {
 	case v.differ > 0:
 		return cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", r.f.budgetFile))
 	}
-	moves, err := updateBudgets(r.budgets, v.checks)
-	if err != nil {
+	moves, err := updateBudgets(r.locked, r.server, v.checks)
+	var ae *budgets.AddError
+	switch {
+	case errors.As(err, &ae):
+		return fmt.Errorf("--update: %v; %s", err, keyOrigin(r.specs, ae.Name))
+	case errors.Is(err, budgets.ErrChanged):
+		fmt.Fprintf(stderr, "walks: --update: %v; the numbers read:\n", err)
+		values, _ := v.checks.Values()
+		for _, c := range v.checks.With(gate.Unbudgeted) {
+			values[c.Key] = c.Read
+		}
+		printReadings(stderr, values)
+		return cli.SilentUsage
+	case err != nil:
 		return fmt.Errorf("--update: %v", err)
 	}
 	v.rep.Moves = moves
+	// A budget the file lacked is in it now: its warning is old news.
+	added := map[string]bool{}
+	for _, m := range moves {
+		if m.Old == 0 {
+			added[m.Key] = true
+		}
+	}
+	var stale []string
+	for _, c := range v.checks.With(gate.Unbudgeted) {
+		if added[c.Key] {
+			stale = append(stale, fmt.Sprintf("walk %s: unbudgeted: %v", c.Subject, c.Missing))
+		}
+	}
+	v.rep.Warnings = slices.DeleteFunc(v.rep.Warnings, func(w string) bool { return slices.Contains(stale, w) })
+	// and its check holds, at the line it was added at.
+	if nf, err := budgets.Load(r.f.budgetFile); err == nil {
+		for i, c := range v.checks {
+			if b, ok := nf.Get(c.Key); ok && c.Status == gate.Unbudgeted && added[c.Key] {
+				v.checks[i].Budget, v.checks[i].Status, v.checks[i].Missing = b, gate.OK, nil
+			}
+		}
+	}
 	v.checks = v.checks.Settled()
 	return nil
 }
@@ -479,20 +521,96 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// loadBudgets reads the --budgets file. With --update, a file that does not
-// exist yet is read as an empty one of its extension's form, and written
-// with every budget the walks read: a new project starts its file with one
-// run.
-func loadBudgets(f runFlags) (*budgets.File, error) {
-	bf, err := budgets.Load(f.budgetFile)
-	if err != nil && f.update && errors.Is(err, os.ErrNotExist) {
-		data, nerr := budgets.New(f.budgetFile, nil)
-		if nerr != nil {
-			return nil, nerr
-		}
-		return budgets.Parse(f.budgetFile, data)
+// loadBudgets reads the --budgets file, and checks it before anything
+// runs. With --update the file is locked first (and stays locked until
+// unlock), and a file that does not exist yet is read as an empty one of
+// its extension's form, written at the end with every budget the walks
+// read: a new project starts its file with one run. The file must take
+// the run's numbers (budgets.CheckServer) and every key the walks name
+// that it lacks.
+func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
+	f := r.f
+	if f.budgetFile == "" {
+		return nil
 	}
-	return bf, err
+	if !f.update {
+		var err error
+		if r.budgets, err = budgets.Load(f.budgetFile); err != nil {
+			return err
+		}
+		return checkBudgetKeys(r.budgets, r.specs, false)
+	}
+	l, err := budgets.Lock(cli.Context(), f.budgetFile, func() {
+		fmt.Fprintf(stderr, "walks: waiting for another run's --update of %s\n", f.budgetFile)
+	})
+	if err != nil {
+		return err
+	}
+	r.locked, r.budgets = l, l.File()
+	fail := func(err error) error {
+		r.unlock()
+		return err
+	}
+	if err := checkBudgetKeys(r.budgets, r.specs, true); err != nil {
+		return fail(err)
+	}
+	if err := budgets.CheckServer(r.budgets, r.server, "--server or --url"); err != nil {
+		return fail(cli.Usage("%s: --update: %v", cmd, err))
+	}
+	// Every key the walks name that the file lacks must be one it can
+	// take: said now, not after every walk ran.
+	values := map[string]int64{}
+	for _, s := range r.specs {
+		for _, m := range s.AllMeasures() {
+			if _, ok := r.budgets.Get(m.Key); !ok {
+				values[m.Key] = 0
+			}
+		}
+	}
+	if _, err := r.budgets.Insert(values); err != nil {
+		var ae *budgets.AddError
+		if errors.As(err, &ae) {
+			err = fmt.Errorf("%v; %s", err, keyOrigin(r.specs, ae.Name))
+		}
+		return fail(cli.Usage("%s: --update: %v", cmd, err))
+	}
+	return nil
+}
+
+// unlock releases the budget file's lock, if held.
+func (r *walksRun) unlock() {
+	if r.locked != nil {
+		r.locked.Unlock()
+	}
+}
+
+// keyOrigin says which spec names a budget key, and where.
+func keyOrigin(specs []*walk.Spec, key string) string {
+	for _, s := range specs {
+		for _, m := range s.AllMeasures() {
+			if m.Key == key {
+				field := "a budgets: key"
+				if m.Measure.Kind == gate.Total && m.Line == s.BudgetLine {
+					field = "its budget:"
+				}
+				return fmt.Sprintf("walk %s names it with %s at %s:%d; choose another key there", s.Name, field, s.File, m.Line)
+			}
+		}
+	}
+	return "the walk's budget: or budgets: key in its spec chooses it"
+}
+
+// printReadings prints what was read, one "KEY VALUE" line a budget,
+// sorted: the numbers of an --update that could not be written.
+func printReadings(w io.Writer, readings map[string]int64) {
+	keys := make([]string, 0, len(readings))
+	for k := range readings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s %d\n", k, readings[k])
+	}
 }
 
 // checkBudgetKeys refuses, before anything runs, a budget file that
@@ -657,8 +775,9 @@ func hasToolList(ts []walk.ToolListReport, part string) bool {
 }
 
 // updateBudgets rewrites each budget the checks found at what was read,
-// and returns the budgets that moved.
-func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, error) {
+// adding the ones the file lacks, into the locked file (a file it creates
+// is marked as server's), and returns the budgets that moved or were added.
+func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk.MoveReport, error) {
 	values, err := checks.Values()
 	if err != nil {
 		return nil, err
@@ -670,13 +789,7 @@ func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, err
 			values[c.Key] = c.Read
 		}
 	}
-	if _, err := bf.Insert(values); err != nil {
-		return nil, err // a name or value the file refuses: said before locking
-	}
-	// The file as it is under its lock: another run may have moved it.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	moves, added, err := budgets.SetFile(ctx, bf.Path, values)
+	moves, added, err := l.Write(values, server)
 	if err != nil {
 		return nil, err
 	}
@@ -690,6 +803,7 @@ func updateBudgets(bf *budgets.File, checks gate.Checks) ([]walk.MoveReport, err
 	}
 	return out, nil
 }
+
 
 func writeJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")

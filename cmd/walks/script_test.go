@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,7 +21,9 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the golden scripts; each gets a fresh local server's
-// address in $URL, and the exits command to check exit codes.
+// address in $URL, the repository's specs directory in $SPECS, and the
+// commands exits (exit codes), wellformed, tsvalid (the TypeScript
+// compiler reads a file) and lineends (CRLF or CR files).
 func TestScripts(t *testing.T) {
 	noGitHub(t)
 	testscript.Run(t, testscript.Params{
@@ -30,12 +33,19 @@ func TestScripts(t *testing.T) {
 			srv := walktest.Start()
 			e.Defer(srv.Close)
 			e.Setenv("URL", srv.URL)
+			specs, err := filepath.Abs("../../specs")
+			if err != nil {
+				return err
+			}
+			e.Setenv("SPECS", specs) // the repository's walk specs
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":      scripttest.Exits,
 			"wellformed": scripttest.Wellformed,
 			"noraw":      scripttest.Noraw,
+			"tsvalid":    scripttest.TSValid,
+			"lineends":   scripttest.LineEnds,
 		},
 	})
 }

@@ -16,7 +16,8 @@
 //
 // Lock serialises writers of one file across processes (a lock file
 // beside it), and RemoveTemps removes the temporary files of writes in
-// flight, for a command stopped by a signal.
+// flight and the lock files of locks held, for a command stopped by a
+// signal.
 package atomicfile
 
 import (
@@ -233,14 +234,16 @@ func track(tmp string, on bool) {
 }
 
 // RemoveTemps removes the temporary files of every write in flight in
-// this process (for a command stopping on a signal).
+// this process, and releases every lock it holds, removing the lock files
+// (for a command stopping on a signal).
 func RemoveTemps() {
 	liveMu.Lock()
-	defer liveMu.Unlock()
 	for tmp := range live {
 		os.Remove(tmp)
 		delete(live, tmp)
 	}
+	liveMu.Unlock()
+	releaseLocks()
 }
 
 func tempName(path string) string {

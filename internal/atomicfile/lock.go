@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -16,6 +17,12 @@ import (
 // releases it. A lock file left by a killed process is no obstacle: the
 // kernel released its lock.
 func Lock(ctx context.Context, path string) (unlock func(), err error) {
+	return LockWaiting(ctx, path, nil)
+}
+
+// LockWaiting is Lock, calling waiting (when not nil) once if another
+// holds the lock, before it waits.
+func LockWaiting(ctx context.Context, path string, waiting func()) (unlock func(), err error) {
 	path = Target(path)
 	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 	for {
@@ -27,6 +34,10 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 			err = lockFile(f)
 			if err == nil || !errors.Is(err, errLocked) {
 				break
+			}
+			if waiting != nil {
+				waiting()
+				waiting = nil
 			}
 			select {
 			case <-ctx.Done():
@@ -42,9 +53,43 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 		// The holder before us may have removed the file we locked: the
 		// lock counts only on the file now at lp.
 		if sameFile(f, lp) {
-			return func() { unlockFile(f, lp) }, nil
+			var once sync.Once
+			release := func() {
+				once.Do(func() {
+					unlockFile(f, lp)
+				})
+			}
+			heldMu.Lock()
+			held[lp] = release
+			heldMu.Unlock()
+			return func() {
+				heldMu.Lock()
+				delete(held, lp)
+				heldMu.Unlock()
+				release()
+			}, nil
 		}
 		f.Close()
+	}
+}
+
+var (
+	heldMu sync.Mutex
+	held   = map[string]func(){} // the locks this process holds: their release
+)
+
+// releaseLocks releases every lock this process holds, removing its lock
+// file (for a command stopping on a signal: RemoveTemps).
+func releaseLocks() {
+	heldMu.Lock()
+	rs := make([]func(), 0, len(held))
+	for lp, r := range held {
+		rs = append(rs, r)
+		delete(held, lp)
+	}
+	heldMu.Unlock()
+	for _, r := range rs {
+		r()
 	}
 }
 

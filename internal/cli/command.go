@@ -75,6 +75,7 @@ const (
 	githubHelp   = "speak to a GitHub Actions job: an annotation at the line at fault (a budget exceeded, at its line in the budget file), and the tables appended to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)"
 	budgetsHelp  = "hold what is read to the budgets in `FILE` (JSON, or TypeScript export const blocks)"
 	updateHelp   = "write what was read into what the run is held to: the --budgets FILE (only digits change; missing keys, blocks or the file itself are added), or measure snap's snapshot"
+	serverHelp   = "the server `NAME` whose numbers these are (default: twin for the embedded twin, the --url's host for walks run): --update refuses a budget file marked as another server's ($server), and marks a file it creates with it"
 	strictHelp   = "make a warning a finding (exit 1): a budget the file lacks, a budget nothing read, a client limit passed"
 	versionHelp  = "print the version (module version and VCS revision) and exit"
 	helpHelp     = "print this help"
@@ -100,6 +101,9 @@ func (c *Command) Budgets(p *string) { c.Flags.StringVar(p, "budgets", "", budge
 
 // Update defines --update, which rewrites what the run is held to.
 func (c *Command) Update(p *bool) { c.Flags.BoolVar(p, "update", false, updateHelp) }
+
+// Server defines --server NAME, the server whose numbers a run reads.
+func (c *Command) Server(p *string) { c.Flags.StringVar(p, "server", "", serverHelp) }
 
 // Strict defines --strict.
 func (c *Command) Strict(p *bool) { c.Flags.BoolVar(p, "strict", false, strictHelp) }

@@ -3,6 +3,8 @@ package nodeoracle
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,12 +14,21 @@ import (
 
 // NPMModules returns the node_modules folder where `make npm-deps`
 // installs the pinned npm packages the tests use (testdata/npm at the
-// module's root), failing the test when js-tiktoken is not installed there.
+// module's root), failing the test when js-tiktoken or typescript is not
+// installed there.
 func NPMModules(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	mods, err := npmModules()
 	if err != nil {
 		t.Fatal(err)
+	}
+	return mods
+}
+
+func npmModules() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
@@ -25,15 +36,17 @@ func NPMModules(t testing.TB) string {
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			t.Fatal("nodeoracle: no go.mod above the test's directory")
+			return "", errors.New("nodeoracle: no go.mod above the test's directory")
 		}
 		dir = up
 	}
 	mods := filepath.Join(dir, "testdata", "npm", "node_modules")
-	if _, err := os.Stat(filepath.Join(mods, "js-tiktoken", "package.json")); err != nil {
-		t.Fatalf("nodeoracle: js-tiktoken is not installed in %s (run make npm-deps): %v", mods, err)
+	for _, pkg := range []string{"js-tiktoken", "typescript"} {
+		if _, err := os.Stat(filepath.Join(mods, pkg, "package.json")); err != nil {
+			return "", fmt.Errorf("nodeoracle: %s is not installed in %s (run make npm-deps): %v", pkg, mods, err)
+		}
 	}
-	return mods
+	return mods, nil
 }
 
 // MeasureTokenizers runs measure.js --tokenizers=NAMES on the captures in

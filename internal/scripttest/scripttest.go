@@ -30,6 +30,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/readmeter/readmeter/internal/nodeoracle"
 )
 
 // Exits is the exits command: exits N PROGRAM ARGS...
@@ -199,4 +201,47 @@ func raw(text string, md bool) error {
 		cells = c
 	}
 	return nil
+}
+
+// TSValid is the tsvalid command: tsvalid FILE... fails unless the
+// TypeScript compiler's parser (the typescript package pinned in
+// testdata/npm) reads each file without a syntax error. With !, it fails
+// unless some file has one.
+func TSValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: tsvalid FILE...")
+	}
+	var files []nodeoracle.TSFile
+	for _, a := range args {
+		files = append(files, nodeoracle.TSFile{Name: a, Text: ts.ReadFile(a)})
+	}
+	res, err := nodeoracle.ParseTSFiles(files...)
+	if err != nil {
+		ts.Fatalf("tsvalid: %v", err)
+	}
+	bad := false
+	for i, r := range res {
+		for _, d := range r.Diagnostics {
+			bad = true
+			ts.Logf("%s:%d: %s", args[i], d.Line, d.Message)
+		}
+	}
+	if bad != neg {
+		ts.Fatalf("tsvalid: syntax errors: %v, want %v", bad, neg)
+	}
+}
+
+// LineEnds is the lineends command: lineends crlf|cr FILE... rewrites each
+// file's LF line ends as CRLF or as a lone CR (a txtar archive holds LF).
+func LineEnds(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || args[0] != "crlf" && args[0] != "cr" {
+		ts.Fatalf("usage: lineends crlf|cr FILE...")
+	}
+	end := map[string]string{"crlf": "\r\n", "cr": "\r"}[args[0]]
+	for _, a := range args[1:] {
+		data := strings.ReplaceAll(ts.ReadFile(a), "\n", end)
+		if err := os.WriteFile(ts.MkAbs(a), []byte(data), 0o666); err != nil {
+			ts.Fatalf("lineends: %v", err)
+		}
+	}
 }

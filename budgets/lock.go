@@ -1,0 +1,131 @@
+package budgets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+
+	"github.com/readmeter/readmeter/internal/atomicfile"
+)
+
+// Locked is a budget file held for one --update run: locked (atomicfile's
+// lock file beside it) from the moment it is read at the start of the run
+// until its write at the end, so that two runs that update one file
+// follow each other whole and neither loses the other's numbers.
+//
+//	l, err := budgets.Lock(ctx, "first-task.ts", func() { fmt.Fprintln(stderr, "waiting...") })
+//	defer l.Unlock()
+//	... run, reading l.File() ...
+//	moves, added, err := l.Write(values, "twin")
+type Locked struct {
+	// Path is the file's path.
+	Path string
+
+	file   *File
+	old    []byte // what was read; nil when there was no file
+	unlock func()
+}
+
+// Lock takes the lock of the budget file at path, waiting for another run
+// that holds it until ctx is done (waiting, when not nil, is called once
+// before it waits), then reads the file. A file that does not exist is
+// read as an empty file of its extension's form, which Write creates.
+func Lock(ctx context.Context, path string, waiting func()) (*Locked, error) {
+	unlock, err := atomicfile.LockWaiting(ctx, path, waiting)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	l := &Locked{Path: path, unlock: unlock}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		seed, err := New(path, "", nil)
+		if err == nil {
+			l.file, err = Parse(path, seed)
+		}
+		if err != nil {
+			unlock()
+			return nil, err
+		}
+	case err != nil:
+		unlock()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	default:
+		if l.file, err = Parse(path, data); err != nil {
+			unlock()
+			return nil, err
+		}
+		l.old = data
+	}
+	return l, nil
+}
+
+// File returns the file as read when it was locked.
+func (l *Locked) File() *File { return l.file }
+
+// Exists reports whether the file existed when it was locked.
+func (l *Locked) Exists() bool { return l.old != nil }
+
+// Unlock releases the lock; a second call does nothing.
+func (l *Locked) Unlock() {
+	if l.unlock != nil {
+		l.unlock()
+		l.unlock = nil
+	}
+}
+
+// Write sets the named budgets to their values (Update), adding the ones
+// the file lacks (Insert; a file that did not exist is created, marked as
+// server's when server is not ""), and writes the file atomically, if it
+// is byte for byte what was read when it was locked: a file changed or
+// deleted since (by hand: another run waits for the lock) is an error
+// wrapping ErrChanged, and nothing is written. added names the budgets
+// added, sorted; moves has one per value, in file order.
+func (l *Locked) Write(values map[string]int64, server string) (moves []Move, added []string, err error) {
+	var data []byte
+	if l.old == nil {
+		data, err = New(l.Path, server, values)
+	} else {
+		data, err = l.file.Insert(values)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := Parse(l.Path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	for name := range values {
+		if _, ok := l.file.index[name]; !ok {
+			added = append(added, name)
+		}
+	}
+	sort.Strings(added)
+	data, moves, err = f.Update(values)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l.old != nil && string(data) == string(l.old) {
+		// Nothing to write; the file must still be what was read.
+		cur, err := os.ReadFile(l.Path)
+		if err != nil || string(cur) != string(l.old) {
+			return nil, nil, fmt.Errorf("%s %w; nothing written", l.Path, ErrChanged)
+		}
+		return moves, added, nil
+	}
+	if err := WriteAtomic(l.Path, l.old, data); err != nil {
+		return nil, nil, err
+	}
+	return moves, added, nil
+}
