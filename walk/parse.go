@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/ledger"
 )
 
@@ -416,7 +417,7 @@ func (p *parser) normalize(s *Spec, n *yaml.Node) {
 	}
 }
 
-var serverKeys = []string{"url", "token", "headers", "protocol", "version_header", "command", "env", "dir"}
+var serverKeys = []string{"url", "token", "headers", "protocol", "version_header", "follow", "command", "env", "dir"}
 
 func (p *parser) server(n *yaml.Node, what string) *Server {
 	sv := &Server{Line: n.Line}
@@ -433,6 +434,8 @@ func (p *parser) server(n *yaml.Node, what string) *Server {
 			sv.Protocol = p.str(v, what+".protocol")
 		case "version_header":
 			sv.NoVersionHeader = !p.boolean(v, what+".version_header")
+		case "follow":
+			sv.Follow = p.follow(v, what+".follow")
 		case "command":
 			sv.Command = p.strList(v, what+".command")
 		case "env":
@@ -443,6 +446,9 @@ func (p *parser) server(n *yaml.Node, what string) *Server {
 	}
 	if (sv.URL == "") == (sv.Command == nil) {
 		p.errf(n, "%s: want a url or a command (exactly one)", what)
+	}
+	if sv.Follow != "" && sv.Command != nil {
+		p.errf(n, "%s: follow is for a server at a url, whose answers may redirect; a command's do not", what)
 	}
 	return sv
 }
@@ -731,11 +737,26 @@ func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.N
 			bodies++
 			b := p.str(v, what+".body")
 			r.Body, r.BodyLine, r.HasBody = &b, v.Line, true
+		case "follow":
+			r.Follow = p.follow(v, what+".follow")
 		}
 	}
 	if bodies > 1 {
 		p.errf(n, "%s: a request has one body: json, form or body", what)
 	}
+}
+
+// follow reads a redirect policy: none, same-origin or cross-origin.
+func (p *parser) follow(n *yaml.Node, what string) redirect.Follow {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.errf(n, "%s: want none, same-origin or cross-origin, got %s", what, kindName(n))
+		return ""
+	}
+	f, err := redirect.Parse(n.Value)
+	if err != nil {
+		p.errf(n, "%s: %v", what, err)
+	}
+	return f
 }
 
 // nodeTemplates checks the template syntax of every scalar under n.

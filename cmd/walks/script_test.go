@@ -22,7 +22,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the golden scripts; each gets a fresh local server's
-// address in $URL, and the exits command to check exit codes.
+// address in $URL, a second one's (another origin) in $OTHER, and the
+// exits command to check exit codes.
 func TestScripts(t *testing.T) {
 	noGitHub(t)
 	testscript.Run(t, testscript.Params{
@@ -32,6 +33,9 @@ func TestScripts(t *testing.T) {
 			srv := walktest.Start()
 			e.Defer(srv.Close)
 			e.Setenv("URL", srv.URL)
+			other := walktest.Start()
+			e.Defer(other.Close)
+			e.Setenv("OTHER", other.URL)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
