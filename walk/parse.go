@@ -82,10 +82,35 @@ func Load(path string) (*Spec, error) {
 }
 
 func readYAML(path string) (*yaml.Node, error) {
-	data, err := os.ReadFile(path)
+	data, err := readCapped(path)
+	if err != nil {
+		return nil, err
+	}
+	return decodeYAML(path, data)
+}
+
+// readCapped reads the file at path, refusing one of more than
+// MaxSpecFile bytes before reading further.
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
 	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSpecFile+1))
+	if err != nil {
+		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
+	}
+	if len(data) > MaxSpecFile {
+		return nil, SpecErrors{{File: path, Msg: fmt.Sprintf("larger than %d MiB, the most a spec file may be; a large fixture goes in a file a step reads (exec, doc)", MaxSpecFile>>20)}}
+	}
+	return data, nil
+}
+
+// decodeYAML parses a spec's bytes, read from path, into its root node,
+// refusing a document that holds more than MaxSpecBytes with its aliases
+// expanded.
+func decodeYAML(path string, data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err == io.EOF {
@@ -103,35 +128,96 @@ func readYAML(path string) (*yaml.Node, error) {
 	if len(doc.Content) == 0 {
 		return nil, SpecErrors{{File: path, Msg: "empty file"}}
 	}
-	budget := maxNodes
-	if at := oversize(&doc, &budget); at != nil {
-		return nil, SpecErrors{{File: path, Line: at.Line, Msg: fmt.Sprintf("with its aliases expanded the file holds more than %d values; write the values out, or use fewer aliases", maxNodes)}}
+	if e := oversize(path, &doc); e != nil {
+		return nil, SpecErrors{e}
 	}
 	return resolveAlias(doc.Content[0]), nil
 }
 
-// maxNodes bounds a spec's values with its aliases expanded, so a few
-// lines of nested aliases cannot make a spec that never finishes loading.
-const maxNodes = 100_000
+// MaxSpecFile is the most bytes a spec file (or an include) may have,
+// 1 MiB: a larger one is refused before it is parsed, as parsing YAML
+// takes some hundred times its size in memory. Specs are a few kilobytes.
+const MaxSpecFile = 1 << 20
 
-// oversize counts n's nodes with aliases expanded against *budget and
-// returns the node at which the budget ran out, or nil.
-func oversize(n *yaml.Node, budget *int) *yaml.Node {
-	if *budget--; *budget < 0 {
-		return n
+// MaxSpecBytes is the most a spec may hold with its aliases expanded,
+// 16 MiB: each value counted as the bytes of its text and one more (a list
+// or a mapping as one byte and its values), an alias as the bytes of the
+// value it names, however often it is named. So a few lines of nested
+// aliases (a "billion laughs") cannot make a spec, or a request body
+// written from one, that takes gigabytes.
+const MaxSpecBytes = 16 << 20
+
+// expansion measures a node tree with its aliases expanded, each node
+// once: an alias costs what its value costs, however often it is used.
+type expansion struct {
+	size   map[*yaml.Node]int64
+	inside map[*yaml.Node]bool // being measured: an alias to one is a cycle
+}
+
+// of returns the bytes n holds with its aliases expanded, capped at
+// MaxSpecBytes+1 (a cycle counts as that much: it never ends).
+func (x *expansion) of(n *yaml.Node) int64 {
+	if v, ok := x.size[n]; ok {
+		return v
 	}
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		if at := oversize(n.Alias, budget); at != nil {
-			return n
+	if x.inside[n] {
+		return MaxSpecBytes + 1
+	}
+	x.inside[n] = true
+	var v int64
+	switch {
+	case n.Kind == yaml.AliasNode:
+		if n.Alias != nil {
+			v = x.of(n.Alias)
+		}
+	default:
+		v = 1 + int64(len(n.Value))
+		for _, c := range n.Content {
+			v = min(v+x.of(c), MaxSpecBytes+1)
+		}
+	}
+	delete(x.inside, n)
+	x.size[n] = v
+	return v
+}
+
+// oversize returns an error naming the line at which the document grows
+// past MaxSpecBytes, its aliases expanded, or nil when it does not.
+func oversize(path string, doc *yaml.Node) *SpecError {
+	x := &expansion{size: map[*yaml.Node]int64{}, inside: map[*yaml.Node]bool{}}
+	if x.of(doc) <= MaxSpecBytes {
+		return nil
+	}
+	// Find where, in file order: the alias (or value) whose bytes take the
+	// running total past the most.
+	var total int64
+	var walk func(n *yaml.Node) *SpecError
+	walk = func(n *yaml.Node) *SpecError {
+		if n.Kind == yaml.AliasNode {
+			if total += x.of(n); total <= MaxSpecBytes {
+				return nil
+			}
+			if n.Alias != nil && x.inside[n.Alias] {
+				return &SpecError{File: path, Line: n.Line, Msg: fmt.Sprintf("the alias *%s is inside the value it names: it would expand for ever", n.Value)}
+			}
+			return &SpecError{File: path, Line: n.Line, Msg: fmt.Sprintf("the alias *%s takes the spec past %d MiB with its aliases expanded, the most a spec may hold (an alias bomb?); write the values out, or use fewer aliases", n.Value, MaxSpecBytes>>20)}
+		}
+		if total += 1 + int64(len(n.Value)); total > MaxSpecBytes {
+			return &SpecError{File: path, Line: n.Line, Msg: fmt.Sprintf("the spec holds more than %d MiB here with its aliases expanded, the most a spec may hold", MaxSpecBytes>>20)}
+		}
+		x.inside[n] = true
+		defer delete(x.inside, n)
+		for _, c := range n.Content {
+			if e := walk(c); e != nil {
+				return e
+			}
 		}
 		return nil
 	}
-	for _, c := range n.Content {
-		if at := oversize(c, budget); at != nil {
-			return at
-		}
+	if e := walk(doc); e != nil {
+		return e
 	}
-	return nil
+	return &SpecError{File: path, Msg: fmt.Sprintf("holds more than %d MiB with its aliases expanded, the most a spec may hold", MaxSpecBytes>>20)}
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+):\s*(.*)`)
