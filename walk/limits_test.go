@@ -48,3 +48,29 @@ func TestAliasBombRefused(t *testing.T) {
 		t.Errorf("a spec under the cap: %v", err)
 	}
 }
+
+// TestIncludesCountTowardTheCap: what a walk's includes hold counts with
+// the walk, however many files it is spread over, and a walk reads
+// includes at most MaxIncludes times, so a chain of includes that each use
+// the next many times cannot multiply past the cap.
+func TestIncludesCountTowardTheCap(t *testing.T) {
+	dir := t.TempDir()
+	big := fmt.Sprintf("steps:\n  - part: a\n    http: POST /\n    json:\n      big: &b0 %q\n      l1: [%s]\n", strings.Repeat("x", 1<<20-1000), strings.TrimSuffix(strings.Repeat("*b0,", 8), ","))
+	write(t, dir, "big.yaml", big)
+	write(t, dir, "small.yaml", "steps:\n  - key: k\n")
+	write(t, dir, "ten.yaml", "steps:\n"+strings.Repeat("  - use: small.yaml\n", 10))
+	for _, tc := range []struct{ name, spec, want string }{
+		{"bytes", "walk: w\nsteps:\n  - use: big.yaml\n  - use: big.yaml\n  - use: big.yaml\n", "w.yaml:4: steps[1].use: big.yaml takes the walk past 16 MiB with its includes and aliases expanded, the most a walk may hold; use fewer includes"},
+		{"reads", "walk: w\nsteps:\n" + strings.Repeat("  - use: ten.yaml\n", 100), "ten.yaml:11: steps[9].use: the walk reads includes more than 1000 times, the most it may; use fewer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := walk.Load(write(t, dir, "w.yaml", tc.spec))
+			if err == nil || !strings.HasSuffix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %.300s\nwant one line ending %s", err, tc.want)
+			}
+		})
+	}
+	if _, err := walk.Load(write(t, dir, "w.yaml", "walk: w\nsteps:\n"+strings.Repeat("  - use: ten.yaml\n", 90))); err != nil {
+		t.Errorf("90 uses of ten uses: %v", err)
+	}
+}

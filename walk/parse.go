@@ -51,7 +51,7 @@ func (es SpecErrors) Error() string {
 // IsWalk reports whether the YAML file at path is a walk (it has a top-level
 // `walk` key) rather than an include of shared steps.
 func IsWalk(path string) (bool, error) {
-	root, err := readYAML(path)
+	root, _, err := readYAML(path)
 	if err != nil {
 		return false, err
 	}
@@ -69,11 +69,21 @@ func IsWalk(path string) (bool, error) {
 // Load reads and parses the walk spec at path, includes resolved. A bad spec
 // is returned as SpecErrors naming every mistake's file and line.
 func Load(path string) (*Spec, error) {
-	p := &parser{file: path}
-	root, err := readYAML(path)
+	data, err := readCapped(path)
 	if err != nil {
 		return nil, err
 	}
+	return parse(path, data)
+}
+
+// parse parses a walk spec's bytes, read from path (its includes are read
+// from beside it).
+func parse(path string, data []byte) (*Spec, error) {
+	root, size, err := decodeYAML(path, data)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{file: path, held: &held{bytes: size}}
 	s := p.walk(root)
 	if len(p.errs) > 0 {
 		return nil, p.errs
@@ -81,10 +91,12 @@ func Load(path string) (*Spec, error) {
 	return s, nil
 }
 
-func readYAML(path string) (*yaml.Node, error) {
+// readYAML reads and decodes the YAML file at path; size is what it holds
+// with its aliases expanded.
+func readYAML(path string) (root *yaml.Node, size int64, err error) {
 	data, err := readCapped(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	return decodeYAML(path, data)
 }
@@ -109,12 +121,12 @@ func readCapped(path string) ([]byte, error) {
 
 // decodeYAML parses a spec's bytes, read from path, into its root node,
 // refusing a document that holds more than MaxSpecBytes with its aliases
-// expanded.
-func decodeYAML(path string, data []byte) (*yaml.Node, error) {
+// expanded; size is what it holds.
+func decodeYAML(path string, data []byte) (root *yaml.Node, size int64, err error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err == io.EOF {
-		return nil, SpecErrors{{File: path, Msg: "empty file; a spec has walk and steps keys (see docs/specs.md)"}}
+		return nil, 0, SpecErrors{{File: path, Msg: "empty file; a spec has walk and steps keys (see docs/specs.md)"}}
 	} else if err != nil {
 		line := 0
 		msg := err.Error()
@@ -123,15 +135,16 @@ func decodeYAML(path string, data []byte) (*yaml.Node, error) {
 			msg = strings.TrimSpace(m[2])
 		}
 		msg = strings.TrimPrefix(msg, "yaml: ")
-		return nil, SpecErrors{{File: path, Line: line, Msg: "not valid YAML: " + msg}}
+		return nil, 0, SpecErrors{{File: path, Line: line, Msg: "not valid YAML: " + msg}}
 	}
 	if len(doc.Content) == 0 {
-		return nil, SpecErrors{{File: path, Msg: "empty file"}}
+		return nil, 0, SpecErrors{{File: path, Msg: "empty file"}}
 	}
-	if e := oversize(path, &doc); e != nil {
-		return nil, SpecErrors{e}
+	x := &expansion{size: map[*yaml.Node]int64{}, inside: map[*yaml.Node]bool{}}
+	if size = x.of(&doc); size > MaxSpecBytes {
+		return nil, 0, SpecErrors{x.oversize(path, &doc)}
 	}
-	return resolveAlias(doc.Content[0]), nil
+	return resolveAlias(doc.Content[0]), size, nil
 }
 
 // MaxSpecFile is the most bytes a spec file (or an include) may have,
@@ -181,15 +194,10 @@ func (x *expansion) of(n *yaml.Node) int64 {
 	return v
 }
 
-// oversize returns an error naming the line at which the document grows
-// past MaxSpecBytes, its aliases expanded, or nil when it does not.
-func oversize(path string, doc *yaml.Node) *SpecError {
-	x := &expansion{size: map[*yaml.Node]int64{}, inside: map[*yaml.Node]bool{}}
-	if x.of(doc) <= MaxSpecBytes {
-		return nil
-	}
-	// Find where, in file order: the alias (or value) whose bytes take the
-	// running total past the most.
+// oversize returns an error naming the line at which doc, measured by
+// x.of as holding more than MaxSpecBytes, grows past it: in file order,
+// the alias (or value) whose bytes take the running total past the most.
+func (x *expansion) oversize(path string, doc *yaml.Node) *SpecError {
 	var total int64
 	var walk func(n *yaml.Node) *SpecError
 	walk = func(n *yaml.Node) *SpecError {
@@ -244,7 +252,22 @@ type parser struct {
 	// uncounted is true inside a `use` with `count: false`: its steps run
 	// among the counted ones, none of them counted.
 	uncounted bool
+	// held is what the walk's files hold so far, shared with the parsers
+	// of its includes.
+	held *held
 }
+
+// held is what a walk's spec and the includes read for it hold, aliases
+// expanded, against MaxSpecBytes and MaxIncludes.
+type held struct {
+	bytes int64
+	reads int
+	over  bool // a limit was passed (and said so once)
+}
+
+// MaxIncludes is the most times a walk's `use` steps read an include, its
+// includes' own uses counted.
+const MaxIncludes = 1000
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) {
 	line := 0
@@ -724,7 +747,15 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 			return nil
 		}
 	}
-	root, err := readYAML(path)
+	if p.held.over {
+		return nil // said once already
+	}
+	if p.held.reads++; p.held.reads > MaxIncludes {
+		p.held.over = true
+		p.errf(n, "%s.use: the walk reads includes more than %d times, the most it may; use fewer", what, MaxIncludes)
+		return nil
+	}
+	root, size, err := readYAML(path)
 	if err != nil {
 		var se SpecErrors
 		if errors.As(err, &se) {
@@ -734,7 +765,12 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		}
 		return nil
 	}
-	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file), uncounted: p.uncounted}
+	if p.held.bytes += size; p.held.bytes > MaxSpecBytes {
+		p.held.over = true
+		p.errf(n, "%s.use: %s takes the walk past %d MiB with its includes and aliases expanded, the most a walk may hold; use fewer includes", what, rel, MaxSpecBytes>>20)
+		return nil
+	}
+	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file), uncounted: p.uncounted, held: p.held}
 	var steps []*Step
 	if root.Kind != yaml.MappingNode {
 		sub.errf(root, "an include is a mapping with steps, got %s", kindName(root))
