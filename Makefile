@@ -43,3 +43,4 @@ fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
 	$(GO) test -run '^$$' -fuzz '^FuzzMeasure$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFinds$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
+	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./walk
