@@ -231,6 +231,9 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if f.jobs < 1 || f.repeat < 1 {
 		return nil, cli.Usage("run: --jobs and --repeat are at least 1")
 	}
+	if f.repeat > walk.MaxRuns {
+		return nil, cli.Usage("run: --repeat %d: at most %d runs of each walk", f.repeat, walk.MaxRuns)
+	}
 	if err := checkGateFlags("run", fs, f); err != nil {
 		return nil, err
 	}
