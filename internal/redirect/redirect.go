@@ -42,7 +42,7 @@ import (
 	"strings"
 )
 
-// Follow says which redirects a request follows.
+// Follow says which redirects a request follows; the zero Follow is None.
 type Follow string
 
 // The redirect policies.
@@ -70,7 +70,7 @@ func Parse(s string) (Follow, error) {
 	return "", fmt.Errorf("%q: want none, same-origin or cross-origin", s)
 }
 
-// MaxHops is the most redirects a request follows.
+// MaxHops is the most redirects a request follows: one more fails it.
 const MaxHops = 10
 
 // Standard lists the headers a request keeps on a redirect to another
@@ -107,7 +107,7 @@ type Error struct {
 	// Status is the redirect's HTTP status (302, 307...).
 	Status int
 	// Hops is set, with From and To empty, when the request stopped after
-	// MaxHops redirects.
+	// following MaxHops redirects.
 	Hops int
 }
 
@@ -127,8 +127,8 @@ func (f Follow) Check(set []string) func(req *http.Request, via []*http.Request)
 		if f == None || f == "" {
 			return http.ErrUseLastResponse
 		}
-		if len(via) >= MaxHops {
-			return &Error{Hops: len(via)}
+		if len(via) > MaxHops { // via holds the first request and each hop
+			return &Error{Hops: MaxHops}
 		}
 		first := via[0].URL
 		crossed := !Same(first, req.URL)

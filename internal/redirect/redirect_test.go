@@ -141,7 +141,7 @@ func TestRule(t *testing.T) {
 		{follow: redirect.None, path: "/other", status: 307, homeReqs: 1},
 		{follow: redirect.SameOrigin, path: "/same", status: 200, homeReqs: 2},
 		{follow: redirect.SameOrigin, path: "/other", err: "a 307 redirect from " + a.URL + " to another origin, " + b.URL + ", was not followed: nothing was sent there", homeReqs: 1},
-		{follow: redirect.SameOrigin, path: "/loop", err: "stopped after 10 redirects", homeReqs: 10},
+		{follow: redirect.SameOrigin, path: "/loop", err: "stopped after 10 redirects", homeReqs: 11},
 		{follow: redirect.CrossOrigin, path: "/same", status: 200, homeReqs: 2},
 		{follow: redirect.CrossOrigin, path: "/other", status: 200, homeReqs: 1, otherReqs: 1, otherBody: `{"token":"body-secret"}`,
 			otherHeader: "Content-Type: application/json|Mcp-Protocol-Version: 2025-06-18|User-Agent: Go-http-client/1.1"},
