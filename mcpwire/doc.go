@@ -50,9 +50,12 @@
 // Errors are *Error values that name the address or command and the
 // method; a JSON-RPC error answer wraps an *RPCError, an HTTP status of 400
 // or more an *HTTPError, both holding the Response. A token given in
-// HTTPOptions never appears in an error's text, and is sent only to the
-// host named in the URL: never after a redirect to another host, never to
-// an SSE endpoint on another host.
+// HTTPOptions never appears in an error's text. Redirects are held to the
+// one rule of package internal/redirect (HTTPOptions.Follow): followed
+// within the URL's origin (scheme, host and port); one to another origin,
+// or an SSE endpoint there, fails the request, and is followed only with
+// redirect.CrossOrigin, carrying neither the token nor any header of
+// HTTPOptions.Header.
 //
 // The package never prints, logs or exits.
 package mcpwire

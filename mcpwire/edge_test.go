@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/mcpwire"
 )
 
@@ -139,15 +140,16 @@ func TestStatelessWithoutHandshake(t *testing.T) {
 	}
 }
 
-// TestSSEEndpointElsewhere: an endpoint event naming another host gets the
-// messages but not the token.
+// TestSSEEndpointElsewhere: an endpoint event naming another origin is
+// refused, nothing sent there, unless Follow allows it; then it gets the
+// messages but neither the token nor a header the caller set.
 func TestSSEEndpointElsewhere(t *testing.T) {
 	const token = "sse-token-123"
 	ids := make(chan string, 4)
 	var elsewhere []string
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		elsewhere = append(elsewhere, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key"))
+		elsewhere = append(elsewhere, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key")+r.Header.Get("X-Plain"))
 		if id := gjson.GetBytes(body, "id"); id.Exists() {
 			ids <- id.Raw
 		}
@@ -174,7 +176,13 @@ func TestSSEEndpointElsewhere(t *testing.T) {
 		stream.CloseClientConnections()
 		stream.Close()
 	}()
-	c, err := mcpwire.NewSSE(stream.URL+"/sse", mcpwire.HTTPOptions{Token: token, Header: http.Header{"X-Api-Key": {"sse-api-key"}}})
+	o := mcpwire.HTTPOptions{Token: token, Header: http.Header{"X-Api-Key": {"sse-api-key"}, "X-Plain": {"plain"}}}
+	_, err := mcpwire.NewSSE(stream.URL+"/sse", o)
+	if want := "the endpoint event names another origin, " + other.URL + " (the stream's is " + stream.URL + "): not followed, nothing was sent there"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("err = %v, want ...%s", err, want)
+	}
+	o.Follow = redirect.CrossOrigin
+	c, err := mcpwire.NewSSE(stream.URL+"/sse", o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -27,17 +28,24 @@ type HTTPOptions struct {
 	// Token, when set, is sent as "Authorization: Bearer TOKEN", only to
 	// the host named in the URL. It never appears in an error's text.
 	Token string
-	// Header holds extra headers sent with every request. A credential
-	// header here (Authorization, Cookie, X-Api-Key and the like: see
-	// secret.Header, and those named in Credentials) is treated as a secret
-	// like Token: never sent to another host, redacted from errors in every
-	// spelling.
+	// Header holds extra headers sent with every request, only to the
+	// URL's origin (see Follow). A credential header here (Authorization,
+	// Cookie, X-Api-Key and the like: see secret.Header, and those named in
+	// Credentials) is treated as a secret like Token: redacted from errors
+	// in every spelling.
 	Header http.Header
 	// Credentials names more headers of Header that carry credentials.
 	Credentials []string
+	// Follow is the redirect rule of package internal/redirect the
+	// requests are held to: redirect.SameOrigin when empty. A redirect to
+	// another origin (scheme, host or port) then fails the request with a
+	// *redirect.Error, and an SSE endpoint on another origin fails the
+	// connection; with redirect.CrossOrigin both are followed, sending
+	// there only the standard headers (redirect.Standard): never Token, a
+	// session id or a header of Header.
+	Follow redirect.Follow
 	// HTTPClient is the client used (http.DefaultClient's settings when
-	// nil). Its redirect policy is wrapped so that credentials never follow
-	// a redirect to another host.
+	// nil). Its CheckRedirect is replaced by the redirect rule.
 	HTTPClient *http.Client
 	// MaxBody bounds an answer's size in bytes (DefaultMaxBody when 0).
 	MaxBody int64
@@ -73,31 +81,32 @@ func (o *HTTPOptions) secrets() []string {
 	return s
 }
 
-// safeClient returns a copy of hc whose redirects drop every credential
-// header when they leave the host of the first request (or leave https).
-func safeClient(hc *http.Client, credentials []string) *http.Client {
+// follow returns the redirect rule o holds requests to.
+func (o *HTTPOptions) follow() redirect.Follow {
+	if o.Follow == "" {
+		return redirect.SameOrigin
+	}
+	return o.Follow
+}
+
+// set returns the names of the headers the caller set: none of them goes
+// to another origin.
+func (o *HTTPOptions) set() []string {
+	var out []string
+	for k := range o.Header {
+		out = append(out, k)
+	}
+	return out
+}
+
+// safeClient returns a copy of o's client (or a new one) whose redirects
+// are held to o's redirect rule.
+func safeClient(o *HTTPOptions) *http.Client {
 	var c http.Client
-	if hc != nil {
-		c = *hc
+	if o.HTTPClient != nil {
+		c = *o.HTTPClient
 	}
-	prev := c.CheckRedirect
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0].URL
-		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
-			for k := range req.Header {
-				if secret.Header(k, credentials...) {
-					req.Header.Del(k)
-				}
-			}
-		}
-		if prev != nil {
-			return prev(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
+	c.CheckRedirect = o.follow().Check(o.set())
 	return &c
 }
 
@@ -141,7 +150,7 @@ func NewHTTP(url string, o HTTPOptions) *Client {
 }
 
 func newHTTPTransport(url string, o HTTPOptions) *httpTransport {
-	t := &httpTransport{url: url, o: o, secrets: o.secrets(), hc: safeClient(o.HTTPClient, o.Credentials), max: o.MaxBody, grace: o.StreamGrace}
+	t := &httpTransport{url: url, o: o, secrets: o.secrets(), hc: safeClient(&o), max: o.MaxBody, grace: o.StreamGrace}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/mcpwire"
 )
 
@@ -331,46 +333,76 @@ func TestStdio(t *testing.T) {
 	}
 }
 
-// TestTokenStaysHome: the token goes to the host named, not to another
-// host a redirect points at, and never shows in an error.
+// TestTokenStaysHome: the token and every header the caller set go to the
+// origin named, and after a redirect within it; a redirect to another
+// origin (another loopback port) fails naming both origins, with nothing
+// sent there, unless Follow allows it, and then none of them goes. The
+// token never shows in an error.
 func TestTokenStaysHome(t *testing.T) {
 	const token = "s3cret-token-value"
 	var elsewhere []string
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		elsewhere = append(elsewhere, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key")+r.Header.Get("Cookie")+r.Header.Get("X-Tenant"))
-		if r.Header.Get("X-Plain") != "kept" {
-			t.Errorf("a header that is no credential was dropped")
+		var h []string
+		for k := range r.Header {
+			h = append(h, k)
 		}
+		slices.Sort(h)
+		elsewhere = append(elsewhere, strings.Join(h, ","))
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	}))
 	defer other.Close()
 	var home []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		home = append(home, r.Header.Get("Authorization"))
-		if r.URL.Path == "/echo" {
+		home = append(home, r.URL.Path+" "+r.Header.Get("Authorization")+" "+r.Header.Get("X-Jwt"))
+		switch r.URL.Path {
+		case "/echo":
 			w.WriteHeader(http.StatusUnauthorized)
 			io.WriteString(w, "bad token: "+r.Header.Get("Authorization"))
-			return
+		case "/moved":
+			http.Redirect(w, r, "/mcp", http.StatusPermanentRedirect)
+		case "/mcp":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+		default:
+			http.Redirect(w, r, other.URL+"/mcp", http.StatusTemporaryRedirect)
 		}
-		http.Redirect(w, r, other.URL+"/mcp", http.StatusTemporaryRedirect)
 	}))
 	defer srv.Close()
 
-	creds := http.Header{"X-Api-Key": {"key-value"}, "Cookie": {"sid=1234"}, "X-Tenant": {"tenant-secret"}, "X-Plain": {"kept"}}
-	c := mcpwire.NewHTTP(srv.URL+"/mcp", mcpwire.HTTPOptions{Token: token, Header: creds, Credentials: []string{"x-tenant"}})
+	creds := http.Header{"X-Api-Key": {"key-value"}, "Cookie": {"sid=1234"}, "X-Tenant": {"tenant-secret"}, "X-Jwt": {"jwt-value"}, "Accept": {"application/json"}}
+	o := mcpwire.HTTPOptions{Token: token, Header: creds, Credentials: []string{"x-tenant"}}
+	c := mcpwire.NewHTTP(srv.URL+"/moved", o)
 	if _, err := c.Request(ctx(t), "ping", nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(home) != 1 || home[0] != "Bearer "+token {
-		t.Errorf("home host saw %q", home)
+	want := []string{"/moved Bearer " + token + " jwt-value", "/mcp Bearer " + token + " jwt-value"}
+	if !slices.Equal(home, want) {
+		t.Errorf("a redirect within the origin: home saw %q, want %q", home, want)
 	}
-	if len(elsewhere) != 1 || elsewhere[0] != "" {
-		t.Errorf("the other host saw credentials %q", elsewhere)
+
+	home = nil
+	c = mcpwire.NewHTTP(srv.URL+"/elsewhere", o)
+	_, err := c.Request(ctx(t), "ping", nil)
+	var re *redirect.Error
+	if !errors.As(err, &re) || re.From != srv.URL || re.To != other.URL || re.Status != 307 {
+		t.Fatalf("a redirect to another origin: err = %v", err)
+	}
+	if len(home) != 1 || len(elsewhere) != 0 {
+		t.Errorf("home saw %q, the other origin %q", home, elsewhere)
+	}
+
+	o.Follow = redirect.CrossOrigin
+	c = mcpwire.NewHTTP(srv.URL+"/elsewhere", o)
+	if _, err := c.Request(ctx(t), "ping", nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(elsewhere) != 1 || elsewhere[0] != "Accept-Encoding,Content-Length,Content-Type,User-Agent" {
+		t.Errorf("the other origin saw the headers %q", elsewhere)
 	}
 
 	c = mcpwire.NewHTTP(srv.URL+"/echo", mcpwire.HTTPOptions{Token: token})
-	_, err := c.Request(ctx(t), "ping", nil)
+	_, err = c.Request(ctx(t), "ping", nil)
 	var he *mcpwire.HTTPError
 	if !errors.As(err, &he) || he.Status != 401 {
 		t.Fatalf("err = %v", err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/fetch"
-	"github.com/readmeter/readmeter/internal/secret"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -29,8 +29,8 @@ type sseTransport struct {
 	cancel  context.CancelFunc
 	body    io.ReadCloser
 
-	endpoint string
-	sameHost bool // the endpoint is on the stream's host: credentials go there
+	endpoint   string
+	sameOrigin bool // the endpoint is at the stream's origin: the token and headers go there
 
 	mu      sync.Mutex
 	waiters map[string]chan *eventstream.Event
@@ -42,8 +42,9 @@ type sseTransport struct {
 
 // NewSSE opens the event stream of the older HTTP+SSE transport at rawURL
 // (usually .../sse), waits for its endpoint event, and returns a client
-// that POSTs to that endpoint and reads answers from the stream. A token
-// is sent to the endpoint only when it is on the stream's host.
+// that POSTs to that endpoint and reads answers from the stream. An
+// endpoint at another origin than the stream's is refused unless o.Follow
+// is redirect.CrossOrigin, and then gets neither the token nor o.Header.
 func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	where := whereURL(rawURL)
 	secrets := o.secrets()
@@ -59,7 +60,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	t := &sseTransport{base: base, o: o, secrets: secrets, hc: safeClient(o.HTTPClient, o.Credentials), max: o.MaxBody,
+	t := &sseTransport{base: base, o: o, secrets: secrets, hc: safeClient(&o), max: o.MaxBody,
 		waiters: map[string]chan *eventstream.Event{}, done: make(chan struct{})}
 	if t.max <= 0 {
 		t.max = DefaultMaxBody
@@ -148,7 +149,11 @@ func (t *sseTransport) read(connected chan<- error) {
 				break
 			}
 			t.endpoint = u.String()
-			t.sameHost = strings.EqualFold(u.Host, t.base.Host) && u.Scheme == t.base.Scheme
+			t.sameOrigin = redirect.Same(u, t.base)
+			if !t.sameOrigin && t.o.follow() != redirect.CrossOrigin {
+				err = fmt.Errorf("the endpoint event names another origin, %s (the stream's is %s): not followed, nothing was sent there", redact(redirect.Origin(u), t.secrets), redirect.Origin(t.base))
+				break
+			}
 			haveEndpoint = true
 			select {
 			case connected <- nil:
@@ -224,15 +229,12 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 		return nil, err
 	}
 	for k, vs := range t.o.Header {
-		if !t.sameHost && secret.Header(k, t.o.Credentials...) {
-			continue // credentials stay on the stream's host
-		}
 		for _, v := range vs {
 			req.Header.Add(k, v)
 		}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if t.o.Token != "" && t.sameHost {
+	if t.o.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+t.o.Token)
 	}
 	t.mu.Lock()
@@ -240,6 +242,11 @@ func (t *sseTransport) send(ctx context.Context, m *outgoing) (*Response, error)
 		req.Header.Set("Mcp-Protocol-Version", t.ver)
 	}
 	t.mu.Unlock()
+	if !t.sameOrigin {
+		// Another origin, allowed by Follow: as for a redirect there, only
+		// the standard headers go.
+		redirect.Strip(req.Header, t.o.set())
+	}
 	fetch.Prepare(req)
 	resp, err := t.hc.Do(req)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/readmeter/readmeter/internal/fetch"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/tidwall/gjson"
 )
@@ -94,11 +95,17 @@ func (r *runner) http(ctx context.Context, st *Step, h *HTTPRequest) (*exchange,
 		r.sc.secret(auth)
 		headers.Set("Authorization", "Bearer "+auth)
 	}
-	return r.send(ctx, st, h.Method, target, headers, body, h.HasBody)
+	set := make([]string, len(h.Headers))
+	for i, kv := range h.Headers {
+		set[i] = kv.Key
+	}
+	return r.send(ctx, st, h.Method, target, headers, body, h.HasBody, h.Follow, set)
 }
 
-// send makes one HTTP request and reads its answer whole.
-func (r *runner) send(ctx context.Context, st *Step, method, target string, headers http.Header, body []byte, hasBody bool) (*exchange, error) {
+// send makes one HTTP request and reads its answer whole. It follows the
+// redirects follow allows (none when empty); set names the headers the
+// spec set, which never go to another origin.
+func (r *runner) send(ctx context.Context, st *Step, method, target string, headers http.Header, body []byte, hasBody bool, follow redirect.Follow, set []string) (*exchange, error) {
 	ex := &exchange{request: method + " " + target, reqBody: body}
 	var rd io.Reader
 	if hasBody {
@@ -110,8 +117,16 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 	}
 	req.Header = headers
 	fetch.Prepare(req)
-	resp, err := r.client.Do(req)
+	if follow == "" {
+		follow = redirect.None
+	}
+	client := *r.client
+	client.CheckRedirect = follow.Check(set)
+	resp, err := client.Do(req)
 	if err != nil {
+		if what, ok := redirected(err); ok {
+			return nil, r.fail(st, 0, what, ex)
+		}
 		return nil, r.fail(st, 0, "no answer: "+r.transportError(err), ex)
 	}
 	defer resp.Body.Close()
@@ -130,6 +145,19 @@ func (r *runner) send(ctx context.Context, st *Step, method, target string, head
 	}
 	ex.json = ex.body
 	return ex, nil
+}
+
+// redirected says what a redirect the rule did not follow was, and what
+// the spec may do about it; ok is false for any other error.
+func redirected(err error) (what string, ok bool) {
+	var re *redirect.Error
+	if !errors.As(err, &re) {
+		return "", false
+	}
+	if re.Hops > 0 {
+		return re.Error(), true
+	}
+	return re.Error() + " (follow: cross-origin follows it, sending none of the spec's headers there)", true
 }
 
 func (r *runner) transportError(err error) string {

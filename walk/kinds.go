@@ -68,7 +68,7 @@ type kindDef struct {
 
 // stepKinds are the kinds of step, in the order messages list them.
 var stepKinds = []kindDef{
-	{key: "http", keys: []string{"query", "headers", "auth", "json", "form", "body"}, new: func() Action { return &HTTPRequest{} }},
+	{key: "http", keys: []string{"query", "headers", "auth", "json", "form", "body", "follow"}, new: func() Action { return &HTTPRequest{} }},
 	{key: "mcp", new: func() Action { return &MCPRequest{} }},
 	{key: "doc", new: func() Action { return &DocSource{} }},
 	{key: "exec", keys: []string{"env"}, new: func() Action { return &ExecCommand{} }},

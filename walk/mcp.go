@@ -106,7 +106,7 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 			}
 			h.Add(kv.Key, v)
 		}
-		ms = mcpwire.Server{URL: u, HTTP: mcpwire.HTTPOptions{Token: token, Header: h, HTTPClient: r.opts.HTTPClient, Timeout: r.opts.Timeout}}
+		ms = mcpwire.Server{URL: u, HTTP: mcpwire.HTTPOptions{Token: token, Header: h, HTTPClient: r.opts.HTTPClient, Timeout: r.opts.Timeout, Follow: sv.Follow}}
 	}
 	c, err := mcpwire.Dial(r.ctx, ms)
 	if err != nil {
@@ -212,6 +212,9 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		default:
 			if resp != nil {
 				fill(ex, resp)
+			}
+			if what, ok := redirected(err); ok {
+				return nil, r.fail(st, 0, what, ex)
 			}
 			return nil, r.fail(st, 0, "no answer: "+r.transportError(err), ex)
 		}

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/ledger"
 )
 
@@ -50,7 +51,7 @@ func (es SpecErrors) Error() string {
 // IsWalk reports whether the YAML file at path is a walk (it has a top-level
 // `walk` key) rather than an include of shared steps.
 func IsWalk(path string) (bool, error) {
-	root, err := readYAML(path)
+	root, _, err := readYAML(path)
 	if err != nil {
 		return false, err
 	}
@@ -68,11 +69,21 @@ func IsWalk(path string) (bool, error) {
 // Load reads and parses the walk spec at path, includes resolved. A bad spec
 // is returned as SpecErrors naming every mistake's file and line.
 func Load(path string) (*Spec, error) {
-	p := &parser{file: path}
-	root, err := readYAML(path)
+	data, err := readCapped(path)
 	if err != nil {
 		return nil, err
 	}
+	return parse(path, data)
+}
+
+// parse parses a walk spec's bytes, read from path (its includes are read
+// from beside it).
+func parse(path string, data []byte) (*Spec, error) {
+	root, size, err := decodeYAML(path, data)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{file: path, held: &held{bytes: size}}
 	s := p.walk(root)
 	if len(p.errs) > 0 {
 		return nil, p.errs
@@ -80,15 +91,42 @@ func Load(path string) (*Spec, error) {
 	return s, nil
 }
 
-func readYAML(path string) (*yaml.Node, error) {
-	data, err := os.ReadFile(path)
+// readYAML reads and decodes the YAML file at path; size is what it holds
+// with its aliases expanded.
+func readYAML(path string) (root *yaml.Node, size int64, err error) {
+	data, err := readCapped(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	return decodeYAML(path, data)
+}
+
+// readCapped reads the file at path, refusing one of more than
+// MaxSpecFile bytes before reading further.
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
 	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSpecFile+1))
+	if err != nil {
+		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
+	}
+	if len(data) > MaxSpecFile {
+		return nil, SpecErrors{{File: path, Msg: fmt.Sprintf("larger than %d MiB, the most a spec file may be; a large fixture goes in a file a step reads (exec, doc)", MaxSpecFile>>20)}}
+	}
+	return data, nil
+}
+
+// decodeYAML parses a spec's bytes, read from path, into its root node,
+// refusing a document that holds more than MaxSpecBytes with its aliases
+// expanded; size is what it holds.
+func decodeYAML(path string, data []byte) (root *yaml.Node, size int64, err error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err == io.EOF {
-		return nil, SpecErrors{{File: path, Msg: "empty file; a spec has walk and steps keys (see docs/specs.md)"}}
+		return nil, 0, SpecErrors{{File: path, Msg: "empty file; a spec has walk and steps keys (see docs/specs.md)"}}
 	} else if err != nil {
 		line := 0
 		msg := err.Error()
@@ -97,40 +135,97 @@ func readYAML(path string) (*yaml.Node, error) {
 			msg = strings.TrimSpace(m[2])
 		}
 		msg = strings.TrimPrefix(msg, "yaml: ")
-		return nil, SpecErrors{{File: path, Line: line, Msg: "not valid YAML: " + msg}}
+		return nil, 0, SpecErrors{{File: path, Line: line, Msg: "not valid YAML: " + msg}}
 	}
 	if len(doc.Content) == 0 {
-		return nil, SpecErrors{{File: path, Msg: "empty file"}}
+		return nil, 0, SpecErrors{{File: path, Msg: "empty file"}}
 	}
-	budget := maxNodes
-	if at := oversize(&doc, &budget); at != nil {
-		return nil, SpecErrors{{File: path, Line: at.Line, Msg: fmt.Sprintf("with its aliases expanded the file holds more than %d values; write the values out, or use fewer aliases", maxNodes)}}
+	x := &expansion{size: map[*yaml.Node]int64{}, inside: map[*yaml.Node]bool{}}
+	if size = x.of(&doc); size > MaxSpecBytes {
+		return nil, 0, SpecErrors{x.oversize(path, &doc)}
 	}
-	return resolveAlias(doc.Content[0]), nil
+	return resolveAlias(doc.Content[0]), size, nil
 }
 
-// maxNodes bounds a spec's values with its aliases expanded, so a few
-// lines of nested aliases cannot make a spec that never finishes loading.
-const maxNodes = 100_000
+// MaxSpecFile is the most bytes a spec file (or an include) may have,
+// 1 MiB: a larger one is refused before it is parsed, as parsing YAML
+// takes some hundred times its size in memory. Specs are a few kilobytes.
+const MaxSpecFile = 1 << 20
 
-// oversize counts n's nodes with aliases expanded against *budget and
-// returns the node at which the budget ran out, or nil.
-func oversize(n *yaml.Node, budget *int) *yaml.Node {
-	if *budget--; *budget < 0 {
-		return n
+// MaxSpecBytes is the most a spec may hold with its aliases expanded,
+// 16 MiB: each value counted as the bytes of its text and one more (a list
+// or a mapping as one byte and its values), an alias as the bytes of the
+// value it names, however often it is named. So a few lines of nested
+// aliases (a "billion laughs") cannot make a spec, or a request body
+// written from one, that takes gigabytes.
+const MaxSpecBytes = 16 << 20
+
+// expansion measures a node tree with its aliases expanded, each node
+// once: an alias costs what its value costs, however often it is used.
+type expansion struct {
+	size   map[*yaml.Node]int64
+	inside map[*yaml.Node]bool // being measured: an alias to one is a cycle
+}
+
+// of returns the bytes n holds with its aliases expanded, capped at
+// MaxSpecBytes+1 (a cycle counts as that much: it never ends).
+func (x *expansion) of(n *yaml.Node) int64 {
+	if v, ok := x.size[n]; ok {
+		return v
 	}
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		if at := oversize(n.Alias, budget); at != nil {
-			return n
+	if x.inside[n] {
+		return MaxSpecBytes + 1
+	}
+	x.inside[n] = true
+	var v int64
+	switch {
+	case n.Kind == yaml.AliasNode:
+		if n.Alias != nil {
+			v = x.of(n.Alias)
+		}
+	default:
+		v = 1 + int64(len(n.Value))
+		for _, c := range n.Content {
+			v = min(v+x.of(c), MaxSpecBytes+1)
+		}
+	}
+	delete(x.inside, n)
+	x.size[n] = v
+	return v
+}
+
+// oversize returns an error naming the line at which doc, measured by
+// x.of as holding more than MaxSpecBytes, grows past it: in file order,
+// the alias (or value) whose bytes take the running total past the most.
+func (x *expansion) oversize(path string, doc *yaml.Node) *SpecError {
+	var total int64
+	var walk func(n *yaml.Node) *SpecError
+	walk = func(n *yaml.Node) *SpecError {
+		if n.Kind == yaml.AliasNode {
+			if total += x.of(n); total <= MaxSpecBytes {
+				return nil
+			}
+			if n.Alias != nil && x.inside[n.Alias] {
+				return &SpecError{File: path, Line: n.Line, Msg: fmt.Sprintf("the alias *%s is inside the value it names: it would expand for ever", n.Value)}
+			}
+			return &SpecError{File: path, Line: n.Line, Msg: fmt.Sprintf("the alias *%s takes the spec past %d MiB with its aliases expanded, the most a spec may hold (an alias bomb?); write the values out, or use fewer aliases", n.Value, MaxSpecBytes>>20)}
+		}
+		if total += 1 + int64(len(n.Value)); total > MaxSpecBytes {
+			return &SpecError{File: path, Line: n.Line, Msg: fmt.Sprintf("the spec holds more than %d MiB here with its aliases expanded, the most a spec may hold", MaxSpecBytes>>20)}
+		}
+		x.inside[n] = true
+		defer delete(x.inside, n)
+		for _, c := range n.Content {
+			if e := walk(c); e != nil {
+				return e
+			}
 		}
 		return nil
 	}
-	for _, c := range n.Content {
-		if at := oversize(c, budget); at != nil {
-			return at
-		}
+	if e := walk(doc); e != nil {
+		return e
 	}
-	return nil
+	return &SpecError{File: path, Msg: fmt.Sprintf("holds more than %d MiB with its aliases expanded, the most a spec may hold", MaxSpecBytes>>20)}
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+):\s*(.*)`)
@@ -157,7 +252,22 @@ type parser struct {
 	// uncounted is true inside a `use` with `count: false`: its steps run
 	// among the counted ones, none of them counted.
 	uncounted bool
+	// held is what the walk's files hold so far, shared with the parsers
+	// of its includes.
+	held *held
 }
+
+// held is what a walk's spec and the includes read for it hold, aliases
+// expanded, against MaxSpecBytes and MaxIncludes.
+type held struct {
+	bytes int64
+	reads int
+	over  bool // a limit was passed (and said so once)
+}
+
+// MaxIncludes is the most times a walk's `use` steps read an include, its
+// includes' own uses counted.
+const MaxIncludes = 1000
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) {
 	line := 0
@@ -416,7 +526,7 @@ func (p *parser) normalize(s *Spec, n *yaml.Node) {
 	}
 }
 
-var serverKeys = []string{"url", "token", "headers", "protocol", "version_header", "command", "env", "dir"}
+var serverKeys = []string{"url", "token", "headers", "protocol", "version_header", "follow", "command", "env", "dir"}
 
 func (p *parser) server(n *yaml.Node, what string) *Server {
 	sv := &Server{Line: n.Line}
@@ -433,6 +543,8 @@ func (p *parser) server(n *yaml.Node, what string) *Server {
 			sv.Protocol = p.str(v, what+".protocol")
 		case "version_header":
 			sv.NoVersionHeader = !p.boolean(v, what+".version_header")
+		case "follow":
+			sv.Follow = p.follow(v, what+".follow")
 		case "command":
 			sv.Command = p.strList(v, what+".command")
 		case "env":
@@ -443,6 +555,9 @@ func (p *parser) server(n *yaml.Node, what string) *Server {
 	}
 	if (sv.URL == "") == (sv.Command == nil) {
 		p.errf(n, "%s: want a url or a command (exactly one)", what)
+	}
+	if sv.Follow != "" && sv.Command != nil {
+		p.errf(n, "%s: follow is for a server at a url, whose answers may redirect; a command's do not", what)
 	}
 	return sv
 }
@@ -632,7 +747,15 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 			return nil
 		}
 	}
-	root, err := readYAML(path)
+	if p.held.over {
+		return nil // said once already
+	}
+	if p.held.reads++; p.held.reads > MaxIncludes {
+		p.held.over = true
+		p.errf(n, "%s.use: the walk reads includes more than %d times, the most it may; use fewer", what, MaxIncludes)
+		return nil
+	}
+	root, size, err := readYAML(path)
 	if err != nil {
 		var se SpecErrors
 		if errors.As(err, &se) {
@@ -642,7 +765,12 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		}
 		return nil
 	}
-	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file), uncounted: p.uncounted}
+	if p.held.bytes += size; p.held.bytes > MaxSpecBytes {
+		p.held.over = true
+		p.errf(n, "%s.use: %s takes the walk past %d MiB with its includes and aliases expanded, the most a walk may hold; use fewer includes", what, rel, MaxSpecBytes>>20)
+		return nil
+	}
+	sub := &parser{file: path, stack: append(append([]string{}, p.stack...), p.file), uncounted: p.uncounted, held: p.held}
 	var steps []*Step
 	if root.Kind != yaml.MappingNode {
 		sub.errf(root, "an include is a mapping with steps, got %s", kindName(root))
@@ -731,11 +859,26 @@ func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.N
 			bodies++
 			b := p.str(v, what+".body")
 			r.Body, r.BodyLine, r.HasBody = &b, v.Line, true
+		case "follow":
+			r.Follow = p.follow(v, what+".follow")
 		}
 	}
 	if bodies > 1 {
 		p.errf(n, "%s: a request has one body: json, form or body", what)
 	}
+}
+
+// follow reads a redirect policy: none, same-origin or cross-origin.
+func (p *parser) follow(n *yaml.Node, what string) redirect.Follow {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.errf(n, "%s: want none, same-origin or cross-origin, got %s", what, kindName(n))
+		return ""
+	}
+	f, err := redirect.Parse(n.Value)
+	if err != nil {
+		p.errf(n, "%s: %v", what, err)
+	}
+	return f
 }
 
 // nodeTemplates checks the template syntax of every scalar under n.

@@ -31,8 +31,9 @@ type Options struct {
 	Vars map[string]string
 	// Env looks up the environment for {{env.NAME}}; nil means os.LookupEnv.
 	Env func(string) (string, bool)
-	// HTTPClient sends HTTP steps; nil means a client that does not follow
-	// redirects. Its CheckRedirect is replaced so that a 3xx is an answer.
+	// HTTPClient sends HTTP steps and MCP requests over HTTP; nil means a
+	// new http.Client. Its CheckRedirect is replaced, step by step, by the
+	// redirect rule (package internal/redirect) with the step's follow.
 	HTTPClient *http.Client
 	// Timeout bounds each step; 0 means 30 seconds.
 	Timeout time.Duration
@@ -220,7 +221,6 @@ func Run(ctx context.Context, s *Spec, o Options) (*Result, error) {
 		c := *o.HTTPClient
 		client = &c
 	}
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	r := &runner{
 		ctx: ctx, spec: s, opts: o, base: base, client: client,
 		sc:      &scope{vals: map[string]value{}, env: o.Env},

@@ -22,16 +22,17 @@ type Outcome struct {
 	Differ string
 }
 
-// RunAll runs every walk repeat times (at least once), at most jobs runs at
-// a time (at least one), and returns one Outcome per spec, in the specs'
-// order, whatever order the runs end in.
+// MaxRuns is the most times RunAll runs each walk.
+const MaxRuns = 100
+
+// RunAll runs every walk repeat times (at least once, at most MaxRuns), at
+// most jobs runs at a time (at least one), and returns one Outcome per
+// spec, in the specs' order, whatever order the runs end in.
 func RunAll(ctx context.Context, specs []*Spec, o Options, jobs, repeat int) []Outcome {
 	if jobs < 1 {
 		jobs = 1
 	}
-	if repeat < 1 {
-		repeat = 1
-	}
+	repeat = min(max(repeat, 1), MaxRuns)
 	type job struct{ walk, run int }
 	results := make([][]*Result, len(specs))
 	errs := make([][]error, len(specs))

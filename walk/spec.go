@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -111,6 +112,12 @@ type Server struct {
 	Headers []KV
 	// Protocol is the MCP protocol version sent in initialize.
 	Protocol string
+	// Follow is the redirects its answers are followed to (see package
+	// internal/redirect): redirect.SameOrigin when empty, as for an MCP
+	// client; a redirect to another origin fails the step unless it is
+	// redirect.CrossOrigin, which sends there none of the server's token
+	// and headers.
+	Follow redirect.Follow
 	// NoVersionHeader is true when the server is declared with
 	// `version_header: false`: the version initialize negotiates is not
 	// sent as MCP-Protocol-Version on the requests after it, as a client
@@ -222,6 +229,11 @@ type HTTPRequest struct {
 	Body     *string
 	BodyLine int
 	HasBody  bool
+	// Follow is the redirects the request follows: redirect.None (a 3xx
+	// is the answer) when empty; with redirect.SameOrigin those within
+	// its origin; with redirect.CrossOrigin those to another origin too,
+	// which get none of the step's headers.
+	Follow redirect.Follow
 }
 
 // MCPRequest is an MCP step's message.

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/readmeter/readmeter/internal/procgroup"
+	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/tidwall/gjson"
 )
 
@@ -50,7 +51,7 @@ func (r *runner) doc(ctx context.Context, st *Step, d *DocSource) (*exchange, er
 			r.sc.secret(auth)
 			h.Set("Authorization", "Bearer "+auth)
 		}
-		return r.send(ctx, st, http.MethodGet, target, h, nil, false)
+		return r.send(ctx, st, http.MethodGet, target, h, nil, false, redirect.None, nil)
 	}
 }
 

@@ -222,7 +222,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "run `N` walks at a time (default: the CPU count)")
 	fs.Lookup("jobs").DefValue = "0" // the help names the default; the number differs by machine
 	addGateFlags(c, &f)
-	fs.IntVar(&f.repeat, "repeat", 1, "run each walk `N` times concurrently; every run must count the same")
+	fs.IntVar(&f.repeat, "repeat", 1, fmt.Sprintf("run each walk `N` times concurrently, at most %d; every run must count the same", walk.MaxRuns))
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
@@ -234,6 +234,9 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	}
 	if f.jobs < 1 || f.repeat < 1 {
 		return nil, c.Usagef("--jobs and --repeat are at least 1")
+	}
+	if f.repeat > walk.MaxRuns {
+		return nil, c.Usagef("--repeat %d: at most %d runs of each walk", f.repeat, walk.MaxRuns)
 	}
 	if err := checkGateFlags(c, f); err != nil {
 		return nil, err

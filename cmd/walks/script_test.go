@@ -21,9 +21,10 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the golden scripts; each gets a fresh local server's
-// address in $URL, the repository's specs directory in $SPECS, and the
-// commands exits (exit codes), wellformed, tsvalid (the TypeScript
-// compiler reads a file) and lineends (CRLF or CR files).
+// address in $URL, a second one's (another origin) in $OTHER, the
+// repository's specs directory in $SPECS, and the commands exits (exit
+// codes), wellformed, tsvalid (the TypeScript compiler reads a file) and
+// lineends (CRLF or CR files).
 func TestScripts(t *testing.T) {
 	noGitHub(t)
 	testscript.Run(t, testscript.Params{
@@ -33,6 +34,9 @@ func TestScripts(t *testing.T) {
 			srv := walktest.Start()
 			e.Defer(srv.Close)
 			e.Setenv("URL", srv.URL)
+			other := walktest.Start()
+			e.Defer(other.Close)
+			e.Setenv("OTHER", other.URL)
 			specs, err := filepath.Abs("../../specs")
 			if err != nil {
 				return err

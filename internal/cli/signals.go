@@ -31,12 +31,16 @@ func Context() context.Context {
 // files: --version answers as Main's does; on SIGINT or SIGTERM it cancels Context, writes nothing more
 // (atomicfile.Freeze), stops every process group it started (SIGTERM, then
 // SIGKILL after procgroup.Grace; a second signal kills at once), removes
-// its temporary files, and exits 130 (SIGINT) or 143 (SIGTERM).
+// its temporary files, and exits 130 (SIGINT) or 143 (SIGTERM). On Linux
+// it is a child subreaper (procgroup.Subreap), and on a signal or when run
+// returns it ends every process descended from it, even one that left its
+// group; elsewhere, the process groups only.
 func MainStoppable(name string, run func(stdout, stderr io.Writer, args []string) error) int {
 	if AsksVersion(os.Args[1:]) {
 		fmt.Fprintln(os.Stdout, Version(name))
 		return ExitOK
 	}
+	procgroup.Subreap()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	ctxMu.Lock()
@@ -50,6 +54,7 @@ func MainStoppable(name string, run func(stdout, stderr io.Writer, args []string
 	case err := <-done:
 		signal.Stop(sigs)
 		Report(os.Stderr, name, err)
+		procgroup.StopAll(procgroup.Grace) // what outlived the run: a setsid child
 		return Code(err)
 	case sig := <-sigs:
 		return stopped(name, sig.(syscall.Signal), cancel, sigs)

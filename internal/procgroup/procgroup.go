@@ -9,6 +9,16 @@
 // Every group started through Start is tracked until it is empty,
 // so a command stopping on a signal can stop them all with StopAll.
 //
+// A process may leave its group (setsid, as a daemon does) and outlive
+// it. On Linux a command that calls Subreap first becomes the reaper of
+// every orphan it leaves, and StopAll then ends every descendant of the
+// command, in whatever group, found in /proc: SIGTERM, SIGKILL after the
+// grace. On macOS and the other systems only the process groups are
+// stopped: a process that left its group is not found.
+//
+//	procgroup.Subreap()                    // first thing in main (Linux)
+//	defer procgroup.StopAll(procgroup.Grace) // on exit: every group, every descendant
+//
 // On Windows, which has neither process groups nor SIGTERM, a group is the
 // command and the children taskkill /T finds from it, and Stop ends them
 // at once (taskkill /T /F) without a grace period.
@@ -65,11 +75,14 @@ func Wait(cmd *exec.Cmd) error {
 }
 
 // Reap stops what is left of the group pgid once its leader was waited
-// for (children that outlived it), and stops tracking it.
+// for (children that outlived it), and stops tracking it. On Linux it also
+// reads the exit status of the group's processes that Subreap made this
+// process's children, so none stays a zombie.
 func Reap(pgid int) {
 	if Alive(pgid) {
 		Stop(pgid, 200*time.Millisecond)
 	}
+	reapGroup(pgid)
 	mu.Lock()
 	delete(groups, pgid)
 	mu.Unlock()
@@ -96,7 +109,10 @@ func waitGone(pgid int, d time.Duration) bool {
 }
 
 // StopAll stops every tracked group at once (SIGTERM, SIGKILL after
-// grace) and returns how many there were.
+// grace) and returns how many there were. On Linux it also ends, the same
+// way and at the same time, every process descended from this one,
+// whatever group or session it moved to (setsid), and those orphaned
+// since Subreap; elsewhere a process that left its group is not found.
 func StopAll(grace time.Duration) int {
 	mu.Lock()
 	var list []int
@@ -108,6 +124,7 @@ func StopAll(grace time.Duration) int {
 	for _, g := range list {
 		wg.Go(func() { Stop(g, grace) })
 	}
+	wg.Go(func() { endDescendants(grace) })
 	wg.Wait()
 	return len(list)
 }

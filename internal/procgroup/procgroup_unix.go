@@ -17,10 +17,11 @@ func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// Alive reports whether any process of the group pgid is still there.
+// Alive reports whether any process of the group pgid is still there (on
+// Linux, one that is not a zombie).
 func Alive(pgid int) bool {
 	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return (err == nil || errors.Is(err, syscall.EPERM)) && live(pgid)
 }
 
 // Stop sends SIGTERM to the group pgid, waits until it is empty or grace

@@ -2,11 +2,11 @@
 // spelling a secret value may take in an answer, so that none is printed
 // or written.
 //
-//	if secret.Header(name, extra...) && crossHost { drop it }
+//	if secret.Header(name, extra...) { redactor.Add(value) }
 //	line = secret.Redact(line, secrets)   // as is, JSON-escaped, URL-encoded, base64
 //
 // The stance: a header is a credential when its name says so (an
-// Authorization, a cookie, a key, a token, a secret, a session, a
+// Authorization, a cookie, a key, a token, a JWT, a secret, a session, a
 // password), or when a spec or flag marks it; a secret is redacted in
 // every form a server may echo it in: as sent, JSON-escaped (as Node and
 // Go escape, "/" as "\/", non-ASCII as \uXXXX), URL-encoded (query and
@@ -33,12 +33,13 @@ const Mask = "[redacted]"
 // text around them.
 const MinLen = 4
 
-var credentialName = regexp.MustCompile(`(?i)(^|[-_.])(auth|authorization|cookie|set-cookie|token|secret|session|password|passwd|credential|credentials|signature|api[-_]?key|apikey|access[-_]?key|private[-_]?key|key)($|[-_.])|apikey|authtoken|accesstoken|sessionid`)
+var credentialName = regexp.MustCompile(`(?i)(^|[-_.])(auth|authorization|cookie|set-cookie|token|secret|session|password|passwd|credential|credentials|signature|api[-_]?key|apikey|access[-_]?key|private[-_]?key|key|jwt|bearer)($|[-_.])|apikey|authtoken|accesstoken|sessionid|jwt|[a-z]key$`)
 
 // Header reports whether a header named name carries a credential:
 // Authorization, Proxy-Authorization, Cookie, a name with a part such as
 // Key, Api-Key, Token, Secret, Session, Password or Auth (X-Api-Key,
-// X-Auth-Token, X-Session-Id), or one of extra (any case).
+// X-Auth-Token, X-Session-Id), a JWT (X-Jwt), a name ending in key
+// (X-Userkey), or one of extra (any case).
 func Header(name string, extra ...string) bool {
 	for _, e := range extra {
 		if strings.EqualFold(strings.TrimSpace(e), name) {

@@ -15,6 +15,7 @@ func TestHeader(t *testing.T) {
 		"Authorization": true, "proxy-authorization": true, "Cookie": true,
 		"X-Api-Key": true, "X-API-KEY": true, "Api-Key": true, "X-Auth-Token": true, "X-Access-Token": true,
 		"X-Session-Id": true, "X-Client-Secret": true, "X-Password": true, "apikey": true, "X-Signature": true,
+		"X-Jwt": true, "Jwt-Assertion": true, "X-Userkey": true, "X-Bearer": true,
 		"Content-Type": false, "Accept": false, "Accept-Encoding": false, "Mcp-Protocol-Version": false,
 		"User-Agent": false, "X-Request-Id": false, "Accept-Language": false, "Keystone": false,
 	} {

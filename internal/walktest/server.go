@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -161,6 +162,20 @@ func (s *Server) handler() http.Handler {
 	})
 	mux.HandleFunc("GET /redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/consent?request=req-42", http.StatusFound)
+	})
+	mux.HandleFunc("/to/{status}", func(w http.ResponseWriter, r *http.Request) {
+		// A redirect of the status given to the url given, anywhere.
+		code, _ := strconv.Atoi(r.PathValue("status"))
+		http.Redirect(w, r, r.URL.Query().Get("url"), code)
+	})
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		// The request as received: its method, headers and body.
+		body, _ := io.ReadAll(r.Body)
+		h := map[string]string{}
+		for k := range r.Header {
+			h[k] = r.Header.Get(k)
+		}
+		writeJSON(w, 200, map[string]any{"method": r.Method, "headers": h, "body": string(body)})
 	})
 	mux.HandleFunc("GET /grows", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
