@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -201,7 +202,9 @@ var errNotUTF8 = errors.New("toollist: the text is not UTF-8")
 // handed elements by then), and the answer is to be read again without.
 func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte), later bool) (*answer, error) {
 	a := &answer{path: path, raw: int64(len(data))}
-	if len(bytes.TrimSpace(data)) == 0 {
+	// Only the white space at the start is read: a large file is read
+	// from its start on, as far as it must be.
+	if len(bytes.TrimLeftFunc(data, unicode.IsSpace)) == 0 {
 		if len(data) == 0 {
 			return nil, inputErr(path, "empty file: a capture holds a %s", what)
 		}
@@ -243,13 +246,10 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 }
 
 // readLater validates the JSON text data, taken to be UTF-8, checking
-// that it is as it goes (see readAnswerAs).
+// that it is as it goes (see readAnswerAs). A syntax error is reported as
+// soon as the validating pass meets it, with nothing after it read.
 func (a *answer) readLater(data []byte, each func(k, i int, elem []byte), what string) (*answer, error) {
 	a.text, a.wire, a.msg = data, a.raw, data
-	if data[len(data)-1] == '\n' {
-		a.wire--
-		a.newline = true
-	}
 	checked, bad := 0, false
 	found, err := jsonjs.ValidateFindEach(data, func(k, i int, elem []byte) {
 		if bad {
@@ -265,14 +265,48 @@ func (a *answer) readLater(data []byte, each func(k, i int, elem []byte), what s
 			each(k, i, elem)
 		}
 	}, findPaths...)
+	if err != nil {
+		return nil, inputErr(a.path, "%v", decodedError(data, err))
+	}
 	if bad || !utf8.Valid(data[checked:]) {
 		return nil, errNotUTF8
 	}
-	if err != nil {
-		return nil, inputErr(a.path, "%v", err)
+	if data[len(data)-1] == '\n' {
+		a.wire--
+		a.newline = true
 	}
 	a.found = found
 	return a, a.locateResult(what)
+}
+
+// decodedError returns err, a syntax error found in data read as UTF-8,
+// as reading the decoded text (jsonjs.Decode) would report it, reading
+// only the line up to the error: the same line and message (the scanner
+// tells bytes from 0x80 up from one another nowhere, and takes the U+FFFD
+// an invalid sequence decodes to as it takes the sequence), and the
+// column counted in decoded characters.
+func decodedError(data []byte, err error) error {
+	var se *jsonjs.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	off := min(se.Offset, len(data))
+	line := data[bytes.LastIndexByte(data[:off], '\n')+1 : off]
+	if utf8.Valid(line) {
+		return err
+	}
+	// Decoded a megabyte at a time, cut where a character starts (a
+	// sequence cut short before one decodes the same either way).
+	col := 1
+	for len(line) > 0 {
+		n := charStart(line, min(len(line), 1<<20))
+		text, _ := jsonjs.Decode(line[:n])
+		col += utf8.RuneCount(text)
+		line = line[n:]
+	}
+	out := *se
+	out.Column = col
+	return &out
 }
 
 // validUTF8 reports whether data is valid UTF-8, checking a large text in
@@ -287,7 +321,10 @@ func validUTF8(data []byte, pg *pages) bool {
 	mid := charStart(data, len(data)/2)
 	var second bool
 	var wg sync.WaitGroup
-	wg.Go(func() { second = validRange(data, mid, len(data), pg) })
+	wg.Go(func() {
+		defer pg.caught(pg.guard(), nil)
+		second = validRange(data, mid, len(data), pg)
+	})
 	first := validRange(data, 0, mid, pg)
 	wg.Wait()
 	return first && second

@@ -232,7 +232,14 @@ func TestUTF8Later(t *testing.T) {
 		"after":        []byte(g[:len(g)-1] + "\xe2\x82\n"),
 		"in a key":     []byte(strings.Replace(g, `"title":"Tool 299"`, "\"ti\xfftle\":\"Tool 299\"", 1)),
 		"broken after": []byte(g[:len(g)-4] + "\xff"),
-		"valid":        []byte(g),
+		// syntax errors after bytes that are not UTF-8 on the same line:
+		// the column counts characters as decoded (one U+FFFD for each
+		// maximal invalid subpart)
+		"broken after bad bytes":  []byte(strings.Replace(g, `"Tool 150"`, "\"Tool \xe2\x82\xff\xf0\x9f 150\" x", 1)),
+		"broken at a bad byte":    []byte(strings.Replace(g, `"Tool 150"`, "\"Tool \xc3 150\" \xe2\x82", 1)),
+		"cut after a bad byte":    []byte(g[:i] + "{\"name\":\"\xf0\x9f\x98 tool"),
+		"bad bytes a line before": []byte(strings.Replace(g, `"Tool 150"`, "\"\xff\xff\"\n\"Tool 150\" }", 1)),
+		"valid":                   []byte(g),
 	}
 	for _, pat := range []string{"testdata/*", "testdata/adversarial/*", "../jsonjs/testdata/corpus/*", "../internal/nodeoracle/testdata/*"} {
 		files, _ := filepath.Glob(pat)
