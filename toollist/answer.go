@@ -210,7 +210,10 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
-	if later && len(data) >= utf8Later && findWhileValidating && !eventstream.Sniff(data) {
+	if later && len(data) >= utf8Later && findWhileValidating {
+		if eventstream.Sniff(data) {
+			return a.readEventsLater(data, pg, what)
+		}
 		return a.readLater(data, each, what)
 	}
 	if validUTF8(data, pg) {
@@ -222,7 +225,7 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 	if eventstream.Sniff(a.text) {
 		a.form = EventStream
 		a.wire = a.raw
-		if err := a.findEvent(); err != nil {
+		if _, err := a.findEvent(); err != nil {
 			return nil, err
 		}
 	} else {
@@ -355,41 +358,125 @@ func charStart(data []byte, i int) int {
 	return min(i, len(data))
 }
 
+// readEventsLater reads an event stream, data, taken to be UTF-8, and
+// checks that it is once its events are read (see readAnswerAs): a
+// syntax error in an event's data is reported as soon as the scan meets
+// it, with nothing after it read.
+func (a *answer) readEventsLater(data []byte, pg *pages, what string) (*answer, error) {
+	a.text, a.form, a.wire = data, EventStream, a.raw
+	syntax, err := a.findEvent()
+	if err != nil && syntax {
+		return nil, err
+	}
+	if !validUTF8(data, pg) {
+		return nil, errNotUTF8
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, a.locateResult(what)
+}
+
+// checkEventData makes findEvent check each event's data as the scan
+// reaches it; tests turn it off to compare with the data checked once
+// each event is read.
+var checkEventData = true
+
 // findEvent reads the event stream (with the module's one event-stream
 // reader) and keeps the first event whose data is a JSON-RPC response.
-// Every event's data must be JSON.
-func (a *answer) findEvent() error {
+// Every event's data must be JSON: it is checked as the scan reaches it
+// (eventData), so that a syntax error in a long event is met without the
+// rest of it read. syntax reports that err is such an error, the same
+// whether or not the text is UTF-8 (its column counts characters as
+// decoded).
+func (a *answer) findEvent() (syntax bool, err error) {
 	t := a.text
-	for ev, err := range eventstream.NewBytes(t).Events() {
+	d := &eventData{}
+	var o eventstream.Options
+	if checkEventData {
+		o.Data = d
+	}
+	for ev, err := range eventstream.NewBytesWith(t, o).Events() {
+		if err == errEventData {
+			return true, a.eventError(ev, eventText(t, ev.Lines), nil)
+		}
 		if err != nil {
-			return inputErr(a.path, "%v", err)
+			return false, inputErr(a.path, "%v", err)
 		}
 		if len(ev.Data) == 0 {
 			continue // a priming event
 		}
-		lines := make([]dataLine, len(ev.Lines))
-		for i, l := range ev.Lines {
-			lines[i] = dataLine{start: int(l.Start), end: int(l.End), prefix: int(l.Value - l.Start), line: l.No}
-		}
 		msg := ev.Data
-		if err := jsonjs.Validate(msg); err != nil {
-			var se *jsonjs.SyntaxError
-			if errors.As(err, &se) && se.Line-1 < len(lines) {
-				l := lines[se.Line-1]
-				return inputErr(a.path, "line %d, column %d: event %d's data: %s", l.line, se.Column+l.prefix, ev.N, se.Msg)
+		if !checkEventData || !d.chk.Valid() {
+			if err := jsonjs.Validate(msg); err != nil {
+				return true, a.eventError(ev, msg, err)
 			}
-			return inputErr(a.path, "event %d's data: %v", ev.N, err)
 		}
 		if a.msg != nil || !isResponse(msg) {
 			continue
 		}
 		a.msg = msg
-		a.data = lines
+		a.data = make([]dataLine, len(ev.Lines))
+		for i, l := range ev.Lines {
+			a.data[i] = dataLine{start: int(l.Start), end: int(l.End), prefix: int(l.Value - l.Start), line: l.No}
+		}
 	}
 	if a.msg == nil {
-		return inputErr(a.path, "the event stream holds no JSON-RPC response")
+		return false, inputErr(a.path, "the event stream holds no JSON-RPC response")
 	}
-	return nil
+	return false, nil
+}
+
+// eventError is the error of event ev, whose data (or what was read of
+// it) is data: err, Validate's error, or when nil the one Validate finds.
+// It names the line and column in the file.
+func (a *answer) eventError(ev eventstream.Event, data []byte, err error) error {
+	if err == nil {
+		if err = jsonjs.Validate(data); err == nil {
+			return inputErr(a.path, "event %d's data is not JSON", ev.N)
+		}
+	}
+	err = decodedError(data, err)
+	var se *jsonjs.SyntaxError
+	if errors.As(err, &se) && se.Line-1 < len(ev.Lines) {
+		l := ev.Lines[se.Line-1]
+		return inputErr(a.path, "line %d, column %d: event %d's data: %s", l.No, se.Column+int(l.Value-l.Start), ev.N, se.Msg)
+	}
+	return inputErr(a.path, "event %d's data: %v", ev.N, err)
+}
+
+// eventText returns the data of lines of t, their values joined with LF:
+// t's own bytes for one line.
+func eventText(t []byte, lines []eventstream.Line) []byte {
+	if len(lines) == 1 {
+		return t[lines[0].Value:lines[0].End]
+	}
+	var b []byte
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, t[l.Value:l.End]...)
+	}
+	return b
+}
+
+// eventData checks each event's data as the event-stream reader hands it
+// over (eventstream.Options.Data), and fails as soon as it cannot be JSON,
+// which ends the scan there.
+type eventData struct{ chk jsonjs.Checker }
+
+// errEventData says an event's data is not JSON (eventData).
+var errEventData = errors.New("toollist: an event's data is not JSON")
+
+func (d *eventData) Reset() { d.chk.Reset() }
+
+func (d *eventData) Write(p []byte) (int, error) {
+	d.chk.Write(p)
+	if d.chk.Refused() {
+		return 0, errEventData
+	}
+	return len(p), nil
 }
 
 // isResponse reports whether the valid JSON text msg is an object with a

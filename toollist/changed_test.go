@@ -187,11 +187,13 @@ func (byteCounter) Name() string          { return "bytes" }
 func (byteCounter) Count(text string) int { return len(text) }
 
 // TestEarlyError reads 2 GiB captures broken near their start (sparse
-// files, which take no disk), with the mapping made unreadable past 64 KiB
+// files, which take no disk), with the mapping made unreadable past 1 MiB
 // as soon as it is mapped: the error is the one a whole read reports, and
-// nothing past it is read (reading there would fault).
+// nothing far past it is read (reading there would fault). A JSON capture
+// is read to the error's page; an event stream's line, a window of 256
+// KiB at a time.
 func TestEarlyError(t *testing.T) {
-	const fence = 64 << 10
+	const fence = 1 << 20
 	mapped(t, func(_ string, data []byte) {
 		if err := syscall.Mprotect(data[fence:], syscall.PROT_NONE); err != nil {
 			t.Error(err)
@@ -205,6 +207,11 @@ func TestEarlyError(t *testing.T) {
 		`{"tools": [{"name": "a"}, {"name": "b"}]} x`,
 		"\n\n   \t{\"tools\": [",
 		"\x00",
+		// event streams: the data checked as the scan reaches it
+		`data: {"tools": [!`,
+		"event: message\r\ndata: {\"jsonrpc\": \"2.0\",\r\ndata: \"result\": {\"tools\": [\xff x",
+		"id: 0\ndata:\n\ndata: {\"result\": {\"tools\": [\"\xe2\x82\"\n\n",
+		"data: {\"a\": 1}\n\ndata: [1, 2,]\n\ndata: ",
 	} {
 		path := filepath.Join(t.TempDir(), "huge.json")
 		f, err := os.Create(path)
@@ -219,11 +226,12 @@ func TestEarlyError(t *testing.T) {
 		}
 		f.Close()
 		_, err = Read(path)
-		// the same head and zeros, read whole, decoded first
+		// the same head and zeros, read whole, decoded first, each event
+		// checked once read
 		old := utf8Later
-		utf8Later = 1 << 62
+		utf8Later, checkEventData = 1<<62, false
 		_, want := Parse(path, append([]byte(head), make([]byte, fence)...))
-		utf8Later = old
+		utf8Later, checkEventData = old, true
 		if want == nil {
 			t.Fatalf("%q: read whole, no error", head)
 		}

@@ -46,7 +46,9 @@
 //     checked in the same pass (text that is not is decoded and read
 //     again), so that a syntax error is reported as soon as the pass meets
 //     it, nothing after it read (with the line and column the decoded text
-//     has). A mapped file that another writer cuts or rewrites while it is
+//     has). An event stream's events are read the same way, each event's
+//     data checked (jsonjs.Checker) as the scan reaches it, a long line a
+//     window at a time. A mapped file that another writer cuts or rewrites while it is
 //     read gives an *Error saying so, never a crash: every pass over the
 //     mapping turns a fault there into that error
 //     (debug.SetPanicOnFault), and checks the file's size and modification
