@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Whole-process figure of a syntax error met early in a huge capture:
 # `measure CAPTURE` on a 2 GiB capture broken at byte 11 (a sparse file,
-# which takes no disk: the bytes `{"tools": [!` then zeros), against the
-# same on a 4 KiB capture broken the same way (what any run costs: the
-# process, its start). Wall time (mean ± standard deviation), CPU time
+# which takes no disk: the bytes `{"tools": [!` then zeros), on a 2 GiB
+# event stream broken the same way (`data: {"tools": [!`, at byte 17), and
+# on a 4 KiB capture broken as the first (what any run costs: the process,
+# its start). Wall time (mean ± standard deviation), CPU time
 # (user + system, from GNU time: hundredths of a second) and peak resident
 # memory (the largest run, GNU time's), over RUNS runs after 3 warm-ups. Each run must exit 2 with the
 # one-line error.
@@ -41,25 +42,27 @@ else
   measure=$work/measure
 fi
 
-# broken FILE SIZE: a capture of SIZE bytes, broken at byte 11.
+# broken FILE SIZE [PREFIX]: a capture of SIZE bytes, PREFIX then
+# `{"tools": [!` then zeros.
 broken() {
   truncate -s "$2" "$1"
-  printf '{"tools": [!' | dd of="$1" conv=notrunc status=none
+  printf '%s{"tools": [!' "${3:-}" | dd of="$1" conv=notrunc status=none
 }
 broken "$work/huge.json" 2147483648
+broken "$work/huge.sse" 2147483648 'data: '
 broken "$work/small.json" 4096
 [ "$(du -k "$work/huge.json" | cut -f1)" -lt 1024 ] || say "warning: huge.json takes disk: the file system has no sparse files"
 
-# runs CAPTURE: one line per run, "wall-ns user-s system-s maxrss-KiB",
+# runs CAPTURE WHERE: one line per run, "wall-ns user-s system-s maxrss-KiB",
 # after 3 warm-ups; each run must exit 2 with the expected line. The wall
 # time is taken around GNU time (whose own is in hundredths of a second).
 runs() {
-  local cap=$1 i out t0 t1
+  local cap=$1 where=$2 i out t0 t1
   for ((i = 0; i < RUNS + 3; i++)); do
     t0=$(date +%s%N)
     out=$( { /usr/bin/time -f 'TIME %U %S %M' "$measure" "$cap" >/dev/null; } 2>&1 ) && die "measure $cap exited 0"
     t1=$(date +%s%N)
-    grep -q "^measure: $cap: line 1, column 12: unexpected character '!'\$" <<<"$out" || { say "measure $cap: $out"; exit 1; }
+    grep -qF "measure: $cap: line 1, column $where: unexpected character '!'" <<<"$out" || { say "measure $cap: $out"; exit 1; }
     ((i < 3)) || echo "$((t1 - t0)) $(grep '^TIME ' <<<"$out" | cut -d' ' -f2-)"
   done
 }
@@ -76,17 +79,20 @@ row() {
 }
 
 say "timing the 2 GiB capture"
-huge=$(runs "$work/huge.json" | row huge.json 2,147,483,648)
+huge=$(runs "$work/huge.json" 12 | row huge.json 2,147,483,648)
+say "timing the 2 GiB event stream"
+sse=$(runs "$work/huge.sse" "18: event 1's data" | row huge.sse 2,147,483,648)
 say "timing the 4 KiB capture"
-small=$(runs "$work/small.json" | row small.json 4,096)
+small=$(runs "$work/small.json" 12 | row small.json 4,096)
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || true)
 cat <<OUT
-Whole process, \`measure CAPTURE\` on a capture broken at byte 11 (\`{"tools": [!\` then zeros, a sparse file): wall time (mean ± standard deviation), CPU time (user + system, mean) and peak resident memory (the largest run), $RUNS runs after 3 warm-ups; each exits 2 with \`measure: CAPTURE: line 1, column 12: unexpected character '!'\`.
+Whole process, \`measure CAPTURE\` on a capture broken early (\`{"tools": [!\` then zeros, a sparse file; the event stream's one data line the same): wall time (mean ± standard deviation), CPU time (user + system, mean) and peak resident memory (the largest run), $RUNS runs after 3 warm-ups; each exits 2 with \`measure: CAPTURE: line 1, column 12: unexpected character '!'\` (the event stream's: column 18, in event 1's data).
 
 | capture | bytes | wall time | CPU time | peak RSS |
 |---|---:|---:|---:|---:|
 $huge
+$sse
 $small
 
 Machine: ${cpu:-unknown CPU}, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(go version | cut -d' ' -f3-).
