@@ -52,10 +52,27 @@ func TestStartBindsLoopback(t *testing.T) {
 	}
 }
 
-// TestThousandClients runs the first-task walk from 1,000 clients at once,
-// each on a connection of its own: every answer is the one the walk
-// expects (no 5xx, no refused connection), and afterwards every post
-// written is where it was written.
+// taskWalk is the first-task walk cut to what every agent does: register
+// a KEY, open a work SPACE with a task, take the task, post its result,
+// read the post back. It returns the SPACE.
+func (w *walker) taskWalk() (space string) {
+	owner, _, _ := w.login(nil)
+	space = w.must(201, "POST", "/v1/spaces", owner, map[string]any{"kind": "work", "document": "How to work here."}).Get("name").String()
+	w.must(201, "POST", "/v1/spaces/"+space+"/tasks", owner, map[string]any{"title": "The one task"})
+	next := w.must(200, "POST", "/v1/spaces/"+space+"/tasks/next", owner, nil)
+	w.check(next.Get("task.number").Int() == 1, "next: %s", next.Body)
+	res := w.must(201, "POST", "/v1/spaces/"+space+"/posts", owner, map[string]any{"kind": "result", "body": "done", "task": map[string]int{"number": 1}})
+	w.check(res.Get("task.state").String() == "done", "result: %s", res.Body)
+	w.owner, w.post = owner, res.Get("post_id").String()
+	got := w.must(200, "GET", "/v1/posts/"+w.post, owner, nil)
+	w.check(got.Get("body").String() == "done", "the post read back: %s", got.Body)
+	return space
+}
+
+// TestThousandClients runs the task walk from 1,000 clients at once, each
+// on a connection of its own: every answer is the one the walk expects
+// (no 5xx, no refused connection), and afterwards every post written is
+// where it was written.
 func TestThousandClients(t *testing.T) {
 	base := served(t)
 	const n = 1000
@@ -67,7 +84,7 @@ func TestThousandClients(t *testing.T) {
 		walkers[i] = &walker{client: ownClient(), base: base}
 		wg.Go(func() {
 			<-start
-			spaces[i] = walkers[i].walk()
+			spaces[i] = walkers[i].taskWalk()
 		})
 	}
 	close(start)
