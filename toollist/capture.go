@@ -22,7 +22,11 @@ type Capture struct {
 	WireBytes int64
 	// Replaced counts invalid UTF-8 sequences decoded as U+FFFD.
 	Replaced int
-	// Tools holds each tool's JSON text, in the capture's order.
+	// Tools holds each tool's JSON text, in the capture's order. Of a
+	// mapped capture (1 MiB or more, read from a file), the texts lie in
+	// the file's mapping: once another writer cuts the file, reading them
+	// faults; the package's functions turn that into an *Error, code
+	// reading them itself must guard against it.
 	Tools [][]byte
 
 	ans   *answer
