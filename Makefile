@@ -43,6 +43,7 @@ npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
 bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, then measure against Node).
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash bench/compare.sh
+	bash bench/earlyerror.sh
 
 fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs

@@ -495,6 +495,11 @@ func (c *Checker) Valid() bool {
 	return false
 }
 
+// Refused reports whether the text handed over so far can no longer begin
+// a JSON text: nothing more makes it valid, and Validate reports an error
+// within it.
+func (c *Checker) Refused() bool { return c.bad }
+
 // Members returns the members of the top-level object, in the order
 // written, repeated keys kept; nil when the text is not an object. Only
 // meaningful when Valid.

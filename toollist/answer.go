@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -201,13 +202,18 @@ var errNotUTF8 = errors.New("toollist: the text is not UTF-8")
 // handed elements by then), and the answer is to be read again without.
 func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte), later bool) (*answer, error) {
 	a := &answer{path: path, raw: int64(len(data))}
-	if len(bytes.TrimSpace(data)) == 0 {
+	// Only the white space at the start is read: a large file is read
+	// from its start on, as far as it must be.
+	if len(bytes.TrimLeftFunc(data, unicode.IsSpace)) == 0 {
 		if len(data) == 0 {
 			return nil, inputErr(path, "empty file: a capture holds a %s", what)
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
-	if later && len(data) >= utf8Later && findWhileValidating && !eventstream.Sniff(data) {
+	if later && len(data) >= utf8Later && findWhileValidating {
+		if eventstream.Sniff(data) {
+			return a.readEventsLater(data, pg, what)
+		}
 		return a.readLater(data, each, what)
 	}
 	if validUTF8(data, pg) {
@@ -219,7 +225,7 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 	if eventstream.Sniff(a.text) {
 		a.form = EventStream
 		a.wire = a.raw
-		if err := a.findEvent(); err != nil {
+		if _, err := a.findEvent(); err != nil {
 			return nil, err
 		}
 	} else {
@@ -243,13 +249,10 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 }
 
 // readLater validates the JSON text data, taken to be UTF-8, checking
-// that it is as it goes (see readAnswerAs).
+// that it is as it goes (see readAnswerAs). A syntax error is reported as
+// soon as the validating pass meets it, with nothing after it read.
 func (a *answer) readLater(data []byte, each func(k, i int, elem []byte), what string) (*answer, error) {
 	a.text, a.wire, a.msg = data, a.raw, data
-	if data[len(data)-1] == '\n' {
-		a.wire--
-		a.newline = true
-	}
 	checked, bad := 0, false
 	found, err := jsonjs.ValidateFindEach(data, func(k, i int, elem []byte) {
 		if bad {
@@ -265,14 +268,48 @@ func (a *answer) readLater(data []byte, each func(k, i int, elem []byte), what s
 			each(k, i, elem)
 		}
 	}, findPaths...)
+	if err != nil {
+		return nil, inputErr(a.path, "%v", decodedError(data, err))
+	}
 	if bad || !utf8.Valid(data[checked:]) {
 		return nil, errNotUTF8
 	}
-	if err != nil {
-		return nil, inputErr(a.path, "%v", err)
+	if data[len(data)-1] == '\n' {
+		a.wire--
+		a.newline = true
 	}
 	a.found = found
 	return a, a.locateResult(what)
+}
+
+// decodedError returns err, a syntax error found in data read as UTF-8,
+// as reading the decoded text (jsonjs.Decode) would report it, reading
+// only the line up to the error: the same line and message (the scanner
+// tells bytes from 0x80 up from one another nowhere, and takes the U+FFFD
+// an invalid sequence decodes to as it takes the sequence), and the
+// column counted in decoded characters.
+func decodedError(data []byte, err error) error {
+	var se *jsonjs.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	off := min(se.Offset, len(data))
+	line := data[bytes.LastIndexByte(data[:off], '\n')+1 : off]
+	if utf8.Valid(line) {
+		return err
+	}
+	// Decoded a megabyte at a time, cut where a character starts (a
+	// sequence cut short before one decodes the same either way).
+	col := 1
+	for len(line) > 0 {
+		n := charStart(line, min(len(line), 1<<20))
+		text, _ := jsonjs.Decode(line[:n])
+		col += utf8.RuneCount(text)
+		line = line[n:]
+	}
+	out := *se
+	out.Column = col
+	return &out
 }
 
 // validUTF8 reports whether data is valid UTF-8, checking a large text in
@@ -287,7 +324,10 @@ func validUTF8(data []byte, pg *pages) bool {
 	mid := charStart(data, len(data)/2)
 	var second bool
 	var wg sync.WaitGroup
-	wg.Go(func() { second = validRange(data, mid, len(data), pg) })
+	wg.Go(func() {
+		defer pg.caught(pg.guard(), nil)
+		second = validRange(data, mid, len(data), pg)
+	})
 	first := validRange(data, 0, mid, pg)
 	wg.Wait()
 	return first && second
@@ -318,41 +358,125 @@ func charStart(data []byte, i int) int {
 	return min(i, len(data))
 }
 
+// readEventsLater reads an event stream, data, taken to be UTF-8, and
+// checks that it is once its events are read (see readAnswerAs): a
+// syntax error in an event's data is reported as soon as the scan meets
+// it, with nothing after it read.
+func (a *answer) readEventsLater(data []byte, pg *pages, what string) (*answer, error) {
+	a.text, a.form, a.wire = data, EventStream, a.raw
+	syntax, err := a.findEvent()
+	if err != nil && syntax {
+		return nil, err
+	}
+	if !validUTF8(data, pg) {
+		return nil, errNotUTF8
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, a.locateResult(what)
+}
+
+// checkEventData makes findEvent check each event's data as the scan
+// reaches it; tests turn it off to compare with the data checked once
+// each event is read.
+var checkEventData = true
+
 // findEvent reads the event stream (with the module's one event-stream
 // reader) and keeps the first event whose data is a JSON-RPC response.
-// Every event's data must be JSON.
-func (a *answer) findEvent() error {
+// Every event's data must be JSON: it is checked as the scan reaches it
+// (eventData), so that a syntax error in a long event is met without the
+// rest of it read. syntax reports that err is such an error, the same
+// whether or not the text is UTF-8 (its column counts characters as
+// decoded).
+func (a *answer) findEvent() (syntax bool, err error) {
 	t := a.text
-	for ev, err := range eventstream.NewBytes(t).Events() {
+	d := &eventData{}
+	var o eventstream.Options
+	if checkEventData {
+		o.Data = d
+	}
+	for ev, err := range eventstream.NewBytesWith(t, o).Events() {
+		if err == errEventData {
+			return true, a.eventError(ev, eventText(t, ev.Lines), nil)
+		}
 		if err != nil {
-			return inputErr(a.path, "%v", err)
+			return false, inputErr(a.path, "%v", err)
 		}
 		if len(ev.Data) == 0 {
 			continue // a priming event
 		}
-		lines := make([]dataLine, len(ev.Lines))
-		for i, l := range ev.Lines {
-			lines[i] = dataLine{start: int(l.Start), end: int(l.End), prefix: int(l.Value - l.Start), line: l.No}
-		}
 		msg := ev.Data
-		if err := jsonjs.Validate(msg); err != nil {
-			var se *jsonjs.SyntaxError
-			if errors.As(err, &se) && se.Line-1 < len(lines) {
-				l := lines[se.Line-1]
-				return inputErr(a.path, "line %d, column %d: event %d's data: %s", l.line, se.Column+l.prefix, ev.N, se.Msg)
+		if !checkEventData || !d.chk.Valid() {
+			if err := jsonjs.Validate(msg); err != nil {
+				return true, a.eventError(ev, msg, err)
 			}
-			return inputErr(a.path, "event %d's data: %v", ev.N, err)
 		}
 		if a.msg != nil || !isResponse(msg) {
 			continue
 		}
 		a.msg = msg
-		a.data = lines
+		a.data = make([]dataLine, len(ev.Lines))
+		for i, l := range ev.Lines {
+			a.data[i] = dataLine{start: int(l.Start), end: int(l.End), prefix: int(l.Value - l.Start), line: l.No}
+		}
 	}
 	if a.msg == nil {
-		return inputErr(a.path, "the event stream holds no JSON-RPC response")
+		return false, inputErr(a.path, "the event stream holds no JSON-RPC response")
 	}
-	return nil
+	return false, nil
+}
+
+// eventError is the error of event ev, whose data (or what was read of
+// it) is data: err, Validate's error, or when nil the one Validate finds.
+// It names the line and column in the file.
+func (a *answer) eventError(ev eventstream.Event, data []byte, err error) error {
+	if err == nil {
+		if err = jsonjs.Validate(data); err == nil {
+			return inputErr(a.path, "event %d's data is not JSON", ev.N)
+		}
+	}
+	err = decodedError(data, err)
+	var se *jsonjs.SyntaxError
+	if errors.As(err, &se) && se.Line-1 < len(ev.Lines) {
+		l := ev.Lines[se.Line-1]
+		return inputErr(a.path, "line %d, column %d: event %d's data: %s", l.No, se.Column+int(l.Value-l.Start), ev.N, se.Msg)
+	}
+	return inputErr(a.path, "event %d's data: %v", ev.N, err)
+}
+
+// eventText returns the data of lines of t, their values joined with LF:
+// t's own bytes for one line.
+func eventText(t []byte, lines []eventstream.Line) []byte {
+	if len(lines) == 1 {
+		return t[lines[0].Value:lines[0].End]
+	}
+	var b []byte
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, t[l.Value:l.End]...)
+	}
+	return b
+}
+
+// eventData checks each event's data as the event-stream reader hands it
+// over (eventstream.Options.Data), and fails as soon as it cannot be JSON,
+// which ends the scan there.
+type eventData struct{ chk jsonjs.Checker }
+
+// errEventData says an event's data is not JSON (eventData).
+var errEventData = errors.New("toollist: an event's data is not JSON")
+
+func (d *eventData) Reset() { d.chk.Reset() }
+
+func (d *eventData) Write(p []byte) (int, error) {
+	d.chk.Write(p)
+	if d.chk.Refused() {
+		return 0, errEventData
+	}
+	return len(p), nil
 }
 
 // isResponse reports whether the valid JSON text msg is an object with a

@@ -3,6 +3,8 @@ package toollist
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -196,6 +198,53 @@ func BenchmarkLean(b *testing.B) {
 		if _, err := WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkReadMapped is what measure --json does with bench/gencapture's
+// 10,000-tool capture saved in a file, as measure reads it: mapped (every
+// pass guarded against the file changing), read and measured, then with
+// the lean what-if, and writing the capture after it.
+func BenchmarkReadMapped(b *testing.B) {
+	data := benchCapture(b)
+	path := filepath.Join(b.TempDir(), "bench.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name  string
+		ts    []Transform
+		write bool
+	}{{"none", nil, false}, {"lean", []Transform{Lean()}, false}, {"lean-write", []Transform{Lean()}, true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var c *Capture
+				var err error
+				if bc.write {
+					c, err = Read(path)
+				} else {
+					c, err = ReadWith(path, bc.ts...)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := Measure(c); err != nil {
+					b.Fatal(err)
+				}
+				if len(bc.ts) > 0 {
+					var w io.Writer
+					if bc.write {
+						w = io.Discard
+					}
+					if _, err := WhatIf(c, bc.ts, w); err != nil {
+						b.Fatal(err)
+					}
+				}
+				c.Close()
+			}
+		})
 	}
 }
 

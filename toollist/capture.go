@@ -1,10 +1,12 @@
 package toollist
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/readmeter/readmeter/internal/testhook"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -20,7 +22,11 @@ type Capture struct {
 	WireBytes int64
 	// Replaced counts invalid UTF-8 sequences decoded as U+FFFD.
 	Replaced int
-	// Tools holds each tool's JSON text, in the capture's order.
+	// Tools holds each tool's JSON text, in the capture's order. Of a
+	// mapped capture (1 MiB or more, read from a file), the texts lie in
+	// the file's mapping: once another writer cuts the file, reading them
+	// faults; the package's functions turn that into an *Error, code
+	// reading them itself must guard against it.
 	Tools [][]byte
 
 	ans   *answer
@@ -61,13 +67,17 @@ func Read(path string) (*Capture, error) {
 // it is measured, in the same pass over its text: WhatIf with the same
 // transforms and no writer then adds up what was found instead of reading
 // the tools again.
+//
+// A file that another writer cuts or rewrites while it is read (here, or
+// later by Measure, WhatIf or CountTokens, which read a mapped capture's
+// text again) gives an *Error saying so, never a crash.
 func ReadWith(path string, ts ...Transform) (*Capture, error) {
 	st, err := checkFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if st.Size() >= mapAbove {
-		if c, err := readMapped(path, st.Size(), ts); err == nil {
+		if c, err := readMapped(path, ts); err == nil {
 			return c, nil
 		} else if _, ok := err.(*Error); ok {
 			return nil, err
@@ -81,24 +91,53 @@ func ReadWith(path string, ts ...Transform) (*Capture, error) {
 	return parse(path, data, nil, ts)
 }
 
+// errNotMapped says a file is, as it is now, not to be mapped: smaller
+// than mapAbove, larger than MaxFile, or no longer a regular file.
+var errNotMapped = errors.New("toollist: not to be mapped")
+
 // readMapped maps the file and parses it. Errors that are not *Error mean
-// the file could not be mapped.
-func readMapped(path string, size int64, ts []Transform) (*Capture, error) {
+// the file could not be mapped, or is not to be.
+func readMapped(path string, ts []Transform) (c *Capture, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	data, unmap, err := mapFile(f, size)
+	// The file as it is now, which may not be what checkFile saw.
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+	case st.Size() < mapAbove || st.Size() > MaxFile || !st.Mode().IsRegular():
+		err = errNotMapped // read it, or let readFile refuse it
+	}
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	c, err := parse(path, data, &pages{data: data}, ts)
+	data, unmap, err := mapFile(f, st.Size())
 	if err != nil {
-		unmap()
+		f.Close()
 		return nil, err
 	}
-	c.unmap = unmap
+	pg := &pages{data: data, path: path, f: f, size: st.Size(), mod: st.ModTime()}
+	defer func() {
+		if err != nil {
+			c = nil
+			unmap()
+			f.Close()
+		}
+	}()
+	defer pg.caught(pg.guard(), &err)
+	if testhook.Mapped != nil {
+		testhook.Mapped(path, data)
+	}
+	if c, err = parse(path, data, pg, ts); err != nil {
+		return nil, err
+	}
+	c.unmap = func() error {
+		err := unmap()
+		f.Close()
+		return err
+	}
 	return c, nil
 }
 
@@ -123,16 +162,23 @@ func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error
 		}
 		// the workers measuring tools may be a few batches behind
 		back := behind{p: pg, lag: 2 * releaseStep}
-		a, err = readAnswerAs(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
-			pre.each(k, i, elem)
-			if !pre.taking() {
-				back.at(elem)
-			}
-		}, later)
+		err = guarded(pg, func() (err error) {
+			a, err = readAnswerAs(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
+				pre.each(k, i, elem)
+				if !pre.taking() {
+					back.at(elem)
+				}
+			}, later)
+			return err
+		})
+		// the workers are let go even when the pass faulted
 		pre.finish()
 		if err != errNotUTF8 {
 			break
 		}
+	}
+	if err == nil {
+		err = pg.failed() // a worker's
 	}
 	if err != nil {
 		return nil, err

@@ -44,7 +44,15 @@
 //     capture gives back the pages it has read, so only a window of it is
 //     resident at a time. From 1 MiB on, the text is taken to be UTF-8 and
 //     checked in the same pass (text that is not is decoded and read
-//     again).
+//     again), so that a syntax error is reported as soon as the pass meets
+//     it, nothing after it read (with the line and column the decoded text
+//     has). An event stream's events are read the same way, each event's
+//     data checked (jsonjs.Checker) as the scan reaches it, a long line a
+//     window at a time. A mapped file that another writer cuts or rewrites while it is
+//     read gives an *Error saying so, never a crash: every pass over the
+//     mapping turns a fault there into that error
+//     (debug.SetPanicOnFault), and checks the file's size and modification
+//     time when it ends.
 //  4. Measure counts: model-read bytes and tokens per tool and in total;
 //     description bytes (the UTF-8 bytes of every tool description that is
 //     a string; a description that is not a string counts nothing here and

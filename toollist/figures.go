@@ -290,15 +290,8 @@ func (p *prescan) work() {
 		r = newRunner(nil, p.ts, p.plan)
 	}
 	for b := range p.ch {
-		if !b.shared {
-			b.figs = make([]ToolFigures, len(b.tools))
-			b.scans = make([]scanned, len(b.tools))
-		}
-		for j, t := range b.tools {
-			scanTool(t, &b.figs[j], &b.scans[j])
-		}
-		if r != nil {
-			b.pieces = r.batch(b)
+		if !p.measure(b, r) {
+			continue // the file changed: the rest is only let go
 		}
 		p.finished(b)
 		mine = append(mine, b)
@@ -309,6 +302,26 @@ func (p *prescan) work() {
 		p.used = append(p.used, r.tw.used...)
 	}
 	p.mu.Unlock()
+}
+
+// measure measures a batch, and walks it with r when r is not nil. It
+// reports false when the file changed under it (see pages).
+func (p *prescan) measure(b *prescanned, r *runner) (ok bool) {
+	defer p.pg.caught(p.pg.guard(), nil)
+	if p.pg.failed() != nil {
+		return false
+	}
+	if !b.shared {
+		b.figs = make([]ToolFigures, len(b.tools))
+		b.scans = make([]scanned, len(b.tools))
+	}
+	for j, t := range b.tools {
+		scanTool(t, &b.figs[j], &b.scans[j])
+	}
+	if r != nil {
+		b.pieces = r.batch(b)
+	}
+	return true
 }
 
 // finished gives back the pages of the batches measured, in the
@@ -386,7 +399,8 @@ const parallelAbove = 512
 // Measure counts the capture's figures. Each tool's text is walked on its
 // own, without building the tool (on several cores for a long list), and
 // nothing of it is kept but figures.
-func Measure(c *Capture) (*Figures, error) {
+func Measure(c *Capture) (_ *Figures, err error) {
+	defer c.pg.caught(c.pg.guard(), &err)
 	f := &Figures{
 		WireBytes: c.WireBytes,
 		Tools:     len(c.Tools),
@@ -432,6 +446,7 @@ func Measure(c *Capture) (*Figures, error) {
 			break
 		}
 		wg.Go(func() {
+			defer c.pg.caught(c.pg.guard(), nil)
 			back := c.behindFrom(lo)
 			for i := lo; i < hi; i++ {
 				back.at(c.Tools[i])
@@ -440,6 +455,9 @@ func Measure(c *Capture) (*Figures, error) {
 		})
 	}
 	wg.Wait()
+	if err := c.pg.failed(); err != nil {
+		return nil, err
+	}
 
 	seen := make(map[string]int, len(c.Tools))
 	// Each kind of warning is listed for the first few tools, then counted.

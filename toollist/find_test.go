@@ -235,7 +235,14 @@ func TestUTF8Later(t *testing.T) {
 		"after":        []byte(g[:len(g)-1] + "\xe2\x82\n"),
 		"in a key":     []byte(strings.Replace(g, `"title":"Tool 299"`, "\"ti\xfftle\":\"Tool 299\"", 1)),
 		"broken after": []byte(g[:len(g)-4] + "\xff"),
-		"valid":        []byte(g),
+		// syntax errors after bytes that are not UTF-8 on the same line:
+		// the column counts characters as decoded (one U+FFFD for each
+		// maximal invalid subpart)
+		"broken after bad bytes":  []byte(strings.Replace(g, `"Tool 150"`, "\"Tool \xe2\x82\xff\xf0\x9f 150\" x", 1)),
+		"broken at a bad byte":    []byte(strings.Replace(g, `"Tool 150"`, "\"Tool \xc3 150\" \xe2\x82", 1)),
+		"cut after a bad byte":    []byte(g[:i] + "{\"name\":\"\xf0\x9f\x98 tool"),
+		"bad bytes a line before": []byte(strings.Replace(g, `"Tool 150"`, "\"\xff\xff\"\n\"Tool 150\" }", 1)),
+		"valid":                   []byte(g),
 	}
 	for _, pat := range []string{"testdata/*", "testdata/adversarial/*", "../jsonjs/testdata/corpus/*", "../internal/nodeoracle/testdata/*"} {
 		files, _ := filepath.Glob(pat)
@@ -266,6 +273,58 @@ func TestUTF8Later(t *testing.T) {
 			if (err1 == nil) != (err2 == nil) || lc.Replaced != ec.Replaced || !reflect.DeepEqual(lc.Tools, ec.Tools) || (err1 == nil && !reflect.DeepEqual(lf, ef)) {
 				t.Fatalf("%s: checked later and first differ:\n%+v %v\n%+v %v", name, lf, err1, ef, err2)
 			}
+		}
+	}
+}
+
+// TestEventsChecked reads event-stream captures, broken and not, with
+// invalid UTF-8 and without, with each event's data checked as the scan
+// reaches it (and the text taken as UTF-8) and with each event checked
+// once read (the text decoded first): the same capture, figures and
+// errors.
+func TestEventsChecked(t *testing.T) {
+	defer func(n int) { utf8Later, checkEventData = n, true }(utf8Later)
+	g := string(genCapture(300))
+	i := strings.Index(g, `{"name":"tool_00150"`)
+	long := strings.Repeat(" ", 600<<10) // past the window a line is handed over in
+	cases := map[string]string{
+		"valid":                                       "event: message\ndata: " + g + "\n",
+		"priming first":                               "id: 0\ndata:\n\nid: 1\r\ndata: " + g + "\r\n\r\n",
+		"broken early":                                "data: {\"jsonrpc\": !" + g,
+		"broken in a tool":                            "data: " + g[:i] + "{\"name\": x" + g[i:],
+		"broken after bad bytes":                      "data: " + g[:i] + "{\"name\": \"\xe2\x82\xff\xf0\x9f\", x" + g[i:],
+		"broken at a bad byte":                        "data: " + g[:i] + "\xc3" + g[i:],
+		"not UTF-8, valid":                            "data: " + strings.Replace(g, "Tool 150", "Tool \xff150", 1) + "\n\n",
+		"bad byte in another field":                   "event: m\xff\ndata: " + g + "\n\n",
+		"bad byte then broken later":                  "event: m\xff\ndata: " + g[:i] + "{]" + g[i:],
+		"multi-line, broken on the second":            "data: " + g[:i] + "\ndata: " + long + "{\"name\": }" + g[i:] + "\n\n",
+		"multi-line, broken on the first":             "data: {\"jsonrpc\": \"2.0\", x\r\ndata: " + g[1:] + "\r\n\r\n",
+		"broken in a later event":                     "data: " + g + "\n\ndata: {\"a\": [1, 2,]}\n\n",
+		"unfinished":                                  "data: " + g[:len(g)/2] + "\n\n",
+		"broken in a long line":                       "data: [" + long + "1, x]\n\n",
+		"BOM, broken":                                 "\uFEFFdata: {\"tools\": [\xff, !]}\n\n",
+		"comment, broken":                             ": " + long + "\ndata: {\"result\": {\"tools\": []}, !}\n\n",
+		"no response":                                 "data: {\"jsonrpc\": \"2.0\", \"method\": \"x\"}\n\n",
+		"an event that is not JSON, a line at a time": "data: {\ndata: \"result\":\ndata: {\"tools\": [\ndata: ]}\ndata: ,\n\n",
+	}
+	for name, data := range cases {
+		utf8Later, checkEventData = 0, true
+		lc, lerr := Parse(name, []byte(data))
+		utf8Later, checkEventData = 1<<62, false
+		ec, eerr := Parse(name, []byte(data))
+		if (lerr == nil) != (eerr == nil) || (lerr != nil && lerr.Error() != eerr.Error()) {
+			t.Fatalf("%s: checked as read: %v; once read: %v", name, lerr, eerr)
+		}
+		if lerr != nil {
+			if !strings.Contains(name, "broken") && !strings.Contains(name, "not JSON") && !strings.Contains(name, "unfinished") && !strings.Contains(name, "no response") {
+				t.Errorf("%s: %v", name, lerr)
+			}
+			continue
+		}
+		lf, err1 := Measure(lc)
+		ef, err2 := Measure(ec)
+		if err1 != nil || err2 != nil || lc.Replaced != ec.Replaced || !reflect.DeepEqual(lf, ef) {
+			t.Fatalf("%s: checked as read and once read differ:\n%+v %v\n%+v %v", name, lf, err1, ef, err2)
 		}
 	}
 }

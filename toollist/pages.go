@@ -1,7 +1,11 @@
 package toollist
 
 import (
+	"fmt"
 	"os"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -9,8 +13,121 @@ import (
 // the pages it has read (they stay in the page cache, and a later pass
 // reads them again from there), so that the capture's share of the
 // process's memory is a window of a few megabytes, not the whole file.
+//
+// The file may change while it is mapped: another writer may cut it (a
+// page past its new end then faults when it is read, SIGBUS) or rewrite it
+// in place (a pass then reads text that is no longer what was validated).
+// Every pass over the mapping runs guarded (guard and caught): a fault on
+// the mapping, or any panic once the file has changed, becomes the
+// capture's one error, and a pass that ends without one still fails if
+// the file changed meanwhile.
 type pages struct {
 	data []byte // the mapping; nil for a capture held in the heap
+	path string
+	f    *os.File // the file mapped, kept open to see whether it changes
+	// the file's size and modification time when it was mapped
+	size int64
+	mod  time.Time
+	// fault is the error of the first pass that found the file changed
+	fault atomic.Pointer[Error]
+}
+
+// guard makes a fault on this goroutine panic rather than end the
+// program, and returns the setting caught restores. Each goroutine that
+// reads the mapping defers p.caught(p.guard(), ...) before it does.
+func (p *pages) guard() bool {
+	if p == nil || p.data == nil {
+		return false
+	}
+	return debug.SetPanicOnFault(true)
+}
+
+// caught, deferred with guard's setting, recovers a panic that the file
+// changing under the pass explains (a fault on the mapping; any panic
+// once the file has changed) and keeps it as the capture's error; any
+// other panic goes on. With err (the pass's result), it also sets *err to
+// the error when the file changed, whichever goroutine found it, or when
+// the file is not what was mapped any more.
+func (p *pages) caught(old bool, err *error) {
+	if p == nil || p.data == nil {
+		return
+	}
+	debug.SetPanicOnFault(old)
+	if v := recover(); v != nil {
+		e := p.explain(v)
+		if e == nil {
+			panic(v)
+		}
+		p.fault.CompareAndSwap(nil, e)
+	}
+	if err == nil {
+		return
+	}
+	e := p.fault.Load()
+	if e == nil {
+		e = p.changed()
+	}
+	if e != nil {
+		*err = e
+	}
+}
+
+// failed returns the error of a pass that found the file changed, or nil.
+func (p *pages) failed() error {
+	if p == nil {
+		return nil
+	}
+	if e := p.fault.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+// explain returns the error a panic on a pass over the mapping stands
+// for, or nil when the file's changing does not explain it.
+func (p *pages) explain(v any) *Error {
+	if e := p.fault.Load(); e != nil {
+		return e
+	}
+	if f, ok := v.(interface{ Addr() uintptr }); ok {
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(p.data)))
+		if a := f.Addr(); a >= base && a < base+uintptr(len(p.data)) {
+			if e := p.changed(); e != nil {
+				return e
+			}
+			return p.changedErr(p.size) // the file is back as it was
+		}
+	}
+	return p.changed()
+}
+
+// changed returns an error when the file is not as it was when mapped:
+// another size or modification time, or gone.
+func (p *pages) changed() *Error {
+	st, err := p.f.Stat()
+	if err != nil {
+		return p.changedErr(-1)
+	}
+	if st.Size() != p.size || !st.ModTime().Equal(p.mod) {
+		return p.changedErr(st.Size())
+	}
+	return nil
+}
+
+// changedErr is the error of a file that changed while it was read; now
+// is its size now, or -1 when it cannot be told.
+func (p *pages) changedErr(now int64) *Error {
+	e := &Error{Path: p.path, Msg: "the file changed while it was read: try again once nothing is writing to it"}
+	if now >= 0 && now != p.size {
+		e.Msg = fmt.Sprintf("the file changed while it was read (%d bytes when opened, %d now): try again once nothing is writing to it", p.size, now)
+	}
+	return e
+}
+
+// guarded runs f, a pass over p's mapping, guarded (see pages).
+func guarded(p *pages, f func() error) (err error) {
+	defer p.caught(p.guard(), &err)
+	return f()
 }
 
 // releaseStep is how far a pass reads before giving back what it has read.

@@ -26,7 +26,13 @@ type TokenizerCount struct {
 // ModelReadText returns what a model reads of the i-th tool:
 // JSON.stringify({name, description, input_schema: inputSchema}) as Node
 // writes it.
-func (c *Capture) ModelReadText(i int) ([]byte, error) {
+func (c *Capture) ModelReadText(i int) (_ []byte, err error) {
+	defer c.pg.caught(c.pg.guard(), &err)
+	return c.modelReadText(i)
+}
+
+// modelReadText is ModelReadText, unguarded.
+func (c *Capture) modelReadText(i int) ([]byte, error) {
 	tool, err := c.tool(i)
 	if err != nil {
 		return nil, err
@@ -39,10 +45,11 @@ func (c *Capture) ModelReadText(i int) ([]byte, error) {
 // summed over the tools, in f.Tokenizers, in the counters' order. f must
 // be the figures Measure returned for c. Tools are counted on several
 // cores.
-func CountTokens(c *Capture, f *Figures, counters []Counter) error {
+func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	if len(counters) == 0 {
 		return nil
 	}
+	defer c.pg.caught(c.pg.guard(), &err)
 	n := len(c.Tools)
 	per := make([]int64, n*len(counters))
 	workers := min(runtime.GOMAXPROCS(0), max(1, n), 8)
@@ -56,7 +63,7 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) error {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				text, err := c.ModelReadText(i)
+				text, err := c.readTextGuarded(i)
 				if err != nil {
 					mu.Lock()
 					if i < at {
@@ -93,6 +100,20 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) error {
 		f.PerTool[i].Tokenizers = tc
 	}
 	return nil
+}
+
+// readTextGuarded is modelReadText on a goroutine of its own: when the
+// file changed under it, the error is the capture's (see pages).
+func (c *Capture) readTextGuarded(i int) (text []byte, err error) {
+	defer c.pg.caught(c.pg.guard(), nil)
+	if err := c.pg.failed(); err != nil {
+		return nil, err
+	}
+	text, err = c.modelReadText(i)
+	if e := c.pg.failed(); e != nil {
+		return nil, e
+	}
+	return text, err
 }
 
 // TokenizerTokens returns the count of the tokenizer named in counts, and

@@ -25,7 +25,8 @@ import (
 // repeated, escaped or integer-like key), or that the words transform
 // cannot apply to, is parsed and transformed as a value instead, as is
 // every tool when more than three transforms or two word sets are given.
-func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
+func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
+	defer c.pg.caught(c.pg.guard(), &err)
 	savings := make([]Saving, len(ts))
 	for k, t := range ts {
 		savings[k] = Saving{Name: t.Name(), Tools: []string{}}
@@ -34,7 +35,6 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) ([]Saving, error) {
 	if walkTools {
 		p = newPlan(ts)
 	}
-	var err error
 	switch {
 	case w != nil && p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
 		err = whatIfWrite(c, ts, p, savings, w)
@@ -326,6 +326,7 @@ func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error
 	for wk := range workers {
 		lo, hi := wk*chunk, min((wk+1)*chunk, len(c.Tools))
 		wg.Go(func() {
+			defer c.pg.caught(c.pg.guard(), nil)
 			r := newRunner(c, ts, p)
 			cur := newSavings(savings)
 			back := c.behindFrom(lo)
@@ -343,6 +344,9 @@ func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error
 		})
 	}
 	wg.Wait()
+	if err := c.pg.failed(); err != nil {
+		return err
+	}
 	for _, names := range used {
 		for _, name := range names {
 			p.words.used[name] = true
@@ -376,6 +380,18 @@ type written struct {
 	done     chan struct{}
 }
 
+// walkWritten walks and writes a run of whatIfWrite, and says it is done
+// even when the file changed under it (see pages).
+func (r *runner) walkWritten(b *written) {
+	c := r.c
+	defer close(b.done)
+	defer c.pg.caught(c.pg.guard(), nil)
+	if c.pg.failed() != nil {
+		return
+	}
+	b.pieces, b.out, b.ends = r.walkRun(b.start, c.Tools[b.start:b.start+b.n], nil, true, b.out, b.ends)
+}
+
 // whatIfWrite writes the transformed capture with the walk done on
 // several goroutines, each a run of tools at a time, a few runs ahead of
 // the writer, which takes the runs in order (and transforms the tools the
@@ -394,8 +410,7 @@ func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Wri
 		wg.Go(func() {
 			r := newRunner(c, ts, p)
 			for b := range todo {
-				b.pieces, b.out, b.ends = r.walkRun(b.start, c.Tools[b.start:b.start+b.n], nil, true, b.out, b.ends)
-				close(b.done)
+				r.walkWritten(b)
 			}
 			mu.Lock()
 			used = append(used, r.tw.used...)
@@ -426,41 +441,48 @@ func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Wri
 	r := newRunner(c, ts, p)
 	back := c.behindFrom(0)
 	var cur *written
-	err := c.encode(em, func(i int) ([]byte, error) {
-		back.at(c.Tools[i])
-		if cur == nil || i >= cur.start+cur.n {
-			if cur != nil {
-				select {
-				case spare <- cur:
-				default:
+	// guarded, so that the workers and the feeder are let go below even
+	// when the file changes under the writer
+	err := guarded(c.pg, func() error {
+		return c.encode(em, func(i int) ([]byte, error) {
+			back.at(c.Tools[i])
+			if cur == nil || i >= cur.start+cur.n {
+				if cur != nil {
+					select {
+					case spare <- cur:
+					default:
+					}
+				}
+				cur = <-runs
+				<-cur.done
+				if err := c.pg.failed(); err != nil {
+					return nil, err // the run was not walked
+				}
+				for _, pc := range cur.pieces {
+					if pc.at < 0 {
+						addSavings(savings, pc.savings)
+						continue
+					}
+					if err := r.one(pc.at, true, true); err != nil {
+						return nil, err
+					}
+					r.record(savings, pc.at)
+					if cur.slow == nil {
+						cur.slow = map[int][]byte{}
+					}
+					cur.slow[pc.at] = append([]byte(nil), r.res.out...)
 				}
 			}
-			cur = <-runs
-			<-cur.done
-			for _, pc := range cur.pieces {
-				if pc.at < 0 {
-					addSavings(savings, pc.savings)
-					continue
-				}
-				if err := r.one(pc.at, true, true); err != nil {
-					return nil, err
-				}
-				r.record(savings, pc.at)
-				if cur.slow == nil {
-					cur.slow = map[int][]byte{}
-				}
-				cur.slow[pc.at] = append([]byte(nil), r.res.out...)
+			if out, ok := cur.slow[i]; ok {
+				return out, nil
 			}
-		}
-		if out, ok := cur.slow[i]; ok {
-			return out, nil
-		}
-		k := i - cur.start
-		from := 0
-		if k > 0 {
-			from = cur.ends[k-1]
-		}
-		return cur.out[from:cur.ends[k]], nil
+			k := i - cur.start
+			from := 0
+			if k > 0 {
+				from = cur.ends[k-1]
+			}
+			return cur.out[from:cur.ends[k]], nil
+		})
 	})
 	close(stop)
 	for b := range runs { // let the feeder end

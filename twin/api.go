@@ -108,8 +108,6 @@ func jsonKind(k string) string {
 // It runs with the state's lock held.
 type route func(c *call) (int, any, *apiError)
 
-const maxBody = 1 << 20
-
 // Who a route answers: anyone (open), a caller with a valid bearer token
 // (keyed), or anyone, as the one its token names when it sends one
 // (optional: a token that is sent and no good is refused, as the service's
@@ -125,13 +123,13 @@ const (
 // handle mounts h at pattern, answering the callers access lets in.
 func (s *Server) handle(mux *http.ServeMux, pattern string, who access, h route) {
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 		if err != nil {
 			writeError(w, r, badRequest("The request body could not be read.", "Send the request again."))
 			return
 		}
-		if len(body) > maxBody {
-			writeError(w, r, refuse("TOO_LARGE", "", "Send a body of at most 1 MiB."))
+		if len(body) > MaxBodyBytes {
+			tooLarge(w, r)
 			return
 		}
 		a := s.api

@@ -5,23 +5,26 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net/http/httptest"
+	"net/http"
 	"sync"
 	"testing"
 )
 
-// walker runs the http walk from a goroutine of its own; the first failure
-// stops it and is kept.
+// walker runs the http walk from a goroutine of its own, with its client,
+// against the twin at base; the first failure stops it and is kept.
 type walker struct {
-	srv *httptest.Server
-	err error
+	client *http.Client
+	base   string
+	err    error
+	// what the walk wrote: its SPACE's owner, and the result post
+	owner, post string
 }
 
 func (w *walker) must(want int, method, path, token string, body any) apiAnswer {
 	if w.err != nil {
 		return apiAnswer{}
 	}
-	a, err := apiSend(w.srv, method, path, token, body)
+	a, err := apiSendTo(w.client, w.base, method, path, token, body)
 	if err == nil && a.Status != want {
 		err = fmt.Errorf("%s %s: status %d, want %d: %s", method, path, a.Status, want, a.Body)
 	}
@@ -70,6 +73,7 @@ func (w *walker) walk() (space string) {
 	sk := w.must(200, "GET", "/v1/seek?fingerprint="+q(fp), agent, nil)
 	w.check(sk.Get("items.#").Int() == 0, "seek before: %s", sk.Body)
 	res := w.must(201, "POST", "/v1/spaces/"+space+"/posts", agent, map[string]any{"kind": "result", "body": "done", "task": map[string]int{"number": 1}})
+	w.owner, w.post = owner, res.Get("post_id").String()
 	w.check(res.Get("task.state").String() == "done", "result: %s", res.Body)
 	w.must(200, "GET", "/v1/mailbox?after="+mb.Get("next_after").String(), agent, nil)
 
@@ -89,7 +93,7 @@ func TestConcurrentWalkers(t *testing.T) {
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := range n {
-		walkers[i] = &walker{srv: srv}
+		walkers[i] = &walker{client: srv.Client(), base: srv.URL}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -69,6 +69,11 @@ func apiDo(t testing.TB, srv *httptest.Server, method, path, token string, body 
 
 // apiSend sends one request; it is safe to call from any goroutine.
 func apiSend(srv *httptest.Server, method, path, token string, body any) (apiAnswer, error) {
+	return apiSendTo(srv.Client(), srv.URL, method, path, token, body)
+}
+
+// apiSendTo is apiSend to the twin at base, with client.
+func apiSendTo(client *http.Client, base, method, path, token string, body any) (apiAnswer, error) {
 	body = twin.FillDefaults(method, path, body)
 	var rd io.Reader
 	if body != nil {
@@ -83,7 +88,7 @@ func apiSend(srv *httptest.Server, method, path, token string, body any) (apiAns
 			rd = bytes.NewReader(j)
 		}
 	}
-	req, err := http.NewRequest(method, srv.URL+path, rd)
+	req, err := http.NewRequest(method, base+path, rd)
 	if err != nil {
 		return apiAnswer{}, err
 	}
@@ -93,7 +98,7 @@ func apiSend(srv *httptest.Server, method, path, token string, body any) (apiAns
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := srv.Client().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return apiAnswer{}, fmt.Errorf("%s %s: %v", method, path, err)
 	}

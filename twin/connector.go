@@ -47,8 +47,6 @@ import (
 const (
 	// cacheTTLPublic is the ttlMs of a public tool list, an hour.
 	cacheTTLPublic = 3600000
-	// maxConnectorBody bounds a connector request's body.
-	maxConnectorBody = 4 << 20
 )
 
 // connKey is the context key of the connection a request speaks for.
@@ -105,13 +103,13 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 			}
 			problem = s.tokenProblem(r)
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxConnectorBody+1))
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxConnectorBodyBytes+1))
 		if err != nil {
 			writeRPCError(w, http.StatusBadRequest, nil, "INVALID_REQUEST. The request body could not be read. Send it again.")
 			return
 		}
-		if len(body) > maxConnectorBody {
-			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, "INVALID_REQUEST. The request body is larger than 4 MiB. Send a smaller request.")
+		if len(body) > MaxConnectorBodyBytes {
+			tooLarge(w, r)
 			return
 		}
 		if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] == '[' {

@@ -96,8 +96,12 @@ func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
 	c := &call{r: r}
 	var err error
 	c.body, err = readBody(r)
+	if err == errTooLarge {
+		tooLarge(w, r)
+		return
+	}
 	if err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", "The body could not be read or is over 1 MiB.")
+		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", "The body could not be read.")
 		return
 	}
 	var in struct {
@@ -137,13 +141,16 @@ func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, out)
 }
 
+// errTooLarge says a body is over MaxBodyBytes.
+var errTooLarge = errors.New("body over 1 MiB")
+
 func readBody(r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > maxBody {
-		return nil, errors.New("body over 1 MiB")
+	if len(b) > MaxBodyBytes {
+		return nil, errTooLarge
 	}
 	return b, nil
 }
@@ -312,8 +319,13 @@ func pkceS256(verifier string) string {
 }
 
 func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			tooLarge(w, r)
+			return
+		}
 		oauthError(w, http.StatusBadRequest, "invalid_request", "The body must be application/x-www-form-urlencoded.")
 		return
 	}

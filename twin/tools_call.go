@@ -17,7 +17,15 @@ import (
 // tool result with isError, before anything is done.
 func (s *Server) toolHandler(c *conn, name string) mcp.ToolHandler {
 	run := toolRuns[name]
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// The SDK runs a tool on a goroutine of its own: a panic there
+		// (or in an API route it calls in-process) would end the twin.
+		defer func() {
+			if v := recover(); v != nil {
+				s.panicked("tools/call "+name, v)
+				res, err = refusal("INTERNAL. The twin failed while answering. Report the call that caused it; nothing can be said of what was done."), nil
+			}
+		}()
 		args, detail := checkArgs(theWords.tools[name].InputSchema, req.Params.Arguments)
 		if detail != "" {
 			return refusal(invalidRequest(detail)), nil

@@ -19,6 +19,7 @@ package twin
 
 import (
 	"context"
+	"log"
 	"net"
 	"net/http"
 	"time"
@@ -34,6 +35,16 @@ type Options struct {
 	// APIHost is the audience a KEY signs its token challenge for. Empty
 	// means the request's Host header (for example 127.0.0.1:40123).
 	APIHost string
+	// OnPanic, when set, is told of each panic while a request is served:
+	// where (the method and path, or the tool called), the value, and the
+	// goroutine's stack. The request is answered as the twin fails (500
+	// INTERNAL; a tool result with isError for a tool call), and the answer
+	// holds none of it. The package never prints: cmd/twin writes it to
+	// its stderr.
+	OnPanic func(where string, v any, stack []byte)
+	// ErrorLog, when set, gets what the http.Server of HTTPServer and
+	// Start logs (a connection it could not accept, say); nil drops it.
+	ErrorLog *log.Logger
 }
 
 // Server is the twin: an http.Handler serving the HTTP API and the MCP
@@ -56,20 +67,6 @@ func New(opts Options) *Server {
 	return s
 }
 
-// ServeHTTP serves one request. A panic in a handler is answered as a JSON
-// error with status 500 instead of ending the connection.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			writeError(w, r, refuse("INTERNAL", "", "Report the request that caused it; nothing was changed."))
-		}
-	}()
-	s.mux.ServeHTTP(w, r)
-}
-
 // Principal is who a bearer token speaks for.
 type Principal struct {
 	// PeerID is the KEY's peer id.
@@ -78,15 +75,16 @@ type Principal struct {
 	App bool
 }
 
-// Start serves a new Server with opts on a free loopback port. It returns
-// the base URL (http://127.0.0.1:PORT, no trailing slash) and a function
-// that stops the server.
+// Start serves a new Server with opts on a free loopback port, with the
+// twin's limits (HTTPServer). It returns the base URL
+// (http://127.0.0.1:PORT, no trailing slash) and a function that stops
+// the server.
 func Start(opts Options) (baseURL string, stop func(), err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: New(opts), ReadHeaderTimeout: 10 * time.Second}
+	srv := New(opts).HTTPServer()
 	go srv.Serve(ln)
 	stop = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

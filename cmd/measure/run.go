@@ -585,7 +585,6 @@ func strs(ss []string) jsonjs.Value {
 	return jsonjs.ArrayValue(vs)
 }
 
-
 // printReadings prints what was read, one "KEY VALUE" line a budget,
 // sorted: the numbers of an --update that could not be written.
 func printReadings(w io.Writer, readings map[string]int64) {

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"flag"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +87,84 @@ func TestServes(t *testing.T) {
 	}
 }
 
+// serve runs twin in-process with args until the test ends, and returns
+// the base URL it prints.
+func serve(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	old := interrupted
+	interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(pw, io.Discard, args)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("twin %s: %v", strings.Join(args, " "), err)
+		}
+		interrupted = old
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the URL: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	return strings.TrimSuffix(line, "\n")
+}
+
+// TestListens: loopback, by address or by name, is served; every
+// interface is served with --public, and reached on loopback.
+func TestListens(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		hosts []string // the host of the URL printed, one of
+	}{
+		{[]string{"--addr", "localhost:0"}, []string{"127.0.0.1"}},
+		{[]string{"--addr", "[::1]:0"}, []string{"::1"}},
+		{[]string{"--addr", "0.0.0.0:0", "--public"}, []string{"0.0.0.0", "::"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			if tc.hosts[0] == "::1" {
+				ln, err := net.Listen("tcp", "[::1]:0")
+				if err != nil {
+					t.Skip("no IPv6 loopback here")
+				}
+				ln.Close()
+			}
+			base := serve(t, tc.args...)
+			u, err := url.Parse(base)
+			if err != nil || u.Scheme != "http" || !slices.Contains(tc.hosts, u.Hostname()) {
+				t.Fatalf("printed %q, want http://HOST:PORT with HOST one of %v", base, tc.hosts)
+			}
+			host := u.Hostname()
+			if !net.ParseIP(host).IsLoopback() {
+				host = "127.0.0.1"
+			}
+			resp, err := http.Get("http://" + net.JoinHostPort(host, u.Port()) + "/v1/categories")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("status %d", resp.StatusCode)
+			}
+		})
+	}
+}
+
+// TestLogPanic: a panic is told on stderr, one line and its stack.
+func TestLogPanic(t *testing.T) {
+	var buf bytes.Buffer
+	logPanic(&buf)("GET /v1/me", "index out of range [3] with length 3", []byte("goroutine 7 [running]:\nmain.f()\n"))
+	want := "twin: panic answering GET /v1/me: index out of range [3] with length 3\ngoroutine 7 [running]:\nmain.f()\n"
+	if buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+}
+
 // TestExitCodes: bad input is exit 2; --help is 0.
 func TestExitCodes(t *testing.T) {
 	for _, c := range []struct {
@@ -93,6 +175,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--port", "80"}, 2},
 		{[]string{"serve"}, 2},
 		{[]string{"--addr", "nowhere"}, 2},
+		{[]string{"--addr", "0.0.0.0:0"}, 2},
+		{[]string{"--addr", ":0"}, 2},
 	} {
 		if got := cli.Code(run(io.Discard, io.Discard, c.args)); got != c.want {
 			t.Errorf("twin %s: exit %d, want %d", strings.Join(c.args, " "), got, c.want)

@@ -807,7 +807,6 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk
 	return out, nil
 }
 
-
 func writeJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {

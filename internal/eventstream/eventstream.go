@@ -48,9 +48,11 @@ type Options struct {
 	// before the event is dispatched: Reset when the event's first data
 	// line begins, then the bytes of Event.Data (the data lines' values
 	// joined with LF) as they arrive, a data line's value in as many
-	// pieces as the stream gives. So a caller checks an event's data as
-	// it is read rather than in a pass after it; when the event is
-	// dispatched, Data has had all of it.
+	// pieces as the stream gives (over bytes, NewBytesWith, a long line's
+	// value a window at a time as the scan reaches it). So a caller checks
+	// an event's data as it is read rather than in a pass after it; when
+	// the event is dispatched, Data has had all of it. A Write that fails
+	// ends the stream there, with its error.
 	Data DataWriter
 	// Size, when known, is about how many bytes the stream holds (the
 	// length of the last like it, say): the first buffer is made to hold
@@ -124,7 +126,9 @@ type Scanner struct {
 	// offset in the stream, -1 for none) and how far it has gone.
 	dataLines int
 	feedLine  int64
+	feedValue int64 // where the value of feedLine begins
 	fed       int64
+	dataErr   bool // s.err is a failure of Options.Data
 }
 
 // Sniff reports whether b begins as an event stream does, after one
@@ -148,8 +152,21 @@ func New(r io.Reader, o Options) *Scanner {
 
 // NewBytes returns a Scanner over b, whole: events and Raw alias b.
 func NewBytes(b []byte) *Scanner {
-	return &Scanner{buf: b, eof: true, o: Options{Keep: true}, feedLine: -1}
+	return NewBytesWith(b, Options{})
 }
+
+// NewBytesWith is NewBytes with options (Keep is implied). With
+// Options.Data, a data line's value is handed over as the scan reaches
+// it, feedWindow bytes at a time, so that a Data that fails stops the
+// scan in a long line without reading the rest of it.
+func NewBytesWith(b []byte, o Options) *Scanner {
+	o.Keep = true
+	return &Scanner{buf: b, eof: true, o: o, feedLine: -1}
+}
+
+// feedWindow is how far a scan over bytes (NewBytesWith) looks for a line's
+// end before it hands Options.Data what it has passed of a data line.
+const feedWindow = 256 << 10
 
 // Raw returns every byte read (with Keep; else the current event's).
 func (s *Scanner) Raw() []byte { return s.buf }
@@ -218,7 +235,11 @@ func (s *Scanner) line(evStart *int) (start, end int, ok bool) {
 			}
 			continue
 		case s.started && !s.skipLF:
-			if i := lineEnd(avail[searched:]); i >= 0 {
+			win := avail[searched:]
+			if s.r == nil && s.o.Data != nil && len(win) > feedWindow {
+				win = win[:feedWindow] // over bytes: hand a long line over as it is reached
+			}
+			if i := lineEnd(win); i >= 0 {
 				start, end = s.pos, s.pos+searched+i
 				s.lineNo++
 				s.pos = end + 1
@@ -236,7 +257,10 @@ func (s *Scanner) line(evStart *int) (start, end int, ok bool) {
 				}
 				return start, end, true
 			}
-			searched = len(avail)
+			if searched += len(win); searched < len(avail) {
+				s.feedPartial(s.pos + searched)
+				continue // (s.err ends it)
+			}
 			if s.eof && len(avail) > 0 {
 				start, end = s.pos, len(s.buf)
 				s.pos = end
@@ -251,7 +275,7 @@ func (s *Scanner) line(evStart *int) (start, end int, ok bool) {
 			return 0, 0, false
 		}
 		if s.o.Data != nil && s.started && !s.skipLF {
-			s.feedPartial()
+			s.feedPartial(len(s.buf))
 		}
 		*evStart -= s.fill(*evStart)
 	}
@@ -273,9 +297,9 @@ func lineEnd(b []byte) int {
 }
 
 // feedPartial hands Options.Data what has arrived of the value of the
-// line being read (from buf[pos:], its end not yet read) when the line is
-// a data line, so that a long line is checked as it arrives.
-func (s *Scanner) feedPartial() {
+// line being read (from buf[pos:end], its end not yet read) when the line
+// is a data line, so that a long line is checked as it arrives.
+func (s *Scanner) feedPartial(end int) {
 	at := s.base + int64(s.pos)
 	if s.feedLine != at {
 		line := s.buf[s.pos:]
@@ -288,12 +312,22 @@ func (s *Scanner) feedPartial() {
 		if line[5] == ' ' {
 			v = 6
 		}
+		s.feedLine, s.feedValue, s.fed = at, at+v, at+v
 		s.beginData()
-		s.feedLine, s.fed = at, at+v
 	}
-	if end := s.base + int64(len(s.buf)); end > s.fed {
-		s.o.Data.Write(s.buf[s.fed-s.base:])
-		s.fed = end
+	if e := s.base + int64(end); e > s.fed {
+		s.write(s.buf[s.fed-s.base : end])
+		s.fed = e
+	}
+}
+
+// write hands p to Options.Data; a failure ends the stream.
+func (s *Scanner) write(p []byte) {
+	if s.err != nil {
+		return
+	}
+	if _, err := s.o.Data.Write(p); err != nil {
+		s.err, s.dataErr = err, true
 	}
 }
 
@@ -303,7 +337,7 @@ func (s *Scanner) beginData() {
 	if s.dataLines == 0 {
 		s.o.Data.Reset()
 	} else {
-		s.o.Data.Write(lf)
+		s.write(lf)
 	}
 	s.dataLines++
 }
@@ -326,14 +360,16 @@ func (s *Scanner) over(to, evStart int) bool {
 
 // Events returns the stream's events in order. A read error or a stream
 // past Options.Max ends it with that error; the end of the stream ends it
-// without one.
+// without one. When Options.Data fails, its error comes with the event
+// being read: its N, Type, ID and data Lines so far (the last one ending
+// where the scan stopped), no Data or Raw.
 func (s *Scanner) Events() iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		for {
 			ev, ok := s.next()
 			if !ok {
 				if s.err != nil {
-					yield(Event{}, s.err)
+					yield(ev, s.err)
 				}
 				return
 			}
@@ -373,9 +409,21 @@ func (s *Scanner) next() (Event, bool) {
 		s.dataLines = 0
 		return ev, true
 	}
+	// cut is the event read when Options.Data failed, with the line whose
+	// value was being handed over.
+	cut := func() (Event, bool) {
+		ev.N = s.n + 1
+		if s.feedLine >= 0 {
+			ev.Lines = append(ev.Lines, Line{No: s.lineNo + 1, Start: s.feedLine, Value: s.feedValue, End: s.fed})
+		}
+		return ev, false
+	}
 	for {
 		start, end, ok := s.line(&evStart)
 		if !ok {
+			if s.dataErr {
+				return cut()
+			}
 			if hasData && s.err == nil {
 				ev.Unended = true
 				return dispatch(len(s.buf))
@@ -412,10 +460,12 @@ func (s *Scanner) next() (Event, bool) {
 				ev.ID = string(value)
 			}
 		case "data":
-			if s.o.Data != nil {
-				s.feedLine = s.endData(start, vstart, end)
-			}
 			ev.Lines = append(ev.Lines, Line{No: s.lineNo, Start: s.base + int64(start), Value: s.base + int64(vstart), End: s.base + int64(end)})
+			if s.o.Data != nil {
+				if s.feedLine = s.endData(start, vstart, end); s.dataErr {
+					return cut()
+				}
+			}
 			switch {
 			case !hasData:
 				dataAt, dataEnd = s.base+int64(vstart), s.base+int64(end)
@@ -441,7 +491,7 @@ func (s *Scanner) endData(start, vstart, end int) int64 {
 		s.beginData()
 	}
 	if end > from {
-		s.o.Data.Write(s.buf[from:end])
+		s.write(s.buf[from:end])
 	}
 	return -1
 }

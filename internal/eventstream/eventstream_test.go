@@ -252,6 +252,95 @@ func TestDataAsRead(t *testing.T) {
 	}
 }
 
+// TestBytesData checks that a scan over bytes with Options.Data hands
+// every event's data over, exactly Event.Data, long lines (past the
+// window it hands them over in) included, and gives the events NewBytes
+// gives.
+func TestBytesData(t *testing.T) {
+	long := strings.Repeat("0123456789", 60<<10) // 600 KiB: three windows
+	for _, in := range []string{
+		"data: a\n\ndata: b\n\n", "data: " + long + "\n\n", "event: m\r\ndata:" + long + "\r\ndata: " + long + "\r\r",
+		"data: " + long, ": " + long + "\ndata: x\n\n", "\uFEFFdata: " + long + "\r\n\r\ndata: y\n\n", "data: " + long[:1<<18-6] + "\r\n\n",
+	} {
+		want := scan(eventstream.NewBytes([]byte(in))).Events
+		var rec record
+		n := 0
+		for ev, err := range eventstream.NewBytesWith([]byte(in), eventstream.Options{Data: &rec}).Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if n > len(want) || want[n-1] != ev.Type+"|"+ev.ID+"|"+string(ev.Data) {
+				t.Fatalf("%.40q: event %d differs from NewBytes's", in, n)
+			}
+			if len(rec.data) != n || string(rec.data[n-1]) != string(ev.Data) {
+				t.Fatalf("%.40q: event %d: Data handed over %d bytes, want %d", in, n, len(rec.data[len(rec.data)-1]), len(ev.Data))
+			}
+		}
+		if n != len(want) {
+			t.Fatalf("%.40q: %d events, want %d", in, n, len(want))
+		}
+	}
+}
+
+// refuser is an Options.Data whose Write fails once it has been handed
+// bytes past after.
+type refuser struct {
+	after, got int
+}
+
+var errRefused = errors.New("refused")
+
+func (r *refuser) Reset() {}
+
+func (r *refuser) Write(p []byte) (int, error) {
+	r.got += len(p)
+	if r.got > r.after {
+		return 0, errRefused
+	}
+	return len(p), nil
+}
+
+// TestDataRefuses: a Write that fails ends the stream with its error,
+// over bytes within a window of where it failed, and over a reader.
+func TestDataRefuses(t *testing.T) {
+	in := "data: a\n\ndata: " + strings.Repeat("x", 4<<20) + "\n\ndata: b\n\n"
+	for _, tc := range []struct {
+		name string
+		s    func(d eventstream.DataWriter) *eventstream.Scanner
+	}{
+		{"bytes", func(d eventstream.DataWriter) *eventstream.Scanner {
+			return eventstream.NewBytesWith([]byte(in), eventstream.Options{Data: d})
+		}},
+		{"reader", func(d eventstream.DataWriter) *eventstream.Scanner {
+			return eventstream.New(&chunked{s: in, n: 4096}, eventstream.Options{Data: d})
+		}},
+	} {
+		r := &refuser{after: 100}
+		var events []string
+		var got error
+		var cut eventstream.Event
+		for ev, err := range tc.s(r).Events() {
+			if err != nil {
+				got, cut = err, ev
+				break
+			}
+			events = append(events, string(ev.Data))
+		}
+		if got != errRefused || len(events) != 1 || events[0] != "a" {
+			t.Errorf("%s: events %q, error %v", tc.name, events, got)
+		}
+		// The event cut short comes with the error: its number, and its
+		// data line so far, from where its value begins.
+		if l := cut.Lines; cut.N != 2 || len(l) != 1 || l[0].No != 3 || l[0].Start != 9 || l[0].Value != 15 || l[0].End <= 115 || l[0].End > 15+4<<20 {
+			t.Errorf("%s: the event cut short: %+v", tc.name, cut)
+		}
+		if tc.name == "bytes" && r.got > 1<<20 {
+			t.Errorf("%s: %d bytes handed over before the scan stopped", tc.name, r.got)
+		}
+	}
+}
+
 type readFunc func([]byte) (int, error)
 
 func (f readFunc) Read(p []byte) (int, error) { return f(p) }
