@@ -29,6 +29,12 @@
 //     against the server is a *Failure naming the step, the spec line, the
 //     request and the actual answer, with every token redacted.
 //
+// A walk reads a server other walks may use too. Options.StartServer gives
+// each run a server of its own (the walks command starts a fresh twin per
+// walk), so what it counts cannot depend on what else ran; against one
+// server, a spec that reads lists other walks write says so with
+// `isolation: shared` (Spec.Isolation).
+//
 // The package never prints: the walks command turns results and errors into
 // tables, reports and exit codes.
 package walk

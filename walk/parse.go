@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -382,7 +383,7 @@ func (p *parser) kvs(n *yaml.Node, what string) []KV {
 }
 
 var (
-	walkKeys    = []string{"walk", "about", "budget", "budgets", "normalize", "vars", "servers", "setup", "steps"}
+	walkKeys    = []string{"walk", "about", "budget", "budgets", "isolation", "normalize", "vars", "servers", "setup", "steps"}
 	includeKeys = []string{"about", "vars", "servers", "steps"}
 	nameRe      = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:-]*$`)
 	budgetKeyRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$0-9][A-Za-z0-9_$]*)+$`)
@@ -394,7 +395,7 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 		p.errf(root, "a walk spec is a mapping with a walk key, got %s", kindName(root))
 		return s
 	}
-	var setup, steps *yaml.Node
+	var setup, steps, isolation *yaml.Node
 	for _, kv := range p.pairs(root, "walk spec", walkKeys...) {
 		k, v := kv[0], kv[1]
 		switch k.Value {
@@ -412,6 +413,14 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 			}
 		case "budgets":
 			p.measures(s, v)
+		case "isolation":
+			isolation = v
+			switch i := Isolation(p.str(v, "isolation")); i {
+			case IsolationOwn, IsolationShared:
+				s.Isolation = i
+			default:
+				p.errf(v, "isolation: want own (the walk reads only what it made) or shared (it reads lists other walks write), got %q", i)
+			}
 		case "normalize":
 			p.normalize(s, v)
 		case "vars":
@@ -434,6 +443,19 @@ func (p *parser) walk(root *yaml.Node) *Spec {
 		p.errf(root, "walk spec: no steps")
 	} else {
 		s.Steps = p.steps(s, steps, "steps", true)
+	}
+	for _, st := range s.Flat() {
+		if !st.Shared {
+			continue
+		}
+		if s.Isolation == IsolationOwn && isolation != nil {
+			p.errf(isolation, "isolation: own, but the step at %s:%d is shared: true (it reads what other walks write); declare isolation: shared", st.File, st.Line)
+			break
+		}
+		s.Isolation = IsolationShared
+	}
+	if s.Isolation == "" {
+		s.Isolation = IsolationOwn
 	}
 	for _, m := range s.Measures {
 		if m.Part == "" {
@@ -756,6 +778,9 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		return nil
 	}
 	root, size, err := readYAML(path)
+	if err == nil && !slices.Contains(s.Includes, path) {
+		s.Includes = append(s.Includes, path)
+	}
 	if err != nil {
 		var se SpecErrors
 		if errors.As(err, &se) {

@@ -39,9 +39,27 @@ type ShardReport struct {
 	// Walks names every walk of the whole run, in the order an unsharded
 	// run would report them.
 	Walks []string `json:"walks"`
-	// Twin is true when the share ran on the embedded twin (no --url), so
-	// walks merge --update writes its numbers only into a twin's file.
-	Twin bool `json:"twin,omitempty"`
+	// Shared names the walks of the whole run that read lists other walks
+	// write (isolation: shared), which every share deals together.
+	Shared []string `json:"shared,omitempty"`
+	// Specs is the SHA-256 (hex) of the whole run's spec files: each walk's
+	// name, its spec file's bytes and its includes' bytes, in the order of
+	// Walks.
+	Specs string `json:"specs"`
+	// Server is where the share ran: "twin" for the embedded twin (no
+	// --url, so walks merge --update writes its numbers only into a twin's
+	// file), else the --url given, without any user or password.
+	Server string `json:"server"`
+	// Budgets is the budget file the share was given (--budgets), if any.
+	Budgets *FileHash `json:"budgets,omitempty"`
+	// Toolkit is the version of the walks command that ran the share.
+	Toolkit string `json:"toolkit"`
+}
+
+// FileHash names a file and the SHA-256 (hex) of its bytes.
+type FileHash struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
 }
 
 // WalkReport is one walk in a Report.
@@ -72,6 +90,10 @@ type WalkReport struct {
 	SpecFault bool `json:"spec_fault,omitempty"`
 	// Differ says how a repeated run counted differently.
 	Differ string `json:"differ,omitempty"`
+	// OrderDependent is true for a walk that reads lists other walks write
+	// (isolation: shared) and ran on a server they share (--url): what it
+	// read depends on what ran there before it.
+	OrderDependent bool `json:"order_dependent,omitempty"`
 }
 
 // ToolListReport is the model-read count of one tools/list step.

@@ -40,6 +40,11 @@ type Options struct {
 	// OnStep, when set, is called after each step (for a progress bar). It
 	// must be safe for concurrent use when walks run concurrently.
 	OnStep func()
+	// StartServer, when set, starts a server for each run of a walk alone
+	// (a fresh twin, say): the run goes to the base URL it returns instead
+	// of BaseURL, and stop is called when the run ends. It must be safe for
+	// concurrent use when walks run concurrently.
+	StartServer func() (baseURL string, stop func(), err error)
 }
 
 // Result is what one run of a walk read.
@@ -191,8 +196,16 @@ type runner struct {
 // Run runs the walk: its set-up steps, then its steps, each answer counted
 // in the ledger as its part. A failure against the server is a *Failure;
 // a mistake the spec check could not see (an include's server, say) is a
-// *SpecError.
+// *SpecError. With o.StartServer, the run goes to a server of its own.
 func Run(ctx context.Context, s *Spec, o Options) (*Result, error) {
+	if o.StartServer != nil {
+		base, stop, err := o.StartServer()
+		if err != nil {
+			return nil, fmt.Errorf("walk %s: starting its server: %v", s.Name, err)
+		}
+		defer stop()
+		o.BaseURL, o.StartServer = base, nil
+	}
 	if o.Env == nil {
 		o.Env = os.LookupEnv
 	}

@@ -1,8 +1,13 @@
 package walk
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"regexp"
+	"strconv"
 
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/redirect"
@@ -39,7 +44,29 @@ type Spec struct {
 	Setup []*Step
 	// Steps are the counted steps (a step may opt out with `count: false`).
 	Steps []*Step
+	// Isolation says what the walk reads of the server: only what it made
+	// itself (IsolationOwn, the default), or lists every walk writes
+	// (IsolationShared: `isolation: shared`, or a step `shared: true`).
+	Isolation Isolation
+	// Includes are the files the spec includes (`use:`), each once, in the
+	// order first read: with File, every file the walk was read from.
+	Includes []string
 }
+
+// Isolation is what a walk reads of a server other walks use too.
+type Isolation string
+
+const (
+	// IsolationOwn is a walk that reads only what it made itself (its own
+	// KEYs, SPACEs and posts, found by names new every run): its counts do
+	// not depend on what else runs on the server, before it or beside it.
+	IsolationOwn Isolation = "own"
+	// IsolationShared is a walk that reads lists other walks write too (an
+	// index every run posts to, a SEEK or a directory not narrowed to its
+	// own names): on a server other walks use, its counts depend on what
+	// ran there before it.
+	IsolationShared Isolation = "shared"
+)
 
 // AllMeasures returns every budget of the walk: its total (when it names a
 // budget key) first, then its other measures.
@@ -147,6 +174,7 @@ type Step struct {
 	// Shared is true for a counted step declared `shared: true`: its answer
 	// reads what every run writes (a SPACE all runs post to), so runs at
 	// once may count it differently; --repeat and Differ do not compare it.
+	// Its walk is IsolationShared.
 	Shared bool
 	// Setup is true for a set-up step.
 	Setup bool
@@ -420,3 +448,31 @@ const (
 	// PreimageZero is one zero byte.
 	PreimageZero PreimageKind = "zero"
 )
+
+// HashSpecs returns the SHA-256 (hex) of a set of walks as their files
+// hold them: for each spec in order, its name, the number of its files,
+// then its file's bytes and each include's bytes, every one preceded by
+// its length. Two runs with the same hash ran the same walks from the same
+// bytes, wherever the files were.
+func HashSpecs(specs []*Spec) (string, error) {
+	h := sha256.New()
+	put := func(b []byte) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	for _, s := range specs {
+		files := append([]string{s.File}, s.Includes...)
+		put([]byte(s.Name))
+		put([]byte(strconv.Itoa(len(files))))
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return "", fmt.Errorf("walk %s: %s: %v", s.Name, p, unwrapPathError(err))
+			}
+			put(data)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

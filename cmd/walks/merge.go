@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/readmeter/readmeter/budgets"
@@ -18,7 +19,10 @@ const mergeDoc = `Merges the JSON reports of the shares of a run (walks run --sh
 --report FILE, one per job of a CI matrix) into one, and gates it, writes
 its tables and rewrites its budgets once, exactly as one unsharded run
 with the same flags would: the same report, table and budget file, byte
-for byte. Every share must be there, each once, from the same run.
+for byte. Every share must be there, each once, from the same run: the
+same walks from the same spec files (by their SHA-256), the same server
+(the embedded twin or the same --url), the same budget file if the shares
+were given one, and the same version of walks.
 
 The budgets are held as the shards read them: give merge the --budgets,
 --strict and --check-slack an unsharded run would get (the shards need
@@ -42,15 +46,15 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	if err := checkGateFlags(c, f); err != nil {
 		return err
 	}
-	outcomes, err := mergeReports(fs.Args())
+	outcomes, sh, err := mergeReports(fs.Args())
 	if err != nil {
 		return fmt.Errorf("merge: %v", err)
 	}
-	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes))}
+	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes)), target: sh.Server}
 	for i, oc := range outcomes {
 		r.specs[i] = oc.Spec
 	}
-	r.server = budgets.RunServer(f.server, "", ranOnTwin(fs.Args()))
+	r.server = budgets.RunServer(f.server, shardURL(sh), sh.Server == "twin")
 	if err := r.loadBudgets(stderr, "merge"); err != nil {
 		return err
 	}
@@ -65,8 +69,8 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 
 // mergeReports reads the shards' reports and returns the walks as one
 // unsharded run would have them, in its order, each walk's outcome rebuilt
-// from what its shard read.
-func mergeReports(paths []string) ([]walk.Outcome, error) {
+// from what its shard read, and the run's record (the first share's).
+func mergeReports(paths []string) ([]walk.Outcome, *walk.ShardReport, error) {
 	var first *walk.ShardReport
 	var firstPath string
 	seen := map[int]string{}
@@ -75,24 +79,24 @@ func mergeReports(paths []string) ([]walk.Outcome, error) {
 	for _, p := range paths {
 		rep, err := walk.ReadReport(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		sh := rep.Shard
 		if sh == nil {
-			return nil, fmt.Errorf("%s: not a shard's report: write one with walks run --shard K/N --report FILE", p)
+			return nil, nil, fmt.Errorf("%s: not a shard's report: write one with walks run --shard K/N --report FILE", p)
 		}
 		if first == nil {
 			first, firstPath = sh, p
-		} else if sh.Count != first.Count || strings.Join(sh.Walks, "\x00") != strings.Join(first.Walks, "\x00") {
-			return nil, fmt.Errorf("%s: shard %d/%d of another run than %s (shard %d/%d): its walks or its count differ", p, sh.Index, sh.Count, firstPath, first.Index, first.Count)
+		} else if d := shardDiffers(first, sh); d != "" {
+			return nil, nil, fmt.Errorf("%s: shard %d/%d of another run than %s (shard %d/%d): %s", p, sh.Index, sh.Count, firstPath, first.Index, first.Count, d)
 		}
 		if prev, dup := seen[sh.Index]; dup {
-			return nil, fmt.Errorf("%s: shard %d/%d is also %s: give each shard's report once", p, sh.Index, sh.Count, prev)
+			return nil, nil, fmt.Errorf("%s: shard %d/%d is also %s: give each shard's report once", p, sh.Index, sh.Count, prev)
 		}
 		seen[sh.Index] = p
 		for _, wr := range rep.Walks {
 			if prev, dup := from[wr.Walk]; dup {
-				return nil, fmt.Errorf("%s: walk %s is also in %s", p, wr.Walk, prev)
+				return nil, nil, fmt.Errorf("%s: walk %s is also in %s", p, wr.Walk, prev)
 			}
 			from[wr.Walk] = p
 			byName[wr.Walk] = wr
@@ -105,25 +109,25 @@ func mergeReports(paths []string) ([]walk.Outcome, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%s %s missing: give every shard's report (a job that failed may have left none; its walks are lost)", plural(len(missing), "shard", "shards"), strings.Join(missing, ", "))
+		return nil, nil, fmt.Errorf("%s %s missing: give every shard's report (a job that failed may have left none; its walks are lost)", plural(len(missing), "shard", "shards"), strings.Join(missing, ", "))
 	}
 	out := make([]walk.Outcome, 0, len(first.Walks))
 	for _, name := range first.Walks {
 		wr, ok := byName[name]
 		if !ok {
-			return nil, fmt.Errorf("walk %s is in no report, though shard %s should hold it", name, shardOf(first, name))
+			return nil, nil, fmt.Errorf("walk %s is in no report, though shard %s should hold it", name, shardOf(first, name))
 		}
 		delete(byName, name)
-		oc, err := outcomeOf(wr)
+		oc, err := outcomeOf(wr, slices.Contains(first.Shared, name))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", from[name], err)
+			return nil, nil, fmt.Errorf("%s: %v", from[name], err)
 		}
 		out = append(out, oc)
 	}
 	for name := range byName {
-		return nil, fmt.Errorf("%s: walk %s is not one of the run's walks", from[name], name)
+		return nil, nil, fmt.Errorf("%s: walk %s is not one of the run's walks", from[name], name)
 	}
-	return out, nil
+	return out, first, nil
 }
 
 // shardOf names the share a walk belongs to, as pickShard deals them.
@@ -132,6 +136,9 @@ func shardOf(sh *walk.ShardReport, name string) string {
 		specs := make([]*walk.Spec, len(sh.Walks))
 		for i, w := range sh.Walks {
 			specs[i] = &walk.Spec{Name: w}
+			if slices.Contains(sh.Shared, w) {
+				specs[i].Isolation = walk.IsolationShared
+			}
 		}
 		picked, _ := pickShard(specs, k, sh.Count)
 		for _, s := range picked {
@@ -144,10 +151,13 @@ func shardOf(sh *walk.ShardReport, name string) string {
 }
 
 // outcomeOf rebuilds a walk's outcome from its report: the spec as far as
-// the gate reads it (name, file, measures, tool-list parts) and the result
-// (the ledger's parts, the calls, the tool lists).
-func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
-	s := &walk.Spec{Name: wr.Walk, File: wr.Spec}
+// the gate reads it (name, file, isolation, measures, tool-list parts) and
+// the result (the ledger's parts, the calls, the tool lists).
+func outcomeOf(wr walk.WalkReport, shared bool) (walk.Outcome, error) {
+	s := &walk.Spec{Name: wr.Walk, File: wr.Spec, Isolation: walk.IsolationOwn}
+	if shared {
+		s.Isolation = walk.IsolationShared
+	}
 	res := &walk.Result{
 		Spec:      s,
 		Ledger:    ledger.FromParts(wr.Walk, wr.Parts),
@@ -180,19 +190,16 @@ func outcomeOf(wr walk.WalkReport) (walk.Outcome, error) {
 	return oc, nil
 }
 
-// ranOnTwin reports whether a share's report says it ran on the embedded
-// twin (the reports are read and checked by mergeReports first).
-func ranOnTwin(paths []string) bool {
-	for _, p := range paths {
-		if rep, err := walk.ReadReport(p); err == nil && rep.Shard != nil && rep.Shard.Twin {
-			return true
-		}
-	}
-	return false
-}
-
 // specFault is a shard's walk that stopped at its spec's fault: merged, it
 // ends the run with exit 2, as it did the shard.
 type specFault struct{ msg string }
 
 func (e *specFault) Error() string { return e.msg }
+
+// shardURL is the --url the shares ran against, or "" on the twin.
+func shardURL(sh *walk.ShardReport) string {
+	if sh.Server == "twin" {
+		return ""
+	}
+	return sh.Server
+}

@@ -30,9 +30,16 @@ const runDoc = `Runs each walk: its set-up steps (never counted), then its steps
 answer counted in the walk's ledger. Prints per walk its parts, bytes and
 tokens, then each budget with what the walk read and the slack.
 
-With no --url, the walks run against the embedded twin, a server that
-plays the agent service's surface, started on a loopback port for the run
-and stopped after it.
+With no --url, each walk runs against a twin of its own (the embedded
+twin, a server that plays the agent service's surface), started empty on a
+loopback port for the walk and stopped after it: a walk counts the same
+alone, beside any others, in any order (--jobs, --shuffle) and in any
+share (--shard).
+
+With --url, the walks share the server. A walk that reads lists other
+walks write (isolation: shared in its spec) counts what ran there before
+it: such walks run first, one at a time, in the run's order, are named
+in the report, and --shard deals them all to one share.
 
 --update rewrites each budget at what its walk read and adds what the file
 lacks (a key at any depth, a block, the file), keeping every other byte.
@@ -52,6 +59,7 @@ type runFlags struct {
 	walks      []string
 	vars       []string
 	jobs       int
+	shuffle    uint64
 	asJSON     bool
 	report     string
 	markdown   bool
@@ -192,6 +200,8 @@ type walksRun struct {
 	server  string            // whose numbers the run reads: budgets.RunServer
 	base    *walk.Report      // nil without --base
 	shard   *walk.ShardReport // nil unless --shard picked a share
+	target  string            // where the walks run: "twin", or the --url (serverName)
+	rank    map[string]int    // each walk's place in the run order, with --shuffle
 }
 
 // verdict is what a run came to: the checks, derived from the outcomes,
@@ -221,10 +231,11 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.StringArrayVar(&f.vars, "var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "run `N` walks at a time (default: the CPU count)")
 	fs.Lookup("jobs").DefValue = "0" // the help names the default; the number differs by machine
+	fs.Uint64Var(&f.shuffle, "shuffle", 0, "run the walks in an order drawn from `SEED` (the same on every machine; the report keeps the specs' order), to show that no count depends on the order")
 	addGateFlags(c, &f)
 	fs.IntVar(&f.repeat, "repeat", 1, fmt.Sprintf("run each walk `N` times concurrently, at most %d; every run must count the same", walk.MaxRuns))
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
-	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine; merge the reports with walks merge")
+	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return nil, err
@@ -253,22 +264,32 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &walksRun{f: f, vars: vars}
+	r := &walksRun{f: f, vars: vars, target: serverName(f.url)}
 	if r.specs, err = loadSpecs(stderr, fs.Args(), vars, f.walks); err != nil {
 		return nil, err
+	}
+	if fs.Changed("shuffle") {
+		r.rank = shuffleRank(r.specs, f.shuffle)
 	}
 	if f.shard != "" {
 		k, n, err := parseShard(f.shard)
 		if err != nil {
 			return nil, err
 		}
+		hash, err := walk.HashSpecs(r.specs)
+		if err != nil {
+			return nil, err
+		}
 		r.specs, r.shard = pickShard(r.specs, k, n)
+		r.shard.Specs, r.shard.Server, r.shard.Toolkit = hash, r.target, toolkitVersion()
 		if len(r.specs) == 0 {
 			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
 		}
 	}
-	if r.shard != nil {
-		r.shard.Twin = f.url == ""
+	if r.shard != nil && f.budgetFile != "" {
+		if r.shard.Budgets, err = hashFile(f.budgetFile); err != nil {
+			return nil, c.Errorf("--budgets %s: %v", f.budgetFile, errors.Unwrap(err))
+		}
 	}
 	if f.base != "" {
 		if r.base, err = walk.ReadReport(f.base); err != nil {
@@ -296,20 +317,16 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	return r, nil
 }
 
-// run runs every walk against the server (the embedded twin when no --url
-// is given), drawing the progress bar.
+// run runs every walk against the server (with no --url, each run of a
+// walk on an embedded twin of its own), in the run's order, drawing the
+// progress bar. On a server the walks share, the walks that read lists
+// others write run first, one at a time.
 func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
-	base := r.f.url
-	if base == "" {
-		url, stop, err := twin.Start(twin.Options{})
-		if err != nil {
-			return nil, cli.WalkFailed(fmt.Errorf("run: starting the embedded twin: %v", err))
-		}
-		defer stop()
-		base = url
-		fmt.Fprintf(stderr, "walks: no --url: running against the embedded twin at %s\n", url)
+	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout}
+	if r.f.url == "" {
+		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
+		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
 	}
-	opts := walk.Options{BaseURL: base, Vars: r.vars, Timeout: r.f.timeout}
 	stopBar := func() {}
 	if r.f.progress {
 		var steps int
@@ -321,7 +338,31 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		}
 		opts.OnStep, stopBar = progress(stderr, steps)
 	}
-	outcomes := walk.RunAll(cli.Context(), r.specs, opts, r.f.jobs, r.f.repeat)
+	outcomes := make([]walk.Outcome, len(r.specs))
+	runSome := func(idx []int, jobs int) {
+		specs := make([]*walk.Spec, len(idx))
+		for i, j := range idx {
+			specs[i] = r.specs[j]
+		}
+		for i, oc := range walk.RunAll(cli.Context(), specs, opts, jobs, r.f.repeat) {
+			outcomes[idx[i]] = oc
+		}
+	}
+	order := runOrder(r.specs, r.rank)
+	if r.target == "twin" {
+		runSome(order, r.f.jobs)
+	} else {
+		var shared, rest []int
+		for _, i := range order {
+			if r.specs[i].Isolation == walk.IsolationShared {
+				shared = append(shared, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		runSome(shared, 1)
+		runSome(rest, r.f.jobs)
+	}
 	stopBar()
 	return outcomes, nil
 }
@@ -334,9 +375,14 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 	if r.budgets != nil {
 		bs = r.budgets
 	}
+	var dependent []string // walks whose counts depend on the order
 	for _, oc := range outcomes {
 		s := oc.Spec
 		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
+		if s.Isolation == walk.IsolationShared && r.target != "twin" {
+			wr.OrderDependent = true
+			dependent = append(dependent, s.Name)
+		}
 		if oc.Result != nil {
 			l := oc.Result.Ledger
 			wr.Bytes, wr.Tokens, wr.Calls = l.Bytes(), l.Tokens(), oc.Result.Calls
@@ -386,6 +432,9 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 		}
 		v.checks = append(v.checks, checks...)
 		v.rep.Walks = append(v.rep.Walks, wr)
+	}
+	if len(dependent) > 0 {
+		v.rep.Warnings = append(v.rep.Warnings, orderNote(dependent))
 	}
 	return v
 }
@@ -515,6 +564,14 @@ func (r *walksRun) exit(v *verdict) error {
 		return cli.Finding(fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have")))
 	}
 	return nil
+}
+
+// orderNote names, once, the walks whose counts depend on what ran on the
+// server before them.
+func orderNote(names []string) string {
+	n := len(names)
+	return fmt.Sprintf("%s %s %s lists other walks write (isolation: shared): on a server they share, %s counts depend on what ran there before; %s ran first, one at a time, in the run's order",
+		plural(n, "walk", "walks"), strings.Join(names, ", "), plural(n, "reads", "read"), plural(n, "its", "their"), plural(n, "it", "they"))
 }
 
 func plural(n int, one, many string) string {
