@@ -142,12 +142,12 @@ var Profiles = []Profile{
 		Name: "vscode", Title: "VS Code",
 		Names:  NameRule{Prefix: "mcp_", Separator: "_", ServerKeep: lowerChars, ServerCollapse: true, Lower: true, ServerMax: 13, ToolFrom: ".", ToolTo: "_", Max: 64},
 		Render: "json", Fields: []Field{{"name", "name"}, {"description", "description"}, {"inputSchema", "parameters"}},
-		Cap:    128, CapEffect: "fails a chat request with more than 128 tools",
+		Cap: 128, CapEffect: "fails a chat request with more than 128 tools",
 	},
 	{
 		Name: "gemini", Title: "the Gemini API",
 		Render: "json", Fields: []Field{{"name", "name"}, {"description", "description"}, {"inputSchema", "parameters"}},
-		Cap:    64, CapEffect: "takes at most 64 function declarations",
+		Cap: 64, CapEffect: "takes at most 64 function declarations",
 		NamePattern: "gemini", Exact: true,
 	},
 	{
