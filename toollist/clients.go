@@ -427,13 +427,12 @@ func MeasureClient(c *Capture, f *Figures, in *Init, p *Profile, o ClientOptions
 				"%s %s: %s %s the cap of %d", p.Title, p.CapEffect, name, verb, p.Cap)})
 		}
 	}
-	if len(droppedOrder) > 0 && p.Render == "json" {
+	if len(droppedOrder) > 0 {
 		parts := make([]string, len(droppedOrder))
 		for i, k := range droppedOrder {
 			parts[i] = fmt.Sprintf("%s (%d %s)", k, dropped[k], plural(dropped[k], "tool", "tools"))
 		}
-		cf.Findings = append(cf.Findings, ClientFinding{"fields-dropped", "", fmt.Sprintf(
-			"%s sends only %s of each tool: it drops %s", p.Title, fieldList(p.Fields), strings.Join(parts, ", "))})
+		cf.Findings = append(cf.Findings, ClientFinding{"fields-dropped", "", "the model never reads " + strings.Join(parts, ", ")})
 	}
 	cf.PreludeBytes = int64(len(p.Prelude) + len(p.Postlude))
 	if p.Instructions && in != nil && in.HasInstructions {
@@ -514,17 +513,6 @@ func patternRefuses(pattern, name string) string {
 		}
 	}
 	return ""
-}
-
-func fieldList(fs []Field) string {
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[i] = f.From
-		if f.To != f.From {
-			parts[i] += " (as " + f.To + ")"
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // renderTool returns the text a client's model reads of one tool, named

@@ -315,7 +315,7 @@ func TestClientFindings(t *testing.T) {
 		"cursor":      {"tool-cap": 89, "name-filtered": 1, "fields-dropped": 1},
 		"vscode":      {"tool-cap": 2, "name-cut": 1, "fields-dropped": 1},
 		"gemini":      {"tool-cap": 66, "name-refused": 1, "fields-dropped": 1},
-		"openai":      {"tool-cap": 2, "name-refused": 1},
+		"openai":      {"tool-cap": 2, "name-refused": 1, "fields-dropped": 1},
 	} {
 		got := kinds(name)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
