@@ -151,6 +151,10 @@ type Fit struct {
 	// provider's count, of each capture predicted by the line fitted on the
 	// others (leave one out); MaxErrorPct the largest.
 	HeldOutErrorPct, MaxErrorPct float64
+	// HeldOut holds, for each capture fitted on (in order), what the line
+	// fitted on the others predicts for it; FitLine sets it, a calibration
+	// file does not hold it.
+	HeldOut []float64
 }
 
 // Estimate returns the provider tokens the fit predicts for x, rounded.
@@ -176,6 +180,7 @@ func FitLine(client, predictor string, ps []Point) (Fit, error) {
 		if !ok {
 			return f, fmt.Errorf("%s: without %s, the other captures have the same %s: count a capture of another size", client, ps[i].Capture, predictor)
 		}
+		f.HeldOut = append(f.HeldOut, a*ps[i].X+b)
 		e := math.Abs(a*ps[i].X+b-ps[i].Y) / ps[i].Y * 100
 		sum += e
 		f.MaxErrorPct = max(f.MaxErrorPct, e)

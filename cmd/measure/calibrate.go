@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 
@@ -189,14 +190,15 @@ func runCalibrate(stdout, stderr io.Writer, args []string) error {
 	}
 	render(stdout, t)
 	fmt.Fprintln(stdout)
-	pt := table.New("client", "capture", "bytes", "o200k", "provider tokens", "estimate", "error").Right(2, 3, 4, 5, 6)
+	pt := table.New("client", "capture", "bytes", "o200k", "provider tokens", "held-out estimate", "error").Right(2, 3, 4, 5, 6)
+	seen := map[string]int{}
 	for _, rw := range rows {
 		f, _ := cal.ClientFit(rw.count.Client)
-		x, _ := predictor(rw.cf, f.Predictor)
-		e := f.Estimate(x)
+		h := f.HeldOut[seen[rw.count.Client]]
+		seen[rw.count.Client]++
 		o, _ := toollist.TokenizerTokens(rw.cf.Tokenizers, "o200k")
 		y := rw.count.Tokens()
-		pt.Add(rw.count.Client, rw.count.Capture, group(rw.cf.Bytes), group(o), group(y), group(e), fmt.Sprintf("%+.2f%%", float64(e-y)/float64(y)*100))
+		pt.Add(rw.count.Client, rw.count.Capture, group(rw.cf.Bytes), group(o), group(y), group(int64(math.Round(h))), fmt.Sprintf("%+.2f%%", (h-float64(y))/float64(y)*100))
 	}
 	render(stdout, pt)
 	if *out != "" {
