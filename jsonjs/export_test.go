@@ -48,6 +48,3 @@ func RawElems(raw []byte) ([][]byte, error) {
 		}
 	}
 }
-
-// Bool returns a boolean's value, false for other kinds.
-func (v Value) Bool() bool { return v.b }

@@ -102,6 +102,9 @@ func ObjectValue(members []Member) Value {
 // Kind returns the value's kind.
 func (v Value) Kind() Kind { return v.kind }
 
+// Bool returns a boolean's value, false for other kinds.
+func (v Value) Bool() bool { return v.b }
+
 // Num returns a number's value, 0 for other kinds.
 func (v Value) Num() float64 { return v.num }
 

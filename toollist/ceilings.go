@@ -21,6 +21,8 @@ type Init struct {
 	Bytes int64
 	// Replaced counts invalid UTF-8 sequences decoded as U+FFFD.
 	Replaced int
+	// ServerName is result.serverInfo.name, "" when it is not a string.
+	ServerName string
 }
 
 // ReadInit reads an initialize or server/discover answer, in any of the
@@ -41,7 +43,15 @@ func ParseInit(path string, data []byte) (*Init, error) {
 		return nil, err
 	}
 	in := &Init{Path: path, Form: a.form, Replaced: a.replaced}
-	raw, ok := jsonjs.LastMember(jsonjs.MembersValid(nil, a.result), "instructions")
+	members := jsonjs.MembersValid(nil, a.result)
+	if raw, ok := jsonjs.LastMember(members, "serverInfo"); ok {
+		if v, err := jsonjs.Parse(raw); err == nil {
+			if n, ok := v.Get("name"); ok && n.Kind() == jsonjs.String {
+				in.ServerName = n.Str()
+			}
+		}
+	}
+	raw, ok := jsonjs.LastMember(members, "instructions")
 	if !ok {
 		return in, nil
 	}

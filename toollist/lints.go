@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/units"
@@ -22,7 +23,7 @@ type Lint struct {
 
 // ClaudeCodeCutChars is the length at which Claude Code cuts a tool's
 // description and a server's instructions (2 KB each) before the model
-// reads them.
+// reads them: the claude-code profile's DescriptionCut.
 const ClaudeCodeCutChars = 2048
 
 // ToolLimit is an MCP client's limit on the number of tools it can hand a
@@ -36,11 +37,19 @@ type ToolLimit struct {
 	Effect string
 }
 
-// ToolLimits are the clients' tool-count limits, smallest first.
-var ToolLimits = []ToolLimit{
-	{"Cursor", 40, "sends only the first 40 tools to the agent"},
-	{"Windsurf", 100, "takes at most 100 tools in all"},
-	{"VS Code", 128, "takes at most 128 tools in a chat request"},
+// ToolLimits are the clients' tool-count limits, smallest first: the caps
+// of Profiles.
+var ToolLimits = toolLimits()
+
+func toolLimits() []ToolLimit {
+	var out []ToolLimit
+	for _, p := range Profiles {
+		if p.Cap > 0 {
+			out = append(out, ToolLimit{strings.TrimPrefix(p.Title, "the "), p.Cap, p.CapEffect})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ToolLimit) int { return a.Tools - b.Tools })
+	return out
 }
 
 // The tool-name rules of the major model APIs: OpenAI and Anthropic take

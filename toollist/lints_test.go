@@ -42,8 +42,9 @@ func TestCountLint(t *testing.T) {
 	}{
 		{40, ""},
 		{41, "41 tools: Cursor sends only the first 40 tools to the agent"},
-		{101, "101 tools: Cursor sends only the first 40 tools to the agent; Windsurf takes at most 100 tools in all"},
-		{129, "129 tools: Cursor sends only the first 40 tools to the agent; Windsurf takes at most 100 tools in all; VS Code takes at most 128 tools in a chat request"},
+		{65, "65 tools: Cursor sends only the first 40 tools to the agent; Gemini API takes at most 64 function declarations"},
+		{101, "101 tools: Cursor sends only the first 40 tools to the agent; Gemini API takes at most 64 function declarations; Windsurf takes at most 100 tools in all"},
+		{129, "129 tools: Cursor sends only the first 40 tools to the agent; Gemini API takes at most 64 function declarations; Windsurf takes at most 100 tools in all; OpenAI API refuses a request with more than 128 tools; VS Code fails a chat request with more than 128 tools"},
 	} {
 		l, ok := CountLint(tc.n)
 		if ok != (tc.want != "") || l.Text != tc.want {

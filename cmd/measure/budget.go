@@ -32,7 +32,7 @@ func parseBudgetFlags(flags []string) ([]*givenBudget, error) {
 		if !ok || name == "" || err != nil || n < 0 {
 			return nil, cli.Usage("--budget %s: want KEY=TOKENS, such as mcp=11161", f)
 		}
-		if !strings.Contains(name, ".") {
+		if !slices.ContainsFunc(unitBlocks, func(ub struct{ block, unit string }) bool { return strings.HasPrefix(name, ub.block+".") }) {
 			name = budgetBlock + "." + name
 		}
 		out = append(out, &givenBudget{budget: budgets.Budget{Name: name, Value: n, File: "--budget " + f}})
@@ -83,6 +83,33 @@ func wantedUnits(file *budgets.File, given []*givenBudget) []string {
 	return out
 }
 
+// wantedClients returns the clients that budgets name (KEY.CLIENT under a
+// tool-list block of the file, or a --budget), so that they are measured.
+func wantedClients(file *budgets.File, given []*givenBudget) []string {
+	var names []string
+	if file != nil {
+		for _, b := range file.Budgets() {
+			names = append(names, b.Name)
+		}
+	}
+	for _, g := range given {
+		names = append(names, g.budget.Name)
+	}
+	var out []string
+	for _, n := range names {
+		block, rest, _ := strings.Cut(n, ".")
+		if !slices.ContainsFunc(unitBlocks, func(ub struct{ block, unit string }) bool { return ub.block == block }) {
+			continue
+		}
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+			if _, ok := toollist.ClientProfile(rest[i+1:]); ok && !slices.Contains(out, rest[i+1:]) {
+				out = append(out, rest[i+1:])
+			}
+		}
+	}
+	return out
+}
+
 // unitName is how a budget key's unit is printed: "tokens", "o200k tokens".
 func unitName(key string) string {
 	for _, ub := range unitBlocks[1:] {
@@ -109,14 +136,19 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 	var missing []string
 	measure := gate.Measure{Kind: gate.ToolList}
 	units := append([]string{""}, wantedUnits(file, given)...)
-	check := func(r *report, k, what string, bytes int64, tokens map[string]int64) {
+	check := func(r *report, k, what string, bytes int64, tokens map[string]int64, client bool) {
 		keys = append(keys, k)
 		for _, ub := range unitBlocks {
 			if !slices.Contains(units, ub.unit) {
 				continue
 			}
 			name := ub.block + "." + k
-			read := tokens[ub.unit]
+			read, counted := tokens[ub.unit]
+			if client && (!counted || file == nil || !hasBudget(file, name)) && !slices.ContainsFunc(given, func(g *givenBudget) bool { return g.budget.Name == name }) {
+				// a client's reading is held and updated only where a
+				// budget names it
+				continue
+			}
 			readings[name] = read
 			found := false
 			for _, g := range given {
@@ -132,7 +164,7 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 					r.budgets = append(r.budgets, c)
 				}
 			}
-			if !found && ub.unit == "" {
+			if !found && ub.unit == "" && !client && !(file != nil && hasBudgetUnder(file, name)) {
 				missing = append(missing, name)
 			}
 		}
@@ -142,7 +174,10 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 		if k == "" {
 			k = budgetKey(paths[i])
 		}
-		check(r, k, paths[i], r.figures.ModelReadBytes, unitTokens(r.figures.ModelReadTokens, r.figures.Tokenizers))
+		check(r, k, paths[i], r.figures.ModelReadBytes, unitTokens(r.figures.ModelReadTokens, r.figures.Tokenizers), false)
+		for _, cf := range r.clients {
+			check(r, k+"."+cf.Profile.Name, paths[i]+" in "+strings.TrimPrefix(cf.Profile.Title, "the "), cf.Bytes, unitTokens(cf.Tokens, cf.Tokenizers), true)
+		}
 		for _, s := range r.sets {
 			tk := map[string]int64{"": s.ModelReadTokens}
 			for _, t := range r.figures.PerTool {
@@ -152,7 +187,7 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 					}
 				}
 			}
-			check(r, s.Name, "toolset "+s.Name+" of "+paths[i], s.ModelReadBytes, tk)
+			check(r, s.Name, "toolset "+s.Name+" of "+paths[i], s.ModelReadBytes, tk, false)
 		}
 	}
 	for _, g := range given {
@@ -177,6 +212,18 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 		reports[0].warnings = append(reports[0].warnings, reports[0].stale...)
 	}
 	return readings, nil
+}
+
+// hasBudget reports whether the file declares the budget name.
+func hasBudget(file *budgets.File, name string) bool {
+	_, ok := file.Get(name)
+	return ok
+}
+
+// hasBudgetUnder reports whether the file declares a budget under name
+// (name.CLIENT), so that name itself is no missing budget.
+func hasBudgetUnder(file *budgets.File, name string) bool {
+	return slices.ContainsFunc(file.Budgets(), func(b budgets.Budget) bool { return strings.HasPrefix(b.Name, name+".") })
 }
 
 // unitTokens maps each unit ("" for bytes/3) to a count.

@@ -28,6 +28,16 @@ N% is growth past N percent of the old count, N is growth past N tokens;
 give both to hold to both. It applies to the whole list and to each tool
 (a tool added grows from nothing: only N tokens applies to it). Growth
 past it is a finding: one line each on stderr, exit 1.
+
+--why attributes the change of the model-read bytes to where it happened:
+each tool added or removed, and inside a tool each JSON path of what a
+model reads of it (name, description, input_schema and the schema's
+properties, their descriptions, enums...) whose bytes moved, largest
+growth first. A member added or removed counts its key, value and comma;
+a value changed counts its own bytes; the commas and braces a container
+gains or loses with its members are its "structure". The changes add up
+to the total change, and the last line shows that check. OLD and NEW must
+both be captures.
 `
 
 // figureLabels names the compared figures in the table, by their --json
@@ -106,6 +116,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	unit := fs.String("unit", "tokens", "the tokens --max-growth counts, a `UNIT`: tokens (bytes/3), o200k or cl100k (real tokenizers)")
 	tokenizer := new(string)
 	tokenizerFlag(fs, tokenizer)
+	why := fs.Bool("why", false, "attribute every byte of the change to the tool and JSON path that moved, largest growth first, with the check that they add up (two captures)")
 	var asJSON, asMarkdown bool
 	cmd.JSON(&asJSON)
 	cmd.Markdown(&asMarkdown)
@@ -151,6 +162,12 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	c := toollist.Compare(old, nw)
+	var changes []toollist.Change
+	if *why {
+		if changes, err = whyChanges(oldPath, newPath); err != nil {
+			return err
+		}
+	}
 	var grown []growth
 	if len(limits) > 0 {
 		if grown, err = checkGrowth(c, old, nw, u, limits, oldPath, newPath); err != nil {
@@ -161,7 +178,11 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		c = onlyChanged(c)
 	}
 	if asJSON {
-		if err := printJSON(stdout, comparisonValue(oldPath, newPath, c, u, limits, grown)); err != nil {
+		v := comparisonValue(oldPath, newPath, c, u, limits, grown)
+		if *why {
+			v = jsonjs.ObjectValue(append(v.Members(), member("why", whyValue(changes, c.Total.New-c.Total.Old))))
+		}
+		if err := printJSON(stdout, v); err != nil {
 			return err
 		}
 		return growthFindings(stderr, grown, u)
@@ -210,6 +231,9 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	}
 	if len(c.Removed) > 0 {
 		fmt.Fprintf(stdout, "%sremoved: %s\n", bullet, text(stdout, joinNames(c.Removed)))
+	}
+	if *why {
+		writeWhy(stdout, changes, c.Total.New-c.Total.Old)
 	}
 	return growthFindings(stderr, grown, u)
 }
@@ -391,4 +415,73 @@ func growthValue(unit string, limits []growthLimit, grown []growth) jsonjs.Value
 		})
 	}
 	return jsonjs.ObjectValue([]jsonjs.Member{member("unit", str(unit)), member("max_growth", strs(ls)), member("over", jsonjs.ArrayValue(over))})
+}
+
+// whyChanges reads both captures and attributes the change between them.
+func whyChanges(oldPath, newPath string) ([]toollist.Change, error) {
+	read := func(path string) (*toollist.Capture, error) {
+		c, err := toollist.Read(path)
+		if err != nil {
+			if _, rerr := toollist.ReadFigures(path); rerr == nil {
+				return nil, cli.Usage("diff --why: %s is a report: --why compares what the tools say, so give the capture itself", path)
+			}
+		}
+		return c, err
+	}
+	o, err := read(oldPath)
+	if err != nil {
+		return nil, err
+	}
+	defer o.Close()
+	n, err := read(newPath)
+	if err != nil {
+		return nil, err
+	}
+	defer n.Close()
+	return toollist.Why(o, n)
+}
+
+// writeWhy prints the changes, largest growth first, and the check that
+// they add up to the total change.
+func writeWhy(w io.Writer, changes []toollist.Change, total int64) {
+	fmt.Fprintln(w)
+	t := table.New("why: tool", "path (model-read bytes)", "old", "new", "change", "").Right(2, 3, 4)
+	var sum int64
+	for _, c := range changes {
+		sum += c.Delta()
+		path := c.Path
+		if path == "" {
+			path = "(the whole tool)"
+		}
+		t.Add(c.Tool, path, group(c.Old), group(c.New), units.Signed(c.Delta()), c.Status)
+	}
+	if len(changes) == 0 {
+		t.Add("(nothing moved)", "", "", "", "+0", "")
+	}
+	render(w, t)
+	mark := "holds"
+	if sum != total {
+		mark = "DOES NOT HOLD"
+	}
+	fmt.Fprintf(w, "\ncheck: the %d %s add up to %s bytes, the change of the model-read bytes is %s (%s)\n",
+		len(changes), plural(len(changes), "change", "changes"), units.Signed(sum), units.Signed(total), mark)
+}
+
+// whyValue is the --json "why" member.
+func whyValue(changes []toollist.Change, total int64) jsonjs.Value {
+	vs := make([]jsonjs.Value, len(changes))
+	var sum int64
+	for i, c := range changes {
+		sum += c.Delta()
+		vs[i] = jsonjs.ObjectValue([]jsonjs.Member{
+			member("tool", str(c.Tool)), member("path", str(c.Path)), member("status", str(c.Status)),
+			member("old", num(c.Old)), member("new", num(c.New)), member("change", num(c.Delta())),
+		})
+	}
+	return jsonjs.ObjectValue([]jsonjs.Member{
+		member("changes", jsonjs.ArrayValue(vs)),
+		member("sum", num(sum)),
+		member("total_change", num(total)),
+		member("holds", jsonjs.BoolValue(sum == total)),
+	})
 }

@@ -116,6 +116,12 @@ func sections(r *report, o *options) []jsonjs.Member {
 		lints[i] = jsonjs.ObjectValue(append(lm, member("message", str(l.Text))))
 	}
 	ms = append(ms, member("lints", jsonjs.ArrayValue(lints)))
+	if len(r.clients) > 0 {
+		ms = append(ms, member("clients", clientsValue(r)))
+	}
+	if o.marginal {
+		ms = append(ms, member("marginal", marginalValue(r)))
+	}
 	if len(o.budget) > 0 || o.budgetsFile != "" {
 		bs := make([]jsonjs.Value, len(r.budgets))
 		for i, c := range r.budgets {

@@ -42,8 +42,22 @@ printed as warnings under the table (findings with --strict): a
 description or instructions over 2,048 characters (Claude Code cuts them),
 a tool name the major model APIs refuse (OpenAI and Anthropic take
 ^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or _ first), more tools than
-a client takes (Cursor 40, Windsurf 100, VS Code 128). Sources: see
-docs/mcp-server.md.
+a client or API takes (Cursor 40, Gemini 64, Windsurf 100, OpenAI and
+VS Code 128). Sources: see docs/clients.md.
+
+Clients (--client claude-code,cursor or --client all): what each client's
+model reads, counted as that client sends it (docs/clients.md holds each
+client's rules and their sources): tool names as it shows them
+(mcp__SERVER__TOOL in Claude Code), the descriptions and instructions
+after its cut, only the fields it sends, its prelude once, the tools up to
+its cap; its fixed overhead in tokens beside (an estimate where marked ~).
+Claude Code's session start is given with tool search on (deferred tools:
+their names only; --always-load and _meta "anthropic/alwaysLoad" load a
+tool whole) and off. With --client the lints are the clients' findings,
+which --json lists under "clients". --marginal prints what removing each
+tool saves, the shared bytes counted once, and checks that they add up.
+measure calibrate fits the counts to a provider's (see measure calibrate
+--help); --calibration FILE prints each client's estimate with its error.
 
 What-ifs (--lean, --drop-empty-output-schemas, --words) apply in that order;
 each reports its wire saving (the answer re-serialized compact, as
@@ -67,6 +81,8 @@ TOOL_LIST_TOKENS.KEY=TOKENS. A list reading more tokens than its budget is
 a breach. Tokens are floor(bytes/3); a budget in the block TOOL_LIST_O200K
 (or TOOL_LIST_CL100K) counts that tokenizer's tokens instead. A budget in
 these blocks that nothing read is reported (with --strict, a finding).
+TOOL_LIST_TOKENS.KEY.CLIENT (CLIENT nested under KEY) holds what CLIENT
+reads of the capture, every tool loaded, and has measure count that client.
 
 --update sets every budget at what was read, digits only, adding the keys
 and blocks the file lacks (or the file), in the file's own style. The file
@@ -93,16 +109,18 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runConfig(stdout, stderr, args[1:])
 		case "snap":
 			return runSnap(stdout, stderr, args[1:])
+		case "calibrate":
+			return runCalibrate(stdout, stderr, args[1:])
 		case "help":
 			if len(args) == 1 {
 				io.WriteString(stdout, newCommand(new(options)).Help())
 				return nil
 			}
 			switch args[1] {
-			case "diff", "capture", "config", "snap":
+			case "diff", "capture", "config", "snap", "calibrate":
 				return run(stdout, stderr, []string{args[1], "--help"})
 			}
-			return cli.Usage("help: no subcommand %q: use diff, capture, config or snap", args[1])
+			return cli.Usage("help: no subcommand %q: use diff, capture, config, snap or calibrate", args[1])
 		}
 	}
 	return runMeasure(stdout, stderr, args)
@@ -130,6 +148,13 @@ type options struct {
 	server               string
 	github               bool
 	junit                string
+	client               string
+	alwaysLoad           string
+	serverName           string
+	marginal             bool
+	calibration          string
+	profiles             []*toollist.Profile
+	calib                *toollist.Calibration
 	// descCeiling and instrCeiling: the ceilings were asked for
 	descCeiling, instrCeiling bool
 }
@@ -141,7 +166,8 @@ func newCommand(o *options) *cli.Command {
 		"measure diff [flags] OLD NEW",
 		"measure capture -o FILE [flags] URL",
 		"measure config [flags] [FILE...]",
-		"measure snap [--check | --update] DIR CAPTURE")
+		"measure snap [--check | --update] DIR CAPTURE",
+		"measure calibrate [-o FILE] COUNTS.json")
 	c.Doc = measureDoc
 	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := c.Flags
@@ -164,6 +190,11 @@ func newCommand(o *options) *cli.Command {
 	tokenizerFlag(fs, &o.tokenizer)
 	c.GitHub(&o.github)
 	c.JUnit(&o.junit)
+	fs.StringVar(&o.client, "client", "", "what each client's model reads: a comma-separated `LIST` of "+strings.Join(toollist.ProfileNames(), ", ")+", or all (docs/clients.md)")
+	fs.StringVar(&o.alwaysLoad, "always-load", "", "with --client claude-code: the tools (a comma-separated `LIST` of their names) loaded whole at session start under tool search")
+	fs.StringVar(&o.serverName, "server-name", "", "the server's `NAME` in the client's configuration, which clients put in tool names (default: the init answer's serverInfo.name, else the budget key)")
+	fs.BoolVar(&o.marginal, "marginal", false, "print what removing each tool saves, the shared prelude and instructions counted once, with the check that they add up")
+	fs.StringVar(&o.calibration, "calibration", "", "a calibration `FILE` that measure calibrate wrote: print each client's estimate of the provider's tokens with its error")
 	return c
 }
 
@@ -179,6 +210,10 @@ type report struct {
 	stale    []string // budgets nothing read (on the first report)
 	lints    []toollist.Lint
 	warnings []string
+	clients  []*toollist.ClientFigures
+	marginal bool // --marginal: print what removing each tool saves
+	// estimates: each client's calibrated estimate, by client name
+	estimates map[string]estimate
 }
 
 func runMeasure(stdout, stderr io.Writer, args []string) error {
@@ -223,6 +258,30 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	if o.tokenizers, err = parseTokenizers(o.tokenizer); err != nil {
 		return err
 	}
+	if o.profiles, err = parseClients(o.client); err != nil {
+		return err
+	}
+	switch {
+	case o.alwaysLoad != "" && !slices.ContainsFunc(o.profiles, func(p *toollist.Profile) bool { return p.Deferral }):
+		return cli.Usage("--always-load names the tools Claude Code loads whole under tool search: add --client claude-code")
+	case o.serverName != "" && len(o.profiles) == 0:
+		return cli.Usage("--server-name names the server in the clients' tool names: add --client")
+	}
+	if o.calibration != "" {
+		if o.calib, err = toollist.ReadCalibration(o.calibration); err != nil {
+			return err
+		}
+		for _, c := range o.calib.Clients {
+			o.profiles = addClient(o.profiles, c.Client)
+			if c.Predictor != "bytes" && !slices.ContainsFunc(o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == c.Predictor }) {
+				t, err := tokenize.Get(c.Predictor)
+				if err != nil {
+					return cli.Usage("%s: %v", o.calibration, err)
+				}
+				o.tokenizers = append(o.tokenizers, t)
+			}
+		}
+	}
 	var sets []toollist.Toolset
 	if o.toolsets != "" {
 		if sets, err = toollist.ReadToolsets(o.toolsets); err != nil {
@@ -261,6 +320,9 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
 			return err
 		}
+	}
+	for _, c := range wantedClients(bfile, given) {
+		o.profiles = addClient(o.profiles, c)
 	}
 	for _, u := range wantedUnits(bfile, given) {
 		if !slices.ContainsFunc(o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == u }) {
@@ -429,7 +491,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if err := countTokens(c, f, o.tokenizers); err != nil {
 		return nil, err
 	}
-	r := &report{capture: c, figures: f, warnings: f.Warnings}
+	r := &report{capture: c, figures: f, warnings: f.Warnings, marginal: o.marginal}
 	if first && sets != nil {
 		if r.sets, err = toollist.MeasureToolsets(f, path, sets); err != nil {
 			return nil, err
@@ -472,6 +534,13 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	if o.instrCeiling {
 		r.over = append(r.over, toollist.OverInstructions(r.init, o.maxInstructionsChars)...)
+	}
+	if len(o.profiles) > 0 {
+		if err := measureClients(r, o); err != nil {
+			return nil, err
+		}
+		r.estimates = estimates(r, o.calib)
+		return r, nil
 	}
 	r.lints = toollist.Lints(f, r.init)
 	for _, l := range r.lints {

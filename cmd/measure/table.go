@@ -107,8 +107,15 @@ func writeTable(w io.Writer, r *report) {
 	writeWarnings(w, []*report{r})
 }
 
-// writeSections prints the toolsets, what-ifs and budgets of the reports.
+// writeSections prints the toolsets, what-ifs, clients, marginal costs
+// and budgets of the reports.
 func writeSections(w io.Writer, reports []*report) {
+	for _, r := range reports {
+		writeClients(w, r)
+		if r.marginal {
+			writeMarginal(w, r)
+		}
+	}
 	for _, r := range reports {
 		if len(r.sets) > 0 {
 			fmt.Fprintln(w)

@@ -1,0 +1,398 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/table"
+	"github.com/readmeter/readmeter/internal/units"
+	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/toollist"
+)
+
+// parseClients reads --client: nil when it is not given; "all" is every
+// profile.
+func parseClients(list string) ([]*toollist.Profile, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []*toollist.Profile
+	for name := range strings.SplitSeq(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "all" {
+			out = out[:0]
+			for i := range toollist.Profiles {
+				out = append(out, &toollist.Profiles[i])
+			}
+			return out, nil
+		}
+		p, ok := toollist.ClientProfile(name)
+		if !ok {
+			return nil, cli.Usage("--client %s: no such client: use %s or all", name, strings.Join(toollist.ProfileNames(), ", "))
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// addClient adds the profile named name to ps, unless it is there.
+func addClient(ps []*toollist.Profile, name string) []*toollist.Profile {
+	p, ok := toollist.ClientProfile(name)
+	if !ok || slices.Contains(ps, p) {
+		return ps
+	}
+	return append(ps, p)
+}
+
+// serverName returns the server name the clients put in tool names:
+// --server-name, else the init answer's serverInfo.name, else the
+// capture's budget key.
+func serverName(o *options, in *toollist.Init, path string) string {
+	switch {
+	case o.serverName != "":
+		return o.serverName
+	case in != nil && in.ServerName != "":
+		return in.ServerName
+	}
+	return budgetKey(path)
+}
+
+// measureClients counts what each client asked for reads of the report's
+// capture, and makes the clients' findings the report's lints: a cut, a
+// cap or a name refused is a lint (a finding with --strict); fields
+// dropped are a warning only.
+func measureClients(r *report, o *options) error {
+	if len(o.profiles) == 0 {
+		return nil
+	}
+	var always []string
+	if o.alwaysLoad != "" {
+		for name := range strings.SplitSeq(o.alwaysLoad, ",") {
+			name = strings.TrimSpace(name)
+			if !slices.ContainsFunc(r.figures.PerTool, func(t toollist.ToolFigures) bool { return t.Name == name }) {
+				return cli.Usage("--always-load %s: %s has no tool of that name", name, r.capture.Path)
+			}
+			always = append(always, name)
+		}
+	}
+	counters := make([]toollist.Counter, len(o.tokenizers))
+	for i, t := range o.tokenizers {
+		counters[i] = t
+	}
+	server := serverName(o, r.init, r.capture.Path)
+	r.lints = nil
+	var dropped []string               // the details of fields-dropped, in order
+	droppedBy := map[string][]string{} // detail: the clients
+	for _, p := range o.profiles {
+		cf, err := toollist.MeasureClient(r.capture, r.figures, r.init, p, toollist.ClientOptions{Server: server, AlwaysLoad: always, Counters: counters})
+		if err != nil {
+			return err
+		}
+		r.clients = append(r.clients, cf)
+		var past []string
+		for _, fd := range cf.Findings {
+			switch fd.Kind {
+			case "tool-cap":
+				past = append(past, fd.Tool)
+			case "fields-dropped":
+				if droppedBy[fd.Detail] == nil {
+					dropped = append(dropped, fd.Detail)
+				}
+				droppedBy[fd.Detail] = append(droppedBy[fd.Detail], p.Name)
+			default:
+				r.lints = append(r.lints, toollist.Lint{Rule: fd.Kind, Tool: fd.Tool, Text: fd.Detail})
+			}
+		}
+		if len(past) > 0 {
+			r.lints = append(r.lints, toollist.Lint{Rule: "tool-cap", Text: fmt.Sprintf("%s %s: %d %s past the cap of %d: %s",
+				p.Title, p.CapEffect, len(past), plural(len(past), "tool", "tools"), p.Cap, nameList(past, 10))})
+		}
+	}
+	for _, d := range dropped {
+		verb := "sends"
+		if len(droppedBy[d]) > 1 {
+			verb = "send"
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %s %s only name, description and inputSchema of each tool; %s (docs/clients.md)", r.capture.Path, strings.Join(droppedBy[d], ", "), verb, d))
+	}
+	for _, l := range r.lints {
+		where := r.capture.Path
+		if l.Rule == "instructions-cut" {
+			where = r.init.Path
+		}
+		r.warnings = append(r.warnings, where+": "+l.Text)
+	}
+	return nil
+}
+
+// nameList joins the first max names, and says how many more there are.
+func nameList(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
+}
+
+// overhead formats a client's fixed overhead in tokens: "~346" for an
+// estimate, "-" when there is none.
+func overhead(p *toollist.Profile) string {
+	switch {
+	case p.OverheadTokens == 0:
+		return "-"
+	case p.OverheadEstimate:
+		return "~" + group(int64(p.OverheadTokens))
+	}
+	return group(int64(p.OverheadTokens))
+}
+
+// writeClients prints what each client reads of one capture: the figures
+// one column per client, then each tool's bytes one column per client
+// (or, for one client, each tool as that client names it).
+func writeClients(w io.Writer, r *report) {
+	if len(r.clients) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nwhat each client reads of %s (server %q):\n\n", r.capture.Path, r.clients[0].Server)
+	head := []string{""}
+	for _, cf := range r.clients {
+		head = append(head, cf.Profile.Name)
+	}
+	t := table.New(head...)
+	for i := 1; i < len(head); i++ {
+		t.Right(i)
+	}
+	row := func(name string, f func(cf *toollist.ClientFigures) string) {
+		cells := []string{name}
+		for _, cf := range r.clients {
+			cells = append(cells, f(cf))
+		}
+		t.Add(cells...)
+	}
+	dash := func(ok bool, s string) string {
+		if !ok {
+			return "-"
+		}
+		return s
+	}
+	deferring := slices.ContainsFunc(r.clients, func(cf *toollist.ClientFigures) bool { return cf.Profile.Deferral })
+	row("tools sent", func(cf *toollist.ClientFigures) string { return group(int64(cf.Sent)) })
+	row("bytes, every tool loaded", func(cf *toollist.ClientFigures) string { return group(cf.Bytes) })
+	row("tokens (bytes/3)", func(cf *toollist.ClientFigures) string { return group(cf.Tokens) })
+	for k, tc := range r.clients[0].Tokenizers {
+		row(tc.Name+" tokens", func(cf *toollist.ClientFigures) string { return group(cf.Tokenizers[k].Tokens) })
+	}
+	if deferring {
+		row("bytes at session start, tool search on", func(cf *toollist.ClientFigures) string {
+			return dash(cf.Profile.Deferral, group(cf.DeferredBytes))
+		})
+		row("tokens at session start, tool search on", func(cf *toollist.ClientFigures) string {
+			return dash(cf.Profile.Deferral, group(cf.DeferredTokens))
+		})
+	}
+	row("of which instructions bytes", func(cf *toollist.ClientFigures) string { return dash(cf.HasInstructions, group(cf.InstructionsBytes)) })
+	row("of which prelude bytes", func(cf *toollist.ClientFigures) string { return dash(cf.PreludeBytes > 0, group(cf.PreludeBytes)) })
+	row("fixed overhead tokens", func(cf *toollist.ClientFigures) string { return overhead(cf.Profile) })
+	row("description chars cut", func(cf *toollist.ClientFigures) string {
+		n := 0
+		for _, ct := range cf.Tools {
+			n += ct.CutChars
+		}
+		return dash(cf.Profile.DescriptionCut > 0, group(int64(n)))
+	})
+	row("tools past the cap", func(cf *toollist.ClientFigures) string {
+		if cf.Profile.Cap == 0 {
+			return "-"
+		}
+		n := 0
+		for _, fd := range cf.Findings {
+			if fd.Kind == "tool-cap" {
+				n++
+			}
+		}
+		return fmt.Sprintf("%d (cap %d)", n, cf.Profile.Cap)
+	})
+	row("names refused, cut or left out", func(cf *toollist.ClientFigures) string {
+		n := 0
+		for _, fd := range cf.Findings {
+			if strings.HasPrefix(fd.Kind, "name-") {
+				n++
+			}
+		}
+		return group(int64(n))
+	})
+	row("rendering", func(cf *toollist.ClientFigures) string {
+		if cf.Profile.Exact {
+			return cf.Profile.Render
+		}
+		return cf.Profile.Render + "*"
+	})
+	if r.estimates != nil {
+		row("calibrated provider tokens", func(cf *toollist.ClientFigures) string {
+			e, ok := r.estimates[cf.Profile.Name]
+			return dash(ok, e.String())
+		})
+	}
+	if _, ok := w.(markdown); ok {
+		t.Head(append([]string{"figure"}, head[1:]...)...)
+	}
+	render(w, t)
+	fmt.Fprintln(w)
+	if len(r.clients) == 1 {
+		cf := r.clients[0]
+		head := []string{"tool as " + cf.Profile.Title + " names it", "bytes", "tokens"}
+		for _, tc := range cf.Tokenizers {
+			head = append(head, tc.Name)
+		}
+		head = append(head, "share", "chars cut")
+		if cf.Profile.Deferral {
+			head = append(head, "session start")
+		}
+		tt := table.New(head...)
+		for i := 1; i < len(head); i++ {
+			tt.Right(i)
+		}
+		for _, ct := range cf.Tools {
+			cells := []string{ct.Name, group(ct.Bytes), group(ct.Tokens)}
+			for _, tc := range ct.Tokenizers {
+				cells = append(cells, group(tc.Tokens))
+			}
+			if !ct.Sent {
+				cells = []string{ct.Name, "-", "-"}
+				for range cf.Tokenizers {
+					cells = append(cells, "-")
+				}
+			}
+			cells = append(cells, share(ct.Bytes, cf.Bytes), group(int64(ct.CutChars)))
+			if cf.Profile.Deferral {
+				if ct.AlwaysLoad {
+					cells = append(cells, "loaded")
+				} else {
+					cells = append(cells, group(ct.DeferredBytes))
+				}
+			}
+			tt.Add(cells...)
+		}
+		render(w, tt)
+	} else {
+		head := []string{"tool (bytes, every tool loaded)"}
+		for _, cf := range r.clients {
+			head = append(head, cf.Profile.Name)
+		}
+		tt := table.New(head...)
+		for i := 1; i < len(head); i++ {
+			tt.Right(i)
+		}
+		for i, tf := range r.figures.PerTool {
+			cells := []string{tf.Name}
+			for _, cf := range r.clients {
+				cells = append(cells, dash(cf.Tools[i].Sent, group(cf.Tools[i].Bytes)))
+			}
+			tt.Add(cells...)
+		}
+		cells := []string{"shared: prelude and instructions"}
+		for _, cf := range r.clients {
+			cells = append(cells, group(cf.SharedBytes()))
+		}
+		tt.Add(cells...)
+		cells = []string{"total"}
+		for _, cf := range r.clients {
+			cells = append(cells, group(cf.Bytes))
+		}
+		tt.Add(cells...)
+		render(w, tt)
+	}
+	if slices.ContainsFunc(r.clients, func(cf *toollist.ClientFigures) bool { return !cf.Profile.Exact }) {
+		fmt.Fprintln(w, "\n* an approximation of a form the client does not document (docs/clients.md says what is rendered)")
+	}
+}
+
+// clientsValue is the --json "clients" member of a report: per client,
+// exact integers.
+func clientsValue(r *report) jsonjs.Value {
+	ms := make([]jsonjs.Member, 0, len(r.clients))
+	for _, cf := range r.clients {
+		p := cf.Profile
+		tools := make([]jsonjs.Value, len(cf.Tools))
+		for i, ct := range cf.Tools {
+			tm := []jsonjs.Member{
+				member("name", str(ct.Name)),
+				member("tool", str(ct.Tool)),
+				member("sent", jsonjs.BoolValue(ct.Sent)),
+				member("bytes", num(ct.Bytes)),
+				member("tokens", num(ct.Tokens)),
+			}
+			if len(ct.Tokenizers) > 0 {
+				tm = append(tm, member("tokenizers", tokenizersValue(ct.Tokenizers)))
+			}
+			tm = append(tm, member("saving_tokens", num(units.Tokens(cf.Bytes)-units.Tokens(cf.Bytes-ct.Bytes))),
+				member("chars_cut", num(int64(ct.CutChars))))
+			if p.Deferral {
+				tm = append(tm, member("always_load", jsonjs.BoolValue(ct.AlwaysLoad)), member("session_start_bytes", num(sessionStart(ct))))
+			}
+			tools[i] = jsonjs.ObjectValue(tm)
+		}
+		findings := make([]jsonjs.Value, len(cf.Findings))
+		for i, fd := range cf.Findings {
+			findings[i] = jsonjs.ObjectValue([]jsonjs.Member{member("kind", str(fd.Kind)), member("tool", str(fd.Tool)), member("detail", str(fd.Detail))})
+		}
+		nullOr := func(ok bool, n int64) jsonjs.Value {
+			if !ok {
+				return jsonjs.NullValue()
+			}
+			return num(n)
+		}
+		cm := []jsonjs.Member{
+			member("title", str(p.Title)),
+			member("server", str(cf.Server)),
+			member("exact_rendering", jsonjs.BoolValue(p.Exact)),
+			member("tools_sent", num(int64(cf.Sent))),
+			member("bytes", num(cf.Bytes)),
+			member("tokens", num(cf.Tokens)),
+		}
+		if len(cf.Tokenizers) > 0 {
+			cm = append(cm, member("tokenizers", tokenizersValue(cf.Tokenizers)))
+		}
+		cm = append(cm,
+			member("prelude_bytes", num(cf.PreludeBytes)),
+			member("instructions_bytes", nullOr(cf.HasInstructions, cf.InstructionsBytes)),
+			member("overhead_tokens", nullOr(p.OverheadTokens > 0, int64(p.OverheadTokens))),
+			member("overhead_estimate", jsonjs.BoolValue(p.OverheadEstimate)),
+		)
+		if p.Deferral {
+			cm = append(cm, member("session_start", jsonjs.ObjectValue([]jsonjs.Member{
+				member("tool_search_on", jsonjs.ObjectValue([]jsonjs.Member{member("bytes", num(cf.DeferredBytes)), member("tokens", num(cf.DeferredTokens))})),
+				member("tool_search_off", jsonjs.ObjectValue([]jsonjs.Member{member("bytes", num(cf.Bytes)), member("tokens", num(cf.Tokens))})),
+			})))
+		} else {
+			cm = append(cm, member("session_start", jsonjs.NullValue()))
+		}
+		if e, ok := r.estimates[p.Name]; ok {
+			cm = append(cm, member("calibrated", e.value()))
+		}
+		cm = append(cm, member("per_tool", jsonjs.ArrayValue(tools)), member("findings", jsonjs.ArrayValue(findings)))
+		ms = append(ms, member(p.Name, jsonjs.ObjectValue(cm)))
+	}
+	return jsonjs.ObjectValue(ms)
+}
+
+// sessionStart is what a deferring client's model reads of the tool at
+// session start.
+func sessionStart(ct toollist.ClientTool) int64 {
+	if ct.AlwaysLoad {
+		return ct.Bytes
+	}
+	return ct.DeferredBytes
+}
+
+func tokenizersValue(ts []toollist.TokenizerCount) jsonjs.Value {
+	ms := make([]jsonjs.Member, len(ts))
+	for i, tc := range ts {
+		ms[i] = member(tc.Name, num(tc.Tokens))
+	}
+	return jsonjs.ObjectValue(ms)
+}
