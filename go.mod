@@ -15,6 +15,7 @@ require (
 	github.com/tidwall/gjson v1.20.2
 	github.com/tiktoken-go/tokenizer v0.10.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/mod v0.33.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 )
