@@ -614,7 +614,11 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 	if err := checkBudgetKeys(r.budgets, r.specs, true); err != nil {
 		return fail(err)
 	}
-	if err := budgets.CheckServer(r.budgets, r.server, "--server or --url"); err != nil {
+	flags := "--server or --url"
+	if cmd == "merge" {
+		flags = "--server" // merge takes the shares' server, or --server
+	}
+	if err := budgets.CheckServer(r.budgets, r.server, flags); err != nil {
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
 	}
 	// Every key the walks name that the file lacks must be one it can
