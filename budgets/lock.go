@@ -34,7 +34,7 @@ type Locked struct {
 // before it waits), then reads the file. A file that does not exist is
 // read as an empty file of its extension's form, which Write creates.
 func Lock(ctx context.Context, path string, waiting func()) (*Locked, error) {
-	unlock, err := atomicfile.LockWaiting(ctx, path, waiting)
+	unlock, err := atomicfile.Lock(ctx, path, waiting)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

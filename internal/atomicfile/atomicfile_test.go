@@ -87,7 +87,7 @@ func TestLockSerialises(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			unlock, err := atomicfile.Lock(context.Background(), p)
+			unlock, err := atomicfile.Lock(context.Background(), p, nil)
 			if err != nil {
 				t.Error(err)
 				return
@@ -111,8 +111,8 @@ func TestLockSerialises(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	unlock, _ := atomicfile.Lock(context.Background(), p)
-	if _, err := atomicfile.Lock(ctx, p); err == nil {
+	unlock, _ := atomicfile.Lock(context.Background(), p, nil)
+	if _, err := atomicfile.Lock(ctx, p, nil); err == nil {
 		t.Error("a second lock while held")
 	}
 	unlock()

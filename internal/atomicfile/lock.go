@@ -13,16 +13,11 @@ import (
 
 // Lock takes the lock of path: an exclusive flock (LockFileEx on Windows)
 // on .NAME.lock beside it, waiting for another process that holds it,
-// until ctx is done. The returned unlock removes the lock file and
-// releases it. A lock file left by a killed process is no obstacle: the
-// kernel released its lock.
-func Lock(ctx context.Context, path string) (unlock func(), err error) {
-	return LockWaiting(ctx, path, nil)
-}
-
-// LockWaiting is Lock, calling waiting (when not nil) once if another
-// holds the lock, before it waits.
-func LockWaiting(ctx context.Context, path string, waiting func()) (unlock func(), err error) {
+// until ctx is done, and calling waiting (when not nil) once before it
+// waits. The returned unlock removes the lock file and releases it. A
+// lock file left by a killed process is no obstacle: the kernel released
+// its lock.
+func Lock(ctx context.Context, path string, waiting func()) (unlock func(), err error) {
 	path = Target(path)
 	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 	for {

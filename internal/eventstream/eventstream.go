@@ -150,12 +150,8 @@ func New(r io.Reader, o Options) *Scanner {
 	return &Scanner{r: r, o: o, feedLine: -1}
 }
 
-// NewBytes returns a Scanner over b, whole: events and Raw alias b.
-func NewBytes(b []byte) *Scanner {
-	return NewBytesWith(b, Options{})
-}
-
-// NewBytesWith is NewBytes with options (Keep is implied). With
+// NewBytesWith returns a Scanner over b, whole: events and Raw alias b
+// (Keep is implied). With
 // Options.Data, a data line's value is handed over as the scan reaches
 // it, feedWindow bytes at a time, so that a Data that fails stops the
 // scan in a long line without reading the rest of it.

@@ -59,7 +59,7 @@ func TestEvents(t *testing.T) {
 				var s *eventstream.Scanner
 				switch split {
 				case "whole":
-					s = eventstream.NewBytes([]byte(tc.in))
+					s = eventstream.NewBytesWith([]byte(tc.in), eventstream.Options{})
 				case "bytes":
 					s = eventstream.New(strings.NewReader(tc.in), eventstream.Options{})
 				case "reader":
@@ -191,7 +191,7 @@ func TestData(t *testing.T) {
 		"data: " + strings.Repeat(`{"k":"vvvvvvvv"}`, 20) + "\r\ndata:" + strings.Repeat("w", 50) + "\r\n\r\nid: 3\rdata: x\r\r",
 	}
 	for _, in := range ins {
-		want := scan(eventstream.NewBytes([]byte(in))).Events
+		want := scan(eventstream.NewBytesWith([]byte(in), eventstream.Options{})).Events
 		for chunk := 1; chunk <= len(in); chunk++ {
 			for _, keep := range []bool{true, false} {
 				var rec record
@@ -262,7 +262,7 @@ func TestBytesData(t *testing.T) {
 		"data: a\n\ndata: b\n\n", "data: " + long + "\n\n", "event: m\r\ndata:" + long + "\r\ndata: " + long + "\r\r",
 		"data: " + long, ": " + long + "\ndata: x\n\n", "\uFEFFdata: " + long + "\r\n\r\ndata: y\n\n", "data: " + long[:1<<18-6] + "\r\n\n",
 	} {
-		want := scan(eventstream.NewBytes([]byte(in))).Events
+		want := scan(eventstream.NewBytesWith([]byte(in), eventstream.Options{})).Events
 		var rec record
 		n := 0
 		for ev, err := range eventstream.NewBytesWith([]byte(in), eventstream.Options{Data: &rec}).Events() {
