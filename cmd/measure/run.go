@@ -364,7 +364,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 			return cli.Usage("%v; %s", err, keyHint)
 		case errors.Is(err, budgets.ErrChanged):
 			fmt.Fprintf(stderr, "measure: %v; the numbers read:\n", err)
-			printReadings(stderr, readings)
+			cli.PrintReadings(stderr, readings)
 			return cli.SilentUsage
 		case err != nil:
 			return err
@@ -652,17 +652,4 @@ func strs(ss []string) jsonjs.Value {
 		vs[i] = str(s)
 	}
 	return jsonjs.ArrayValue(vs)
-}
-
-// printReadings prints what was read, one "KEY VALUE" line a budget,
-// sorted: the numbers of an --update that could not be written.
-func printReadings(w io.Writer, readings map[string]int64) {
-	keys := make([]string, 0, len(readings))
-	for k := range readings {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "%s %d\n", k, readings[k])
-	}
 }

@@ -461,7 +461,7 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 		for _, c := range v.checks.With(gate.Unbudgeted) {
 			values[c.Key] = c.Read
 		}
-		printReadings(stderr, values)
+		cli.PrintReadings(stderr, values)
 		return cli.SilentUsage
 	case err != nil:
 		return fmt.Errorf("--update: %v", err)
@@ -662,19 +662,6 @@ func keyOrigin(specs []*walk.Spec, key string) string {
 		}
 	}
 	return "the walk's budget: or budgets: key in its spec chooses it"
-}
-
-// printReadings prints what was read, one "KEY VALUE" line a budget,
-// sorted: the numbers of an --update that could not be written.
-func printReadings(w io.Writer, readings map[string]int64) {
-	keys := make([]string, 0, len(readings))
-	for k := range readings {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "%s %d\n", k, readings[k])
-	}
 }
 
 // checkBudgetKeys refuses, before anything runs, a budget file that

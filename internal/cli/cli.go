@@ -19,6 +19,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 
 	"github.com/readmeter/readmeter/internal/escape"
@@ -177,4 +178,18 @@ func Version(name string) string {
 		}
 	}
 	return out + " (" + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")"
+}
+
+// PrintReadings prints what was read, one "KEY VALUE" line a budget,
+// sorted: the numbers of an --update that could not be written, so that
+// nothing measured is lost.
+func PrintReadings(w io.Writer, readings map[string]int64) {
+	keys := make([]string, 0, len(readings))
+	for k := range readings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s %d\n", k, readings[k])
+	}
 }
