@@ -275,6 +275,7 @@ func (e *encoding) merge(p string) []int {
 	}
 	return starts
 }
+
 // pair is two adjacent parts whose bytes p[start:end] are a token of rank.
 type pair struct{ rank, start, end int }
 
