@@ -48,6 +48,7 @@ bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, then meas
 fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
+	$(GO) test -run '^$$' -fuzz '^FuzzPlainRun$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
 	$(GO) test -run '^$$' -fuzz '^FuzzMeasure$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFinds$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
 	$(GO) test -run '^$$' -fuzz '^FuzzTSBudgets$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./budgets

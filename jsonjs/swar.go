@@ -10,10 +10,11 @@ const (
 	msb = 0x8080808080808080
 )
 
-// plainRun returns the index of the first byte at or after i that ends a
-// run of plain string bytes: a quote, a backslash or a control character.
-// It reads eight bytes at a time.
-func plainRun(b []byte, i int) int {
+// plainRunSWAR returns the index of the first byte at or after i that
+// ends a run of plain string bytes: a quote, a backslash or a control
+// character. It reads eight bytes at a time. plainRun is it, but on amd64,
+// where it is written with SSE2 (swar_amd64.s).
+func plainRunSWAR(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		w := binary.LittleEndian.Uint64(b[i : i+8])
 		q := w ^ (lsb * '"')
