@@ -44,10 +44,15 @@ const (
 	cLower             // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
 	cSpace             // \s, as JavaScript has it
 	cNL                // \r or \n
+
+	// cAbove marks, in asciiClasses, a byte that starts a character
+	// outside ASCII, whose classes classesAbove reads.
+	cAbove = 0x80
 )
 
-// asciiClasses are the classes of the ASCII characters.
-var asciiClasses = [128]uint8{
+// asciiClasses are the classes of the ASCII characters, by byte; cAbove
+// for the bytes of other characters.
+var asciiClasses = [256]uint8{
 	'\t': cSpace, '\n': cSpace | cNL, '\v': cSpace, '\f': cSpace, '\r': cSpace | cNL, ' ': cSpace,
 	'0': cN, '1': cN, '2': cN, '3': cN, '4': cN, '5': cN, '6': cN, '7': cN, '8': cN, '9': cN,
 	'A': cL | cUpper, 'B': cL | cUpper, 'C': cL | cUpper, 'D': cL | cUpper, 'E': cL | cUpper,
@@ -61,16 +66,37 @@ var asciiClasses = [128]uint8{
 	'k': cL | cLower, 'l': cL | cLower, 'm': cL | cLower, 'n': cL | cLower, 'o': cL | cLower,
 	'p': cL | cLower, 'q': cL | cLower, 'r': cL | cLower, 's': cL | cLower, 't': cL | cLower,
 	'u': cL | cLower, 'v': cL | cLower, 'w': cL | cLower, 'x': cL | cLower, 'y': cL | cLower,
-	'z': cL | cLower,
+	'z':  cL | cLower,
+	0x80: cAbove, 0x81: cAbove, 0x82: cAbove, 0x83: cAbove, 0x84: cAbove, 0x85: cAbove, 0x86: cAbove, 0x87: cAbove,
+	0x88: cAbove, 0x89: cAbove, 0x8a: cAbove, 0x8b: cAbove, 0x8c: cAbove, 0x8d: cAbove, 0x8e: cAbove, 0x8f: cAbove,
+	0x90: cAbove, 0x91: cAbove, 0x92: cAbove, 0x93: cAbove, 0x94: cAbove, 0x95: cAbove, 0x96: cAbove, 0x97: cAbove,
+	0x98: cAbove, 0x99: cAbove, 0x9a: cAbove, 0x9b: cAbove, 0x9c: cAbove, 0x9d: cAbove, 0x9e: cAbove, 0x9f: cAbove,
+	0xa0: cAbove, 0xa1: cAbove, 0xa2: cAbove, 0xa3: cAbove, 0xa4: cAbove, 0xa5: cAbove, 0xa6: cAbove, 0xa7: cAbove,
+	0xa8: cAbove, 0xa9: cAbove, 0xaa: cAbove, 0xab: cAbove, 0xac: cAbove, 0xad: cAbove, 0xae: cAbove, 0xaf: cAbove,
+	0xb0: cAbove, 0xb1: cAbove, 0xb2: cAbove, 0xb3: cAbove, 0xb4: cAbove, 0xb5: cAbove, 0xb6: cAbove, 0xb7: cAbove,
+	0xb8: cAbove, 0xb9: cAbove, 0xba: cAbove, 0xbb: cAbove, 0xbc: cAbove, 0xbd: cAbove, 0xbe: cAbove, 0xbf: cAbove,
+	0xc0: cAbove, 0xc1: cAbove, 0xc2: cAbove, 0xc3: cAbove, 0xc4: cAbove, 0xc5: cAbove, 0xc6: cAbove, 0xc7: cAbove,
+	0xc8: cAbove, 0xc9: cAbove, 0xca: cAbove, 0xcb: cAbove, 0xcc: cAbove, 0xcd: cAbove, 0xce: cAbove, 0xcf: cAbove,
+	0xd0: cAbove, 0xd1: cAbove, 0xd2: cAbove, 0xd3: cAbove, 0xd4: cAbove, 0xd5: cAbove, 0xd6: cAbove, 0xd7: cAbove,
+	0xd8: cAbove, 0xd9: cAbove, 0xda: cAbove, 0xdb: cAbove, 0xdc: cAbove, 0xdd: cAbove, 0xde: cAbove, 0xdf: cAbove,
+	0xe0: cAbove, 0xe1: cAbove, 0xe2: cAbove, 0xe3: cAbove, 0xe4: cAbove, 0xe5: cAbove, 0xe6: cAbove, 0xe7: cAbove,
+	0xe8: cAbove, 0xe9: cAbove, 0xea: cAbove, 0xeb: cAbove, 0xec: cAbove, 0xed: cAbove, 0xee: cAbove, 0xef: cAbove,
+	0xf0: cAbove, 0xf1: cAbove, 0xf2: cAbove, 0xf3: cAbove, 0xf4: cAbove, 0xf5: cAbove, 0xf6: cAbove, 0xf7: cAbove,
+	0xf8: cAbove, 0xf9: cAbove, 0xfa: cAbove, 0xfb: cAbove, 0xfc: cAbove, 0xfd: cAbove, 0xfe: cAbove, 0xff: cAbove,
 }
 
 // classes returns the classes of the character at s[i] and its length in
 // bytes. A byte that starts no valid UTF-8 sequence is one character of
 // its own, U+FFFD's classes (none).
 func classes(s string, i int) (uint8, int) {
-	if b := s[i]; b < utf8.RuneSelf {
-		return asciiClasses[b], 1
+	if c := asciiClasses[s[i]]; c != cAbove {
+		return c, 1
 	}
+	return classesAbove(s, i)
+}
+
+// classesAbove is classes of a character outside ASCII.
+func classesAbove(s string, i int) (uint8, int) {
 	r, w := utf8.DecodeRuneInString(s[i:])
 	return runeClasses(r), w
 }
@@ -97,6 +123,13 @@ func isPunct(c uint8) bool { return c&(cL|cN|cSpace) == 0 }
 
 // nextO200k returns the end of o200k's piece that starts at s[i].
 func nextO200k(s string, i int) int {
+	// the commonest pieces first: a word in lower case, with a space
+	// before it or not (what the alternatives below decide for them)
+	if b := s[i]; b-'a' < 26 {
+		return contraction(s, lower(s, i+1))
+	} else if b == ' ' && i+1 < len(s) && s[i+1]-'a' < 26 {
+		return contraction(s, lower(s, i+2))
+	}
 	c, w := classes(s, i)
 	// [^\r\n\p{L}\p{N}]?[upper]*[lower]+ and then [^\r\n\p{L}\p{N}]?[upper]+[lower]*
 	if isPrefix(c) && i+w < len(s) {
@@ -137,6 +170,12 @@ func nextCl100k(s string, i int) int {
 			return e
 		}
 	}
+	// the commonest pieces first: a word, with a space before it or not
+	if b := s[i]; b|0x20-'a' < 26 {
+		return letters(s, i+1)
+	} else if b == ' ' && i+1 < len(s) && s[i+1]|0x20-'a' < 26 {
+		return letters(s, i+2)
+	}
 	c, w := classes(s, i)
 	// [^\r\n\p{L}\p{N}]?\p{L}+
 	if isPrefix(c) && i+w < len(s) {
@@ -168,7 +207,10 @@ func nextCl100k(s string, i int) int {
 func upperLower(s string, j int) int {
 	lastLower := 0
 	for j < len(s) {
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if c&cUpper == 0 {
 			if c&cLower != 0 {
 				return lower(s, j)
@@ -188,7 +230,10 @@ func upperLower(s string, j int) int {
 func upperThenLower(s string, j int) int {
 	start := j
 	for j < len(s) {
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if c&cUpper == 0 {
 			break
 		}
@@ -202,8 +247,14 @@ func upperThenLower(s string, j int) int {
 
 // lower returns the end of the run of [lower] characters at s[j].
 func lower(s string, j int) int {
+	for j < len(s) && s[j]-'a' < 26 {
+		j++
+	}
 	for j < len(s) {
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if c&cLower == 0 {
 			break
 		}
@@ -214,8 +265,14 @@ func lower(s string, j int) int {
 
 // letters returns the end of the run of \p{L} characters at s[j].
 func letters(s string, j int) int {
+	for j < len(s) && s[j]|0x20-'a' < 26 {
+		j++
+	}
 	for j < len(s) {
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if c&cL == 0 {
 			break
 		}
@@ -230,7 +287,10 @@ func digits(s string, j int) int {
 		if j == len(s) {
 			break
 		}
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if c&cN == 0 {
 			break
 		}
@@ -273,7 +333,10 @@ func punct(s string, i int, c uint8) int {
 		return 0
 	}
 	for j < len(s) {
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if !isPunct(c) {
 			break
 		}
@@ -290,7 +353,10 @@ func punct(s string, i int, c uint8) int {
 func spaces(s string, i int) int {
 	j, lastNL, last := i, 0, i
 	for j < len(s) {
-		c, w := classes(s, j)
+		c, w := asciiClasses[s[j]], 1
+		if c == cAbove {
+			c, w = classesAbove(s, j)
+		}
 		if c&cSpace == 0 {
 			break
 		}

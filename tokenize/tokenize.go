@@ -51,7 +51,7 @@ type Tokenizer struct {
 
 // encoding is one encoding's splitter and vocabulary.
 type encoding struct {
-	next  func(s string, i int) int
+	o200k bool // split as o200k does; as cl100k otherwise
 	vocab *vocab
 	// merged holds maps from a piece that is not a token to its count,
 	// one taken by each count running.
@@ -63,19 +63,19 @@ var Names = []string{"o200k", "cl100k"}
 
 var encodings = map[string]func() (*encoding, error){
 	"o200k": sync.OnceValues(func() (*encoding, error) {
-		return load(o200kVocab, nextO200k)
+		return load(o200kVocab, true)
 	}),
 	"cl100k": sync.OnceValues(func() (*encoding, error) {
-		return load(cl100kVocab, nextCl100k)
+		return load(cl100kVocab, false)
 	}),
 }
 
-func load(file string, next func(string, int) int) (*encoding, error) {
+func load(file string, o200k bool) (*encoding, error) {
 	v, err := readVocab(file)
 	if err != nil {
 		return nil, err
 	}
-	return &encoding{next: next, vocab: v}, nil
+	return &encoding{o200k: o200k, vocab: v}, nil
 }
 
 // Canonical returns the short name of a tokenizer given by its short or
@@ -138,8 +138,14 @@ func (t *Tokenizer) Count(text string) int {
 		merged = m
 	}
 	n := 0
+	o200k := e.o200k
 	for i := 0; i < len(text); {
-		end := e.next(text, i)
+		var end int
+		if o200k {
+			end = nextO200k(text, i)
+		} else {
+			end = nextCl100k(text, i)
+		}
 		p := text[i:end]
 		i = end
 		if _, ok := e.vocab.rank(p); ok {
@@ -176,26 +182,26 @@ func (e *encoding) mergeCount(p string) int {
 	}
 	// tiktoken's way for short pieces: the parts' starts and the rank of
 	// each part merged with the next, the lowest found by a scan.
-	var startsBuf [130]int
-	var ranksBuf [130]int
+	var startsBuf [129]uint8
+	var ranksBuf [128]int32
 	n := len(p)
 	starts, ranks := startsBuf[:n+1], ranksBuf[:n]
 	for i := range n + 1 {
-		starts[i] = i
+		starts[i] = uint8(i)
 	}
-	rankOf := func(a, b int) int {
+	rankOf := func(a, b uint8) int32 {
 		if r, ok := e.vocab.rank(p[a:b]); ok {
-			return r
+			return int32(r)
 		}
 		return noRank
 	}
 	for i := range n - 1 {
-		ranks[i] = rankOf(i, i+2)
+		ranks[i] = rankOf(uint8(i), uint8(i+2))
 	}
 	ranks[n-1] = noRank
 	parts := n
 	for parts > 1 {
-		best, at := noRank, -1
+		best, at := int32(noRank), -1
 		for i := range parts - 1 {
 			if ranks[i] < best {
 				best, at = ranks[i], i

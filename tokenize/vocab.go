@@ -80,32 +80,60 @@ func (v *vocab) rank(p string) (int, bool) {
 		if s == 0 {
 			return 0, false
 		}
-		if s>>50 == tag && int(s>>24&0xff) == len(p) {
-			off := int(s & 0xffffff)
-			if v.blob[off:off+len(p)] == p {
-				return int(s >> 32 & 0x3ffff), true
-			}
+		if s>>50 == tag && int(s>>24&0xff) == len(p) && v.equal(int(s&0xffffff), p) {
+			return int(s >> 32 & 0x3ffff), true
 		}
 		i = (i + 1) & v.mask
 	}
 }
 
-// hash is the vocabularies' hash of a token's bytes: eight bytes at a
-// time, multiplied and folded, the last bytes as one word. The tables
-// are built with it: changing it means writing them again.
+// hash is the vocabularies' hash of a token's bytes: its first and last
+// words (overlapping for a short token; sixteen bytes at a time before
+// them for a long one) multiplied into 128 bits and folded, as wyhash
+// does. The tables are built with it: changing it means writing them
+// again.
 func hash(p string) uint64 {
-	h := uint64(len(p)) * 0x9e3779b97f4a7c15
-	for len(p) >= 8 {
-		hi, lo := bits.Mul64(h^le64(p, 0), 0xbf58476d1ce4e5b9)
-		h = hi ^ lo
-		p = p[8:]
+	n := len(p)
+	var a, b uint64
+	seed := uint64(n) * 0x9e3779b97f4a7c15
+	switch {
+	case n > 16:
+		for i := 0; i+16 < n; i += 16 {
+			seed = mix(le64(p, i)^0xa0761d6478bd642f, le64(p, i+8)^seed)
+		}
+		a, b = le64(p, n-16), le64(p, n-8)
+	case n >= 8:
+		a, b = le64(p, 0), le64(p, n-8)
+	case n >= 4:
+		a, b = uint64(le32(p, 0)), uint64(le32(p, n-4))
+	case n > 0:
+		a = uint64(p[0])<<16 | uint64(p[n>>1])<<8 | uint64(p[n-1])
 	}
-	var w uint64
-	for i := len(p) - 1; i >= 0; i-- {
-		w = w<<8 | uint64(p[i])
+	return mix(a^0xe7037ed1a0b428db, b^seed^0x8ebc6af09c88c6e3)
+}
+
+// mix multiplies a and b into 128 bits and folds them.
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// equal reports whether the token of length len(p) at off in the bytes
+// is p: word by word for a short one.
+func (v *vocab) equal(off int, p string) bool {
+	n := len(p)
+	switch {
+	case n > 8:
+		return v.blob[off:off+n] == p
+	case n >= 4:
+		return le32(v.blob, off) == le32(p, 0) && le32(v.blob, off+n-4) == le32(p, n-4)
 	}
-	hi, lo := bits.Mul64(h^w, 0x94d049bb133111eb)
-	return (hi ^ lo) * 0x9e3779b97f4a7c15
+	for i := range n {
+		if v.blob[off+i] != p[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func le32(s string, i int) uint32 {
