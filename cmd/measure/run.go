@@ -488,12 +488,17 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if words != nil {
 		ts = append(ts, words.Transform())
 	}
-	// The what-ifs are applied as the tools are measured, in the same pass,
-	// unless the capture is written after them (WhatIf writes it in order).
+	// The what-ifs are applied, and the tokens counted, as the tools are
+	// measured, in the same pass, unless the capture is written after the
+	// what-ifs (WhatIf writes it in order).
+	counters := make([]toollist.Counter, len(o.tokenizers))
+	for i, t := range o.tokenizers {
+		counters[i] = t
+	}
 	var c *toollist.Capture
 	var err error
 	if out == nil {
-		c, err = toollist.ReadWith(path, ts...)
+		c, err = toollist.ReadCounting(path, counters, ts...)
 	} else {
 		c, err = toollist.Read(path)
 	}
@@ -504,7 +509,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if err != nil {
 		return nil, err
 	}
-	if err := countTokens(c, f, o.tokenizers); err != nil {
+	if err := toollist.CountTokens(c, f, counters); err != nil {
 		return nil, err
 	}
 	r := &report{capture: c, figures: f, warnings: f.Warnings, marginal: o.marginal}
