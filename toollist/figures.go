@@ -275,14 +275,11 @@ func (p *prescan) each(k, i int, elem []byte) {
 	}
 	if p.ch == nil {
 		p.ch = make(chan *prescanned, 8) // the validating pass stays near the batches measured
-		// One worker a core but the validating pass's, or one a core when
-		// the tokens are counted too: the workers then have the most to
-		// do, and the validating pass waits on them.
-		workers := runtime.GOMAXPROCS(0) - 1
-		if len(p.counters) > 0 {
-			workers++
-		}
-		for range max(1, min(workers, 7)) {
+		// One worker a core, the validating pass's too: measuring (and
+		// the what-ifs, and counting tokens) is most of the work, and the
+		// validating pass, waiting on a full channel, leaves its core to
+		// them.
+		for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
 			p.wg.Go(func() { p.work() })
 		}
 	}
