@@ -30,4 +30,3 @@ func plainRun(b []byte, i int) int {
 	}
 	return i
 }
-
