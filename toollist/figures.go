@@ -274,7 +274,7 @@ func (p *prescan) each(k, i int, elem []byte) {
 		p.figs, p.scans = make([]ToolFigures, est), make([]scanned, est)
 	}
 	if p.ch == nil {
-		p.ch = make(chan *prescanned, 8) // the validating pass stays near the batches measured
+		p.ch = make(chan *prescanned, 4) // the validating pass stays near the batches measured, and the pages read but not yet given back few
 		// One worker a core, the validating pass's too: measuring (and
 		// the what-ifs, and counting tokens) is most of the work, and the
 		// validating pass, waiting on a full channel, leaves its core to
