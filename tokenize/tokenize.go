@@ -61,13 +61,21 @@ type encoding struct {
 // Names lists the tokenizers known, by their short names.
 var Names = []string{"o200k", "cl100k"}
 
-var encodings = map[string]func() (*encoding, error){
-	"o200k": sync.OnceValues(func() (*encoding, error) {
-		return load(o200kVocab, true)
-	}),
-	"cl100k": sync.OnceValues(func() (*encoding, error) {
-		return load(cl100kVocab, false)
-	}),
+// The encodings, loaded on first use (a vocabulary file's header read).
+var (
+	o200k  = sync.OnceValues(func() (*encoding, error) { return load(o200kVocab, true) })
+	cl100k = sync.OnceValues(func() (*encoding, error) { return load(cl100kVocab, false) })
+)
+
+// encodingOf returns the encoding of a short name, and whether it is one.
+func encodingOf(name string) (func() (*encoding, error), bool) {
+	switch name {
+	case "o200k":
+		return o200k, true
+	case "cl100k":
+		return cl100k, true
+	}
+	return nil, false
 }
 
 func load(file string, o200k bool) (*encoding, error) {
@@ -82,7 +90,7 @@ func load(file string, o200k bool) (*encoding, error) {
 // long name (o200k_base -> o200k), and whether it is known.
 func Canonical(name string) (string, bool) {
 	n := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), "_base")
-	_, ok := encodings[n]
+	_, ok := encodingOf(n)
 	return n, ok
 }
 
@@ -92,7 +100,8 @@ func Get(name string) (*Tokenizer, error) {
 	if !ok {
 		return nil, fmt.Errorf("no tokenizer %q: use %s", name, strings.Join(Names, " or "))
 	}
-	enc, err := encodings[n]()
+	load, _ := encodingOf(n)
+	enc, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %v", n, err)
 	}
