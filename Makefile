@@ -40,14 +40,17 @@ lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing
 npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
 	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi
 
-bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, then measure against Node).
+bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up, measure against Node, tokenizers).
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	bash bench/startup.sh
 	bash bench/compare.sh
+	bash bench/tokenizer.sh
 	bash bench/earlyerror.sh
 
 fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
+	$(GO) test -run '^$$' -fuzz '^FuzzPlainRun$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs
 	$(GO) test -run '^$$' -fuzz '^FuzzMeasure$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFinds$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./toollist
 	$(GO) test -run '^$$' -fuzz '^FuzzTSBudgets$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./budgets

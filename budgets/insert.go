@@ -3,7 +3,6 @@ package budgets
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -191,7 +190,7 @@ func (f *File) targetBlock(name, block string) (*tsBlock, error) {
 	if block == defaultBlock {
 		return nil, f.cannotAdd(name, "the block named default is `export default {...}`; add it by hand")
 	}
-	if !identRe.MatchString(block) {
+	if !isIdent(block) {
 		return nil, f.cannotAdd(name, "a new block's name is an identifier (FIRST_TASK_TOKENS), not %q", block)
 	}
 	return nil, nil
@@ -238,7 +237,19 @@ type fileStyle struct {
 	colon    string
 }
 
-var identRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+// isIdent reports whether s is an identifier of ASCII letters, digits,
+// "_" and "$", not starting with a digit.
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', c == '_', c == '$':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
 
 // style reads the file's habits, with defaults for a new file.
 func (f *File) style() *fileStyle {
@@ -400,7 +411,7 @@ func (st *fileStyle) memberIndent(o *object) string {
 }
 
 func (st *fileStyle) keyText(key string, quote byte) string {
-	if st.f.Format == TypeScript && quote == 0 && identRe.MatchString(key) {
+	if st.f.Format == TypeScript && quote == 0 && isIdent(key) {
 		return key
 	}
 	if quote == 0 {

@@ -108,13 +108,16 @@ func (p *tsParser) isWord(i int, w string) bool {
 	return i < len(p.toks) && js.IsIdentifierName(p.tt(i)) && p.text(i) == w
 }
 
-// statementWords start a statement when they begin a line after a
-// complete one: a declaration's initializer or type ends before them.
-var statementWords = map[string]bool{
-	"export": true, "import": true, "const": true, "var": true, "let": true, "function": true,
-	"class": true, "enum": true, "interface": true, "declare": true, "if": true, "for": true,
-	"while": true, "do": true, "return": true, "throw": true, "try": true, "switch": true,
-	"namespace": true, "abstract": true,
+// statementWord reports whether w starts a statement when it begins a
+// line after a complete one: a declaration's initializer or type ends
+// before it. (A switch, not a map: nothing is built at start.)
+func statementWord(w string) bool {
+	switch w {
+	case "export", "import", "const", "var", "let", "function", "class", "enum", "interface", "declare",
+		"if", "for", "while", "do", "return", "throw", "try", "switch", "namespace", "abstract":
+		return true
+	}
+	return false
 }
 
 func (p *tsParser) startsStatement(i int) bool {
@@ -122,7 +125,7 @@ func (p *tsParser) startsStatement(i int) bool {
 		return true
 	}
 	t := p.toks[i]
-	if !t.nl || !js.IsIdentifierName(t.tt) || !statementWords[t.text(p.src)] {
+	if !t.nl || !js.IsIdentifierName(t.tt) || !statementWord(t.text(p.src)) {
 		return false
 	}
 	if prev := p.tt(i - 1); prev == js.DotToken || prev == js.OptChainToken {

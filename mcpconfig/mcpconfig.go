@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 
@@ -239,24 +238,42 @@ type expander struct {
 	err       error
 }
 
-var varRe = regexp.MustCompile(`\$\{([^}]*)\}`)
-
-// expand replaces the variables in s; field names the place for errors.
+// expand replaces the variables in s, each ${NAME} (NAME up to the first
+// "}"); field names the place for errors.
 func (x *expander) expand(s, field string) string {
-	return varRe.ReplaceAllStringFunc(s, func(m string) string {
-		name := m[2 : len(m)-1]
-		val, err := x.value(name)
-		if err != nil {
-			if x.err == nil {
-				x.err = fmt.Errorf("%s: %s: %v", field, m, err)
-			}
-			return ""
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
 		}
-		if name != "workspaceFolder" && name != "userHome" && val != "" {
-			x.secrets = append(x.secrets, val)
+		j := strings.IndexByte(s[i+2:], '}')
+		if j < 0 {
+			break
 		}
-		return val
-	})
+		m := s[i : i+2+j+1]
+		b.WriteString(s[:i])
+		b.WriteString(x.variable(m, field))
+		s = s[i+len(m):]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// variable returns the value of the variable m (${NAME}).
+func (x *expander) variable(m, field string) string {
+	name := m[2 : len(m)-1]
+	val, err := x.value(name)
+	if err != nil {
+		if x.err == nil {
+			x.err = fmt.Errorf("%s: %s: %v", field, m, err)
+		}
+		return ""
+	}
+	if name != "workspaceFolder" && name != "userHome" && val != "" {
+		x.secrets = append(x.secrets, val)
+	}
+	return val
 }
 
 func (x *expander) value(name string) (string, error) {

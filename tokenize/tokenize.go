@@ -20,19 +20,20 @@
 //
 // The steps, as tiktoken takes them:
 //
-//  1. The text is split into pieces by the encoding's pattern, interpreted
-//     by regexp2 (backtracking, lookahead).
+//  1. The text is split into pieces by the encoding's pattern, a regular
+//     expression with backtracking and lookahead; the splitters here are
+//     written out by hand and take the same decisions (split.go).
 //  2. A piece that is a token is one token; any other is merged byte pair
 //     by byte pair, the pair of lowest rank first (the leftmost on ties),
-//     until no pair is a token.
+//     until no pair is a token. The counts of the pieces merged are kept
+//     while a count runs, for the pieces that come again.
 //
-// The vocabularies are those github.com/tiktoken-go/tokenizer embeds; its
-// own splitter is not used, because its compiled matcher leaves U+007F
-// out of the punctuation classes and does not backtrack out of a run of
-// whitespace that ends in a newline ("a \n \n" is one piece in tiktoken),
-// so it miscounts such texts. The counts are checked in tests against
+// The vocabularies are those github.com/tiktoken-go/tokenizer embeds,
+// written once into hash tables that are compiled into the binary and
+// read in place (vocab.go): nothing is built at start or when a
+// tokenizer is first used. The counts are checked in tests against
 // js-tiktoken in Node, on every character of the first two planes and on
-// the test captures.
+// the test captures, and the pieces against its regular expressions.
 package tokenize
 
 import (
@@ -40,9 +41,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/dlclark/regexp2/v2"
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // Tokenizer counts tokens in one encoding. It is safe for concurrent use.
@@ -51,61 +49,48 @@ type Tokenizer struct {
 	enc  *encoding
 }
 
-// encoding is one encoding's split pattern and token ranks, loaded once.
+// encoding is one encoding's splitter and vocabulary.
 type encoding struct {
-	split *regexp2.Regexp
-	ranks map[string]int
+	o200k bool // split as o200k does; as cl100k otherwise
+	vocab *vocab
+	// merged holds maps from a piece that is not a token to its count,
+	// one taken by each count running.
+	merged sync.Pool
 }
 
 // Names lists the tokenizers known, by their short names.
 var Names = []string{"o200k", "cl100k"}
 
-// The encodings' split patterns as tiktoken defines them, each inside a
-// group of its own: the vocabulary library registers a compiled matcher
-// for the bare pattern, and the group makes regexp2 interpret it instead.
-var encodings = map[string]func() (*encoding, error){
-	"o200k": sync.OnceValues(func() (*encoding, error) {
-		return load(tokenizer.O200kBase, `(?:[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)`)
-	}),
-	"cl100k": sync.OnceValues(func() (*encoding, error) {
-		return load(tokenizer.Cl100kBase, `(?:(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)`)
-	}),
+// The encodings, loaded on first use (a vocabulary file's header read).
+var (
+	o200k  = sync.OnceValues(func() (*encoding, error) { return load(o200kVocab, true) })
+	cl100k = sync.OnceValues(func() (*encoding, error) { return load(cl100kVocab, false) })
+)
+
+// encodingOf returns the encoding of a short name, and whether it is one.
+func encodingOf(name string) (func() (*encoding, error), bool) {
+	switch name {
+	case "o200k":
+		return o200k, true
+	case "cl100k":
+		return cl100k, true
+	}
+	return nil, false
 }
 
-// vocabSize bounds the token ids looked up: both vocabularies' ordinary
-// tokens lie below it.
-const vocabSize = 200_100
-
-// load reads the ranks of an encoding out of the library's vocabulary:
-// each token id decoded is the token's bytes.
-func load(e tokenizer.Encoding, pattern string) (*encoding, error) {
-	c, err := tokenizer.Get(e)
+func load(file string, o200k bool) (*encoding, error) {
+	v, err := readVocab(file)
 	if err != nil {
 		return nil, err
 	}
-	re, err := regexp2.Compile(pattern, regexp2.None)
-	if err != nil {
-		return nil, err
-	}
-	ranks := make(map[string]int, vocabSize)
-	ids := make([]uint, 1)
-	for id := range vocabSize {
-		ids[0] = uint(id)
-		if s, err := c.Decode(ids); err == nil && s != "" {
-			ranks[s] = id
-		}
-	}
-	if len(ranks) < 50_000 {
-		return nil, fmt.Errorf("%s: only %d tokens in the vocabulary", e, len(ranks))
-	}
-	return &encoding{split: re, ranks: ranks}, nil
+	return &encoding{o200k: o200k, vocab: v}, nil
 }
 
 // Canonical returns the short name of a tokenizer given by its short or
 // long name (o200k_base -> o200k), and whether it is known.
 func Canonical(name string) (string, bool) {
 	n := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), "_base")
-	_, ok := encodings[n]
+	_, ok := encodingOf(n)
 	return n, ok
 }
 
@@ -115,7 +100,8 @@ func Get(name string) (*Tokenizer, error) {
 	if !ok {
 		return nil, fmt.Errorf("no tokenizer %q: use %s", name, strings.Join(Names, " or "))
 	}
-	enc, err := encodings[n]()
+	load, _ := encodingOf(n)
+	enc, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %v", n, err)
 	}
@@ -147,29 +133,107 @@ func Parse(list string) ([]*Tokenizer, error) {
 // Name returns the tokenizer's short name (o200k).
 func (t *Tokenizer) Name() string { return t.name }
 
+// maxMerged bounds the pieces whose counts one count keeps.
+const maxMerged = 1 << 14
+
 // Count returns the number of tokens of text, special tokens' spellings
 // counted as ordinary text. text should be valid UTF-8 (what a model reads
-// of a tool always is).
+// of a tool always is); a byte that is not is a piece's character of its
+// own, as U+FFFD would be, and counted as its bytes.
 func (t *Tokenizer) Count(text string) int {
-	n := 0
-	m, err := t.enc.split.FindStringMatch(text)
-	for err == nil && m != nil {
-		n += t.enc.pieceTokens(m.String())
-		m, err = t.enc.split.FindNextMatch(m)
+	e := t.enc
+	var merged map[string]int
+	if m, ok := e.merged.Get().(map[string]int); ok {
+		merged = m
 	}
-	if err != nil {
-		// regexp2 fails only on a timeout, and none is set.
-		panic("tokenize: " + err.Error())
+	n := 0
+	o200k := e.o200k
+	for i := 0; i < len(text); {
+		var end int
+		if o200k {
+			end = nextO200k(text, i)
+		} else {
+			end = nextCl100k(text, i)
+		}
+		p := text[i:end]
+		i = end
+		if _, ok := e.vocab.rank(p); ok {
+			n++
+			continue
+		}
+		if k, ok := merged[p]; ok {
+			n += k
+			continue
+		}
+		k := e.mergeCount(p)
+		n += k
+		if merged == nil {
+			merged = make(map[string]int)
+		}
+		if len(merged) < maxMerged {
+			merged[strings.Clone(p)] = k
+		}
+	}
+	if merged != nil {
+		e.merged.Put(merged)
 	}
 	return n
 }
 
-// pieceTokens returns the number of tokens of one piece of the split.
-func (e *encoding) pieceTokens(p string) int {
-	if _, ok := e.ranks[p]; ok {
-		return 1
+// noRank marks a pair of parts that is no token.
+const noRank = 1<<31 - 1
+
+// mergeCount returns the number of tokens byte-pair merging makes of p,
+// a piece that is not a token.
+func (e *encoding) mergeCount(p string) int {
+	if len(p) > 128 {
+		return len(e.merge(p))
 	}
-	return len(e.merge(p))
+	// tiktoken's way for short pieces: the parts' starts and the rank of
+	// each part merged with the next, the lowest found by a scan.
+	var startsBuf [129]uint8
+	var ranksBuf [128]int32
+	n := len(p)
+	starts, ranks := startsBuf[:n+1], ranksBuf[:n]
+	for i := range n + 1 {
+		starts[i] = uint8(i)
+	}
+	rankOf := func(a, b uint8) int32 {
+		if r, ok := e.vocab.rank(p[a:b]); ok {
+			return int32(r)
+		}
+		return noRank
+	}
+	for i := range n - 1 {
+		ranks[i] = rankOf(uint8(i), uint8(i+2))
+	}
+	ranks[n-1] = noRank
+	parts := n
+	for parts > 1 {
+		best, at := int32(noRank), -1
+		for i := range parts - 1 {
+			if ranks[i] < best {
+				best, at = ranks[i], i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		// merge parts at and at+1
+		copy(starts[at+1:], starts[at+2:parts+1])
+		copy(ranks[at+1:], ranks[at+2:parts])
+		parts--
+		ranks[parts-1] = noRank
+		if at+1 < parts {
+			ranks[at] = rankOf(starts[at], starts[at+2])
+		} else {
+			ranks[at] = noRank
+		}
+		if at > 0 {
+			ranks[at-1] = rankOf(starts[at-1], starts[at+1])
+		}
+	}
+	return parts
 }
 
 // merge runs the byte-pair merges of piece and returns the tokens' start
@@ -193,7 +257,7 @@ func (e *encoding) merge(p string) []int {
 		if i < 0 || next[i] >= n {
 			return
 		}
-		if r, ok := e.ranks[p[i:end(next[i])]]; ok {
+		if r, ok := e.vocab.rank(p[i:end(next[i])]); ok {
 			heap.Push(&h, pair{rank: r, start: i, end: end(next[i])})
 		}
 	}

@@ -37,6 +37,11 @@ type Capture struct {
 	preScans []scanned
 	walked   *walked // the what-ifs applied while they were measured
 	pg       *pages  // the mapping of a mapped capture
+	// counted: the counters ReadCounting counted the tools with while it
+	// measured them; tokens their counts, by tool then counter, -1 for a
+	// tool left to CountTokens
+	counted []Counter
+	tokens  []int64
 }
 
 // mapAbove is the size from which Read maps a capture instead of reading
@@ -72,12 +77,25 @@ func Read(path string) (*Capture, error) {
 // later by Measure, WhatIf or CountTokens, which read a mapped capture's
 // text again) gives an *Error saying so, never a crash.
 func ReadWith(path string, ts ...Transform) (*Capture, error) {
+	return readWith(path, nil, ts)
+}
+
+// ReadCounting is ReadWith that also counts, with each counter, the
+// tokens of every tool's model-read text while it measures the tool, on
+// the same goroutines, while its text is at hand: CountTokens with the
+// same counters then records the counts without reading the tools again.
+func ReadCounting(path string, counters []Counter, ts ...Transform) (*Capture, error) {
+	return readWith(path, counters, ts)
+}
+
+// readWith is ReadCounting.
+func readWith(path string, counters []Counter, ts []Transform) (*Capture, error) {
 	st, err := checkFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if st.Size() >= mapAbove {
-		if c, err := readMapped(path, ts); err == nil {
+		if c, err := readMapped(path, counters, ts); err == nil {
 			return c, nil
 		} else if _, ok := err.(*Error); ok {
 			return nil, err
@@ -88,7 +106,7 @@ func ReadWith(path string, ts ...Transform) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parse(path, data, nil, ts)
+	return parse(path, data, nil, counters, ts)
 }
 
 // errNotMapped says a file is, as it is now, not to be mapped: smaller
@@ -97,7 +115,7 @@ var errNotMapped = errors.New("toollist: not to be mapped")
 
 // readMapped maps the file and parses it. Errors that are not *Error mean
 // the file could not be mapped, or is not to be.
-func readMapped(path string, ts []Transform) (c *Capture, err error) {
+func readMapped(path string, counters []Counter, ts []Transform) (c *Capture, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -130,7 +148,7 @@ func readMapped(path string, ts []Transform) (c *Capture, err error) {
 	if testhook.Mapped != nil {
 		testhook.Mapped(path, data)
 	}
-	if c, err = parse(path, data, pg, ts); err != nil {
+	if c, err = parse(path, data, pg, counters, ts); err != nil {
 		return nil, err
 	}
 	c.unmap = func() error {
@@ -144,19 +162,20 @@ func readMapped(path string, ts []Transform) (c *Capture, err error) {
 // Parse reads a capture from its bytes; path names it in errors. The
 // capture keeps data (or its decoded copy) and slices of it.
 func Parse(path string, data []byte) (*Capture, error) {
-	return parse(path, data, nil, nil)
+	return parse(path, data, nil, nil, nil)
 }
 
 // parse is Parse; pg is the mapping data lies in, given back behind each
-// pass, or nil; ts are the what-ifs to apply while measuring.
-func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error) {
+// pass, or nil; counters count each tool's tokens, and ts are the what-ifs
+// to apply, while measuring.
+func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transform) (*Capture, error) {
 	// The text is taken to be UTF-8 and checked as it is validated; when
 	// it is not, it is read again, decoded first.
 	var pre prescan
 	var a *answer
 	var err error
 	for later := true; ; later = false {
-		pre = prescan{pg: pg, size: len(data)}
+		pre = prescan{pg: pg, size: len(data), counters: counters}
 		if walkTools && len(ts) > 0 {
 			pre.ts, pre.plan = ts, newPlan(ts)
 		}
@@ -238,6 +257,15 @@ func parse(path string, data []byte, pg *pages, ts []Transform) (*Capture, error
 	}
 	if pres != nil && pre.plan != nil {
 		c.walked = &walked{ts: ts, used: pre.used}
+	}
+	if len(counters) > 0 {
+		c.counted, c.tokens = counters, make([]int64, len(tools)*len(counters))
+		for i := range c.tokens {
+			c.tokens[i] = -1
+		}
+		for _, b := range pres {
+			copy(c.tokens[b.start*len(counters):], b.tokens)
+		}
 	}
 	pg.release(0, len(data))
 	return c, nil

@@ -63,6 +63,11 @@
 //     object, so it counts only through the descriptions inside it); the
 //     longest description in UTF-16 code units (JavaScript's length), the
 //     first tool on ties.
+//     CountTokens adds real tokenizers' counts (Counter) of each tool's
+//     model-read text, written from the tool's text as Node's
+//     JSON.stringify writes it; ReadCounting counts them in the pass of
+//     step 3, while each tool's text is at hand, so that CountTokens only
+//     records them.
 //  5. Toolsets, ceilings and comparisons are computed from those figures.
 //  6. What-if transforms (Lean, DropEmptyOutputSchemas, Words) rewrite each
 //     tool. A transform's wire saving is what the server's answer would

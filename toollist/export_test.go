@@ -9,5 +9,5 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 // ParseWith is Parse that also applies the what-ifs ts while measuring,
 // as ReadWith does.
 func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
-	return parse(path, data, nil, ts)
+	return parse(path, data, nil, nil, ts)
 }

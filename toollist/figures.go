@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -197,6 +198,9 @@ type prescanned struct {
 	pieces []piece
 	shared bool // figs and scans lie in the prescan's arrays, in place
 	seq    int  // the batch's place among the batches
+	// tokens: the counters' counts of the batch's tools, by tool then
+	// counter, when the prescan counts them
+	tokens []int64
 }
 
 // prescan measures the tools on other goroutines as the validating pass
@@ -219,6 +223,8 @@ type prescan struct {
 	ts   []Transform
 	plan *plan
 	used []string
+	// counters count each tool's tokens as it is measured
+	counters []Counter
 	// the arrays the batches' figures are measured into, in place, and
 	// what sizes them: the text's bytes, and the tools' bytes so far
 	figs        []ToolFigures
@@ -268,8 +274,12 @@ func (p *prescan) each(k, i int, elem []byte) {
 		p.figs, p.scans = make([]ToolFigures, est), make([]scanned, est)
 	}
 	if p.ch == nil {
-		p.ch = make(chan *prescanned, 8) // the validating pass stays near the batches measured
-		for range max(1, min(runtime.GOMAXPROCS(0)-1, 7)) {
+		p.ch = make(chan *prescanned, 4) // the validating pass stays near the batches measured, and the pages read but not yet given back few
+		// One worker a core, the validating pass's too: measuring (and
+		// the what-ifs, and counting tokens) is most of the work, and the
+		// validating pass, waiting on a full channel, leaves its core to
+		// them.
+		for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
 			p.wg.Go(func() { p.work() })
 		}
 	}
@@ -289,8 +299,9 @@ func (p *prescan) work() {
 	if p.plan != nil {
 		r = newRunner(nil, p.ts, p.plan)
 	}
+	var text []byte // the model-read text of the tool being counted
 	for b := range p.ch {
-		if !p.measure(b, r) {
+		if !p.measure(b, r, &text) {
 			continue // the file changed: the rest is only let go
 		}
 		p.finished(b)
@@ -306,7 +317,7 @@ func (p *prescan) work() {
 
 // measure measures a batch, and walks it with r when r is not nil. It
 // reports false when the file changed under it (see pages).
-func (p *prescan) measure(b *prescanned, r *runner) (ok bool) {
+func (p *prescan) measure(b *prescanned, r *runner, text *[]byte) (ok bool) {
 	defer p.pg.caught(p.pg.guard(), nil)
 	if p.pg.failed() != nil {
 		return false
@@ -320,6 +331,16 @@ func (p *prescan) measure(b *prescanned, r *runner) (ok bool) {
 	}
 	if r != nil {
 		b.pieces = r.batch(b)
+	}
+	if nc := len(p.counters); nc > 0 {
+		b.tokens = make([]int64, len(b.tools)*nc)
+		for j, t := range b.tools {
+			*text = appendModelRead((*text)[:0], t)
+			s := unsafe.String(unsafe.SliceData(*text), len(*text)) // see CountTokens
+			for k, ct := range p.counters {
+				b.tokens[j*nc+k] = int64(ct.Count(s))
+			}
+		}
 	}
 	return true
 }

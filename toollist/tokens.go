@@ -2,13 +2,17 @@ package toollist
 
 import (
 	"runtime"
+	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // Counter counts the tokens of a text as one tokenizer does
-// (tokenize.Tokenizer is one). Count must be safe for concurrent use.
+// (tokenize.Tokenizer is one). Count must be safe for concurrent use, and
+// must not keep text, or a part of it, once it returns: CountTokens hands
+// it texts in buffers it writes again.
 type Counter interface {
 	Name() string
 	Count(text string) int
@@ -33,18 +37,68 @@ func (c *Capture) ModelReadText(i int) (_ []byte, err error) {
 
 // modelReadText is ModelReadText, unguarded.
 func (c *Capture) modelReadText(i int) ([]byte, error) {
-	tool, err := c.tool(i)
-	if err != nil {
-		return nil, err
-	}
-	return jsonjs.Stringify(ModelRead(tool)), nil
+	return appendModelRead(nil, c.Tools[i]), nil
 }
+
+// appendModelRead appends to dst what a model reads of the tool whose
+// validated text is raw, JSON.stringify({name, description, input_schema:
+// inputSchema}) as Node writes it, written from the text (see
+// jsonjs.AppendStringifyValid) without parsing the tool. Of a repeated
+// member, the last counts, as JavaScript keeps it; a tool that is not an
+// object reads as {}.
+func appendModelRead(dst, raw []byte) []byte {
+	i := jsonjs.SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return append(dst, "{}"...)
+	}
+	at := [3]int{-1, -1, -1} // where the name, description and inputSchema values start
+	for i++; ; {
+		i = jsonjs.SkipSpace(raw, i)
+		if i >= len(raw) || raw[i] == '}' {
+			break
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		ke := jsonjs.StringEnd(raw, i)
+		key := raw[i+1 : ke-1]
+		i = jsonjs.SkipSpace(raw, jsonjs.SkipSpace(raw, ke)+1) // past ':'
+		switch {
+		case jsonjs.KeyIs(key, "name"):
+			at[0] = i
+		case jsonjs.KeyIs(key, "description"):
+			at[1] = i
+		case jsonjs.KeyIs(key, "inputSchema"):
+			at[2] = i
+		}
+		i = jsonjs.SkipValid(raw, i)
+	}
+	dst = append(dst, '{')
+	first := true
+	for k, key := range [3]string{`"name":`, `"description":`, `"input_schema":`} {
+		if at[k] < 0 {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, key...)
+		dst, _ = jsonjs.AppendStringifyValid(dst, raw, at[k])
+	}
+	return append(dst, '}')
+}
+
+// countBatch is how many tools a counting worker takes at once.
+const countBatch = 64
 
 // CountTokens counts, with each counter, the tokens of every tool's
 // model-read text, and records them in f: in each tool's Tokenizers and,
 // summed over the tools, in f.Tokenizers, in the counters' order. f must
 // be the figures Measure returned for c. Tools are counted on several
-// cores.
+// cores, a batch at a time, each text written into a buffer of the
+// worker's own, read in place by the counters.
 func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	if len(counters) == 0 {
 		return nil
@@ -52,35 +106,55 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	defer c.pg.caught(c.pg.guard(), &err)
 	n := len(c.Tools)
 	per := make([]int64, n*len(counters))
-	workers := min(runtime.GOMAXPROCS(0), max(1, n), 8)
+	// the tools ReadCounting counted with these counters are not read again
+	counted := func(i int) bool { return false }
+	if slices.Equal(c.counted, counters) && len(c.tokens) == len(per) {
+		copy(per, c.tokens)
+		counted = func(i int) bool { return per[i*len(counters)] >= 0 }
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, (n+countBatch-1)/countBatch), 8)
 	var (
 		wg    sync.WaitGroup
-		next  = make(chan int)
+		next  = make(chan int, workers)
 		mu    sync.Mutex
 		first error
 		at    = n
 	)
 	for range workers {
 		wg.Go(func() {
-			for i := range next {
-				text, err := c.readTextGuarded(i)
-				if err != nil {
-					mu.Lock()
-					if i < at {
-						first, at = err, i
+			var buf []byte
+			for lo := range next {
+				for i := lo; i < min(lo+countBatch, n); i++ {
+					if counted(i) {
+						continue
 					}
-					mu.Unlock()
-					continue
-				}
-				s := string(text)
-				for k, ct := range counters {
-					per[i*len(counters)+k] = int64(ct.Count(s))
+					text, err := c.readTextGuarded(buf[:0], i)
+					if err != nil {
+						mu.Lock()
+						if i < at {
+							first, at = err, i
+						}
+						mu.Unlock()
+						continue
+					}
+					buf = text
+					// read in place: buf is not written while the
+					// counters run, and they keep nothing of it
+					s := unsafe.String(unsafe.SliceData(text), len(text))
+					for k, ct := range counters {
+						per[i*len(counters)+k] = int64(ct.Count(s))
+					}
 				}
 			}
 		})
 	}
-	for i := range n {
-		next <- i
+	for lo := 0; lo < n; lo += countBatch {
+		for i := lo; i < min(lo+countBatch, n); i++ {
+			if !counted(i) {
+				next <- lo
+				break
+			}
+		}
 	}
 	close(next)
 	wg.Wait()
@@ -102,18 +176,19 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	return nil
 }
 
-// readTextGuarded is modelReadText on a goroutine of its own: when the
-// file changed under it, the error is the capture's (see pages).
-func (c *Capture) readTextGuarded(i int) (text []byte, err error) {
+// readTextGuarded appends the i-th tool's model-read text to dst, on a
+// goroutine of its own: when the file changed under it, the error is the
+// capture's (see pages).
+func (c *Capture) readTextGuarded(dst []byte, i int) (text []byte, err error) {
 	defer c.pg.caught(c.pg.guard(), nil)
 	if err := c.pg.failed(); err != nil {
 		return nil, err
 	}
-	text, err = c.modelReadText(i)
+	text = appendModelRead(dst, c.Tools[i])
 	if e := c.pg.failed(); e != nil {
 		return nil, e
 	}
-	return text, err
+	return text, nil
 }
 
 // TokenizerTokens returns the count of the tokenizer named in counts, and

@@ -8,18 +8,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/progress"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -329,11 +326,7 @@ func nameServers(runs []*serverRun) {
 // measureServers measures every server, o.jobs at a time, with a progress
 // bar on stderr when it is a terminal.
 func measureServers(runs []*serverRun, o *configOptions, tks []*tokenize.Tokenizer, stderr io.Writer) {
-	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = progressbar.NewOptions(len(runs), progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("servers"), progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
-	}
+	bar := progress.New(stderr, "servers", len(runs))
 	sem := make(chan struct{}, o.jobs)
 	var wg sync.WaitGroup
 	for _, r := range runs {
@@ -344,15 +337,11 @@ func measureServers(runs []*serverRun, o *configOptions, tks []*tokenize.Tokeniz
 			if r.err != nil {
 				r.err = errors.New(mcpconfig.Redact(r.err.Error(), r.srv.Secrets))
 			}
-			if bar != nil {
-				bar.Add(1)
-			}
+			bar.Add(1)
 		})
 	}
 	wg.Wait()
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 }
 
 // measureServer starts or connects to one server and measures its list.
@@ -414,11 +403,22 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 	return nil
 }
 
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// fileSafe makes a server name a file name's part.
+// fileSafe makes a server name a file name's part: each run of
+// characters other than A-Z, a-z, 0-9, ".", "_" and "-" becomes one "_".
 func fileSafe(name string) string {
-	s := unsafeChars.ReplaceAllString(name, "_")
+	var b strings.Builder
+	run := false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '_', c == '-':
+			b.WriteByte(c)
+			run = false
+		case !run:
+			b.WriteByte('_')
+			run = true
+		}
+	}
+	s := b.String()
 	if s == "" || s == "." || s == ".." {
 		return "server"
 	}

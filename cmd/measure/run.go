@@ -427,7 +427,14 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 // MiB), and at least 8 MiB. The collector works
 // harder only as the heap nears the limit (never more than half the CPU,
 // by the runtime's own rule), so small captures and large ones measure as
-// fast as before. GOMEMLIMIT, when set, wins.
+// fast as before.
+//
+// Captures of up to gcOffBelow in all are measured with the collector
+// off until the heap nears a limit of at least their size and 24 MiB: a
+// run allocates about a quarter of the captures' size, mostly figures
+// kept to the end, so a collection would find little to free, and
+// costs more than it saves (marking, and the pages it touches). GOGC or
+// GOMEMLIMIT, when set, wins.
 func limitMemory(paths []string) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -438,8 +445,17 @@ func limitMemory(paths []string) {
 			total += st.Size()
 		}
 	}
-	debug.SetMemoryLimit(max(2*total-10<<20, 8<<20))
+	limit := max(2*total-10<<20, 8<<20)
+	if total <= gcOffBelow && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(-1)
+		limit = max(limit, total+24<<20)
+	}
+	debug.SetMemoryLimit(limit)
 }
+
+// gcOffBelow is the size of captures up to which measure runs with the
+// collector off (see limitMemory).
+const gcOffBelow = 64 << 20
 
 // skipInitAnswers leaves out of paths the files that are the init answers
 // of other captures given (tools-mcp.init.json beside tools-mcp.json), as a
@@ -472,12 +488,17 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if words != nil {
 		ts = append(ts, words.Transform())
 	}
-	// The what-ifs are applied as the tools are measured, in the same pass,
-	// unless the capture is written after them (WhatIf writes it in order).
+	// The what-ifs are applied, and the tokens counted, as the tools are
+	// measured, in the same pass, unless the capture is written after the
+	// what-ifs (WhatIf writes it in order).
+	counters := make([]toollist.Counter, len(o.tokenizers))
+	for i, t := range o.tokenizers {
+		counters[i] = t
+	}
 	var c *toollist.Capture
 	var err error
 	if out == nil {
-		c, err = toollist.ReadWith(path, ts...)
+		c, err = toollist.ReadCounting(path, counters, ts...)
 	} else {
 		c, err = toollist.Read(path)
 	}
@@ -488,7 +509,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if err != nil {
 		return nil, err
 	}
-	if err := countTokens(c, f, o.tokenizers); err != nil {
+	if err := toollist.CountTokens(c, f, counters); err != nil {
 		return nil, err
 	}
 	r := &report{capture: c, figures: f, warnings: f.Warnings, marginal: o.marginal}

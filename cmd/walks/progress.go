@@ -2,42 +2,22 @@ package main
 
 import (
 	"io"
-	"os"
-	"sync"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
+	pbar "github.com/readmeter/readmeter/internal/progress"
 )
 
 // bar is a progress bar of steps, drawn on stderr only when stderr is a
 // terminal.
-type bar struct {
-	mu sync.Mutex
-	pb *progressbar.ProgressBar
-}
+type bar struct{ pb *pbar.Bar }
 
 func newBar(stderr io.Writer, total int) *bar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || total == 0 {
+	pb := pbar.New(stderr, "walks", total)
+	if pb == nil {
 		return nil
 	}
-	return &bar{pb: progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription("walks"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSetWidth(30),
-	)}
+	return &bar{pb: pb}
 }
 
-func (b *bar) add() {
-	b.mu.Lock()
-	_ = b.pb.Add(1)
-	b.mu.Unlock()
-}
+func (b *bar) add() { b.pb.Add(1) }
 
-func (b *bar) finish() {
-	b.mu.Lock()
-	_ = b.pb.Finish()
-	b.mu.Unlock()
-}
+func (b *bar) finish() { b.pb.Finish() }

@@ -1,8 +1,8 @@
 package escape
 
 import (
-	"encoding/xml"
 	"strings"
+	"unicode/utf8"
 )
 
 // MarkdownCell returns s for a cell of a GitHub-flavoured Markdown table:
@@ -125,8 +125,59 @@ func longestRun(s string, c byte) int {
 // character XML 1.0 forbids (NUL, the other C0 controls, U+FFFE, U+FFFF,
 // invalid UTF-8) and shows each of them, then with &, <, >, ' and "
 // written as references.
-func XML(s string) string {
+func XML(s string) string { return XMLText(Term(s)) }
+
+// XMLText returns s as XML character data or an attribute value, as
+// encoding/xml's EscapeText writes it: &, <, >, ', ", tab, CR and LF as
+// references, a character XML 1.0 forbids (and a byte of invalid UTF-8)
+// as U+FFFD. Give it text escaped already (Term, Lines), so that nothing
+// is lost.
+func XMLText(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(Term(s))) // a strings.Builder does not fail
+	last := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if !xmlChar(r) || r == utf8.RuneError && w == 1 {
+				esc = "\uFFFD"
+			}
+		}
+		if esc != "" {
+			if b.Len() == 0 {
+				b.Grow(len(s) + 16)
+			}
+			b.WriteString(s[last:i])
+			b.WriteString(esc)
+			last = i + w
+		}
+		i += w
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
 	return b.String()
+}
+
+// xmlChar reports whether XML 1.0 allows r (its Char production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0a || r == 0x0d || r >= 0x20 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
 }

@@ -19,12 +19,12 @@
 // forbids (NUL, ESC and the other C0 controls, U+FFFE, U+FFFF, invalid
 // UTF-8) and one a report viewer would act on or hide (CR, a bidi
 // override) shows as \x1b, \r, \u202e; a name, a class and a message are
-// one line, a text keeps its line breaks; encoding/xml then writes <, &
+// one line, a text keeps its line breaks; Marshal then writes <, &
 // and quotes as references, so "</testcase>" in a tool name stays text.
 package junit
 
 import (
-	"encoding/xml"
+	"fmt"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/escape"
@@ -78,51 +78,6 @@ func (r *Report) Suite(name string) *Suite {
 // Add adds a test case to the suite.
 func (s *Suite) Add(c Case) { s.cases = append(s.cases, c) }
 
-type xmlProblem struct {
-	Type    string `xml:"type,attr,omitempty"`
-	Message string `xml:"message,attr"`
-	Text    string `xml:",chardata"`
-}
-
-type xmlCase struct {
-	XMLName   xml.Name    `xml:"testcase"`
-	Name      string      `xml:"name,attr"`
-	Classname string      `xml:"classname,attr"`
-	Time      string      `xml:"time,attr"`
-	Failure   *xmlProblem `xml:"failure"`
-	Error     *xmlProblem `xml:"error"`
-	Skipped   *xmlProblem `xml:"skipped"`
-	Out       string      `xml:"system-out,omitempty"`
-}
-
-type xmlSuite struct {
-	XMLName  xml.Name  `xml:"testsuite"`
-	Name     string    `xml:"name,attr"`
-	Tests    int       `xml:"tests,attr"`
-	Failures int       `xml:"failures,attr"`
-	Errors   int       `xml:"errors,attr"`
-	Skipped  int       `xml:"skipped,attr"`
-	Time     string    `xml:"time,attr"`
-	Cases    []xmlCase `xml:"testcase"`
-}
-
-type xmlSuites struct {
-	XMLName  xml.Name   `xml:"testsuites"`
-	Name     string     `xml:"name,attr"`
-	Tests    int        `xml:"tests,attr"`
-	Failures int        `xml:"failures,attr"`
-	Errors   int        `xml:"errors,attr"`
-	Time     string     `xml:"time,attr"`
-	Suites   []xmlSuite `xml:"testsuite"`
-}
-
-func problem(p *Problem) *xmlProblem {
-	if p == nil {
-		return nil
-	}
-	return &xmlProblem{Type: escape.Term(p.Type), Message: oneLine(p.Message), Text: escape.Lines(p.Text)}
-}
-
 // oneLine keeps the first line of s, escaped: a message attribute is one
 // line.
 func oneLine(s string) string {
@@ -131,33 +86,71 @@ func oneLine(s string) string {
 }
 
 // Marshal returns the report as XML, with its declaration and a final
-// newline. Time is 0 throughout: the budgets are what is tested, not the
+// newline, indented by two spaces as encoding/xml's MarshalIndent writes
+// it. Time is 0 throughout: the budgets are what is tested, not the
 // clock.
 func (r *Report) Marshal() ([]byte, error) {
-	doc := xmlSuites{Name: escape.Term(r.Name), Time: "0", Suites: []xmlSuite{}}
-	for _, s := range r.suites {
-		xs := xmlSuite{Name: escape.Term(s.Name), Time: "0", Cases: []xmlCase{}}
+	var tests, failures, errs int
+	counts := make([][4]int, len(r.suites)) // tests, failures, errors, skipped
+	for i, s := range r.suites {
 		for _, c := range s.cases {
-			xs.Cases = append(xs.Cases, xmlCase{Name: escape.Term(c.Name), Classname: escape.Term(c.Class), Time: "0",
-				Failure: problem(c.Failure), Error: problem(c.Error), Skipped: problem(c.Skipped), Out: escape.Lines(c.Out)})
-			xs.Tests++
+			counts[i][0]++
 			switch {
 			case c.Failure != nil:
-				xs.Failures++
+				counts[i][1]++
 			case c.Error != nil:
-				xs.Errors++
+				counts[i][2]++
 			case c.Skipped != nil:
-				xs.Skipped++
+				counts[i][3]++
 			}
 		}
-		doc.Tests += xs.Tests
-		doc.Failures += xs.Failures
-		doc.Errors += xs.Errors
-		doc.Suites = append(doc.Suites, xs)
+		tests += counts[i][0]
+		failures += counts[i][1]
+		errs += counts[i][2]
 	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return nil, err
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	fmt.Fprintf(&b, `<testsuites name="%s" tests="%d" failures="%d" errors="%d" time="0">`, text(escape.Term(r.Name)), tests, failures, errs)
+	for i, s := range r.suites {
+		fmt.Fprintf(&b, "\n  "+`<testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="0">`,
+			text(escape.Term(s.Name)), counts[i][0], counts[i][1], counts[i][2], counts[i][3])
+		for _, c := range s.cases {
+			fmt.Fprintf(&b, "\n    "+`<testcase name="%s" classname="%s" time="0">`, text(escape.Term(c.Name)), text(escape.Term(c.Class)))
+			inner := false
+			for _, p := range []struct {
+				name string
+				p    *Problem
+			}{{"failure", c.Failure}, {"error", c.Error}, {"skipped", c.Skipped}} {
+				if p.p == nil {
+					continue
+				}
+				inner = true
+				b.WriteString("\n      <" + p.name)
+				if t := escape.Term(p.p.Type); t != "" {
+					fmt.Fprintf(&b, ` type="%s"`, text(t))
+				}
+				fmt.Fprintf(&b, ` message="%s">%s</%s>`, text(oneLine(p.p.Message)), text(escape.Lines(p.p.Text)), p.name)
+			}
+			if out := escape.Lines(c.Out); out != "" {
+				inner = true
+				fmt.Fprintf(&b, "\n      <system-out>%s</system-out>", text(out))
+			}
+			if inner {
+				b.WriteString("\n    ")
+			}
+			b.WriteString("</testcase>")
+		}
+		if len(s.cases) > 0 {
+			b.WriteString("\n  ")
+		}
+		b.WriteString("</testsuite>")
 	}
-	return append(append([]byte(xml.Header), out...), '\n'), nil
+	if len(r.suites) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("</testsuites>\n")
+	return []byte(b.String()), nil
 }
+
+// text is s as XML text or an attribute value.
+func text(s string) string { return escape.XMLText(s) }

@@ -113,3 +113,107 @@ func CountTokens(t testing.TB, name string, texts []string) []int {
 	}
 	return counts
 }
+
+// splitJS reads a JSON array of strings on stdin and prints, for the
+// tokenizer named in argv, the pieces its pattern splits each into, as
+// js-tiktoken runs it (new RegExp(pat_str, "ug")).
+const splitJS = `
+const paths = [process.env.READMETER_NPM_MODULES];
+const ranks = require(require.resolve('js-tiktoken/ranks/' + process.argv[1] + '_base', { paths }));
+const re = new RegExp(ranks.pat_str, 'ug');
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => { input += d; });
+process.stdin.on('end', () => {
+  const texts = JSON.parse(input);
+  process.stdout.write(JSON.stringify(texts.map((s) => s.match(re) ?? [])));
+});
+`
+
+// SplitTokens returns the pieces js-tiktoken's split pattern of the
+// tokenizer named (o200k, cl100k) cuts each text into, the first step of
+// counting its tokens. The texts go to Node as JSON, so each must be
+// valid UTF-8.
+func SplitTokens(t testing.TB, name string, texts []string) [][]string {
+	t.Helper()
+	node, err := NodePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := json.Marshal(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "-e", splitJS, name)
+	cmd.Env = append(os.Environ(), "READMETER_NPM_MODULES="+NPMModules(t))
+	cmd.Stdin = bytes.NewReader(in)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("nodeoracle: splitting: %v: %s", err, strings.TrimSpace(errb.String()))
+	}
+	var pieces [][]string
+	if err := json.Unmarshal(out.Bytes(), &pieces); err != nil || len(pieces) != len(texts) {
+		t.Fatalf("nodeoracle: splitting: %d lists of pieces for %d texts (%v)", len(pieces), len(texts), err)
+	}
+	return pieces
+}
+
+// classesJS prints, for every code point from U+0000 to U+10FFFF, one
+// byte whose bit k tells whether the k-th regular expression of the JSON
+// array in argv (each a character class, run with the u flag) matches it.
+const classesJS = `
+const res = JSON.parse(process.argv[1]).map((c) => new RegExp('^' + c + '$', 'u'));
+const out = Buffer.alloc(0x110000);
+for (let cp = 0; cp < 0x110000; cp++) {
+  const s = String.fromCodePoint(cp);
+  let b = 0;
+  for (let k = 0; k < res.length; k++) if (res[k].test(s)) b |= 1 << k;
+  out[cp] = b;
+}
+process.stdout.write(out);
+`
+
+// CharClasses returns, for every code point from U+0000 to U+10FFFF, a
+// byte whose bit k tells whether Node's regular expression classes[k] (a
+// character class such as `\p{L}` or `\s`, run with the u flag, as
+// js-tiktoken runs its patterns) matches it. At most eight classes.
+func CharClasses(t testing.TB, classes []string) []byte {
+	t.Helper()
+	if len(classes) > 8 {
+		t.Fatalf("nodeoracle: %d classes, at most 8", len(classes))
+	}
+	node, err := NodePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg, err := json.Marshal(classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command(node, "-e", classesJS, string(arg))
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("nodeoracle: classes: %v: %s", err, strings.TrimSpace(errb.String()))
+	}
+	if out.Len() != 0x110000 {
+		t.Fatalf("nodeoracle: classes: %d bytes, want one a code point", out.Len())
+	}
+	return out.Bytes()
+}
+
+// UnicodeVersion returns the version of Unicode of Node's regular
+// expressions (process.versions.unicode).
+func UnicodeVersion(t testing.TB) string {
+	t.Helper()
+	node, err := NodePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, "-p", "process.versions.unicode").Output()
+	if err != nil {
+		t.Fatalf("nodeoracle: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -45,6 +45,23 @@ func procs() []proc {
 	return out
 }
 
+// hasChildren reports whether this process has a child, a zombie
+// included, as its threads' /proc/self/task/TID/children list them (an
+// adopted orphan among them); true when they cannot be read.
+func hasChildren() bool {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return true
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil || len(strings.TrimSpace(string(b))) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // readStat reads /proc/PID/stat: "pid (comm) state ppid pgrp ...", where
 // comm may hold spaces and parentheses.
 func readStat(pid int) (proc, bool) {
@@ -98,8 +115,13 @@ func reapGroup(pgid int) {
 }
 
 // descendants returns every process descended from this one that is not a
-// zombie: its children, theirs, and the orphans it adopted.
+// zombie: its children, theirs, and the orphans it adopted. A process
+// without children has none, and is told apart without reading the
+// whole process table.
 func descendants() []int {
+	if !hasChildren() {
+		return nil
+	}
 	all := procs()
 	kids := map[int][]proc{}
 	for _, p := range all {

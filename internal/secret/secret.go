@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -33,7 +32,69 @@ const Mask = "[redacted]"
 // text around them.
 const MinLen = 4
 
-var credentialName = regexp.MustCompile(`(?i)(^|[-_.])(auth|authorization|cookie|set-cookie|token|secret|session|password|passwd|credential|credentials|signature|api[-_]?key|apikey|access[-_]?key|private[-_]?key|key|jwt|bearer)($|[-_.])|apikey|authtoken|accesstoken|sessionid|jwt|[a-z]key$`)
+// credentialWords are the parts of a header name that make it a
+// credential's, between the name's ends and "-", "_" or ".".
+var credentialWords = []string{
+	"auth", "authorization", "cookie", "set-cookie", "token", "secret", "session", "password", "passwd",
+	"credential", "credentials", "signature", "apikey", "api-key", "api_key", "accesskey", "access-key",
+	"access_key", "privatekey", "private-key", "private_key", "key", "jwt", "bearer",
+}
+
+// credentialName reports whether name says it carries a credential, as
+// the regular expression
+//
+//	(?i)(^|[-_.])(auth|authorization|cookie|set-cookie|token|secret|session|password|passwd|credential|credentials|signature|api[-_]?key|apikey|access[-_]?key|private[-_]?key|key|jwt|bearer)($|[-_.])|apikey|authtoken|accesstoken|sessionid|jwt|[a-z]key$
+//
+// matches it: a credential word as a part, one of a few words anywhere,
+// or a letter and "key" at the end.
+func credentialName(name string) bool {
+	n := foldASCII(name)
+	for _, w := range credentialWords {
+		for i := 0; ; {
+			j := strings.Index(n[i:], w)
+			if j < 0 {
+				break
+			}
+			at, end := i+j, i+j+len(w)
+			if (at == 0 || isSep(n[at-1])) && (end == len(n) || isSep(n[end])) {
+				return true
+			}
+			i = at + 1
+		}
+	}
+	for _, w := range []string{"apikey", "authtoken", "accesstoken", "sessionid", "jwt"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return len(n) >= 4 && strings.HasSuffix(n, "key") && 'a' <= n[len(n)-4] && n[len(n)-4] <= 'z'
+}
+
+func isSep(c byte) bool { return c == '-' || c == '_' || c == '.' }
+
+// foldASCII returns name one byte a character, as a case-insensitive
+// regular expression of ASCII sees it: letters in lower case, the two
+// characters that fold to ASCII letters (U+017F long s, U+212A Kelvin
+// sign) as "s" and "k", any other character outside ASCII (and a byte
+// of invalid UTF-8) as 0x80, which nothing matches.
+func foldASCII(name string) string {
+	b := make([]byte, 0, len(name))
+	for _, r := range name {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			b = append(b, byte(r)+'a'-'A')
+		case r < utf8.RuneSelf:
+			b = append(b, byte(r))
+		case r == 0x17f:
+			b = append(b, 's')
+		case r == 0x212a:
+			b = append(b, 'k')
+		default:
+			b = append(b, 0x80)
+		}
+	}
+	return string(b)
+}
 
 // Header reports whether a header named name carries a credential:
 // Authorization, Proxy-Authorization, Cookie, a name with a part such as
@@ -50,7 +111,7 @@ func Header(name string, extra ...string) bool {
 	case "authorization", "proxy-authorization", "cookie":
 		return true
 	}
-	return credentialName.MatchString(name)
+	return credentialName(name)
 }
 
 // Spellings returns the forms s may take in an answer (s first), without
@@ -132,10 +193,25 @@ func asciiJSON(s string) string {
 	return b.String()
 }
 
-var hexEsc = regexp.MustCompile(`%[0-9A-F]{2}`)
-
+// lowerHex writes the hex digits of each %XX escape in lower case.
 func lowerHex(s string) string {
-	return hexEsc.ReplaceAllStringFunc(s, strings.ToLower)
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' && isUpperHex(b[i+1]) && isUpperHex(b[i+2]) {
+			b[i+1], b[i+2] = lower(b[i+1]), lower(b[i+2])
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // Redactor replaces every spelling of a set of secrets.

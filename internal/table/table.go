@@ -1,5 +1,5 @@
 // Package table prints the commands' tables: plain text aligned in
-// columns, or Markdown, both through github.com/olekukonko/tablewriter.
+// columns, or Markdown.
 //
 //	t := table.New("walk", "part", "bytes", "tokens").Right(2, 3)
 //	t.Add("start_tasks", "the primer", "82", "27")
@@ -29,13 +29,13 @@ package table
 
 import (
 	"bufio"
-	"bytes"
 	"io"
+	"os"
+	"runtime"
 	"strings"
+	"sync"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/clipperhouse/displaywidth"
 
 	"github.com/readmeter/readmeter/internal/escape"
 )
@@ -93,17 +93,13 @@ func (t *Table) Write(w io.Writer, f Format) error {
 	if cols == 0 {
 		return nil
 	}
-	align := make([]tw.Align, cols)
-	for i := range align {
-		align[i] = tw.AlignLeft
-		if t.right[i] {
-			align[i] = tw.AlignRight
-		}
-	}
 	cell := escape.Term
 	if f == Markdown {
 		cell = escape.MarkdownCell
 	}
+	// lines: the header (when there is one) and the rows, every cell
+	// escaped, each line as wide as the table.
+	lines := make([][]string, 0, len(t.rows)+1)
 	fill := func(r []string) []string {
 		out := make([]string, cols)
 		for i, c := range r {
@@ -111,50 +107,206 @@ func (t *Table) Write(w io.Writer, f Format) error {
 		}
 		return out
 	}
-	opts := []tablewriter.Option{
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithTrimSpace(tw.Off),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-	}
-	var buf bytes.Buffer
-	if f == Markdown {
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
-	} else {
-		opts = append(opts,
-			tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-				Borders: tw.BorderNone,
-				Symbols: tw.NewSymbols(tw.StyleNone),
-				Settings: tw.Settings{
-					Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-					Lines:      tw.Lines{ShowHeaderLine: tw.Off},
-				},
-			})),
-			tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}),
-		)
-	}
-	tbl := tablewriter.NewTable(&buf, opts...)
 	if len(t.head) > 0 {
-		tbl.Header(fill(t.head))
+		lines = append(lines, fill(t.head))
 	}
 	for _, r := range t.rows {
-		if err := tbl.Append(fill(r)); err != nil {
-			return err
+		lines = append(lines, fill(r))
+	}
+	widths := make([]int, cols)
+	cells := make([][]int, len(lines))
+	for i, l := range lines {
+		cells[i] = make([]int, cols)
+		for j, c := range l {
+			cells[i][j] = width(c)
+			widths[j] = max(widths[j], cells[i][j])
 		}
 	}
-	if err := tbl.Render(); err != nil {
-		return err
-	}
-	// Plain text ends each line at its last cell; Markdown lines end at
-	// their "|" and lose nothing.
-	sc := bufio.NewScanner(&buf)
-	sc.Buffer(nil, 1<<30)
 	bw := bufio.NewWriter(w)
-	for sc.Scan() {
-		bw.WriteString(strings.TrimRight(sc.Text(), " "))
+	pad := func(j int, c string, cw int) {
+		if t.right[j] {
+			bw.WriteString(strings.Repeat(" ", widths[j]-cw))
+			bw.WriteString(c)
+			return
+		}
+		bw.WriteString(c)
+		bw.WriteString(strings.Repeat(" ", widths[j]-cw))
+	}
+	if f == Markdown {
+		for j := range widths {
+			widths[j] = max(widths[j], 1) // a column is at least "--:" wide
+		}
+		for i, l := range lines {
+			bw.WriteByte('|')
+			for j, c := range l {
+				bw.WriteByte(' ')
+				pad(j, c, cells[i][j])
+				bw.WriteString(" |")
+			}
+			bw.WriteByte('\n')
+			if i == 0 && len(t.head) > 0 {
+				bw.WriteByte('|')
+				for j := range cols {
+					if !t.right[j] {
+						bw.WriteByte(':')
+					}
+					bw.WriteString(strings.Repeat("-", widths[j]+1))
+					if t.right[j] {
+						bw.WriteByte(':')
+					}
+					bw.WriteByte('|')
+				}
+				bw.WriteByte('\n')
+			}
+		}
+		return bw.Flush()
+	}
+	// Plain text: two spaces after each cell, each line ended at its last
+	// cell.
+	var b strings.Builder
+	for i, l := range lines {
+		b.Reset()
+		for j, c := range l {
+			if t.right[j] {
+				b.WriteString(strings.Repeat(" ", widths[j]-cells[i][j]))
+				b.WriteString(c)
+			} else {
+				b.WriteString(c)
+				b.WriteString(strings.Repeat(" ", widths[j]-cells[i][j]))
+			}
+			b.WriteString("  ")
+		}
+		bw.WriteString(strings.TrimRight(b.String(), " "))
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// width is the display width of an escaped cell, the sum of its
+// characters' widths (a wide character takes two columns; a character of
+// ambiguous width, two where the terminal's locale is East Asian), as
+// github.com/olekukonko/tablewriter, which printed the tables before,
+// counts it.
+func width(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			opts := widthOptions()
+			for _, r := range s[i:] {
+				if r >= 0x2500 && r <= 0x257f && opts.narrowBoxes {
+					n++
+					continue
+				}
+				n += opts.Rune(r)
+			}
+			return n
+		}
+		n += displaywidth.Rune(rune(s[i]))
+	}
+	return n
+}
+
+// options are the width rules of this terminal.
+type options struct {
+	displaywidth.Options
+	// narrowBoxes: box-drawing characters take one column, even where
+	// ambiguous characters take two
+	narrowBoxes bool
+}
+
+// widthOptions reads the terminal's width rules from the environment
+// once, the first time a cell outside ASCII is measured: as
+// tablewriter did, RUNEWIDTH_EASTASIAN=1 (0) says that characters of
+// ambiguous width take two columns (one); otherwise a terminal known to
+// draw them narrow (VS Code, iTerm2, an xterm, ...) takes one, and any
+// other takes two in an East Asian locale.
+var widthOptions = sync.OnceValue(func() options {
+	ea := eastAsian()
+	return options{Options: displaywidth.Options{EastAsianWidth: ea}, narrowBoxes: ea && modernTerminal()}
+})
+
+func eastAsian() bool {
+	switch strings.ToLower(os.Getenv("RUNEWIDTH_EASTASIAN")) {
+	case "0", "off", "false", "no":
+		return false
+	case "1", "on", "true", "yes":
+		return true
+	}
+	if modernTerminal() {
+		return false
+	}
+	return cjkLocale(locale())
+}
+
+// modernTerminal tells a terminal that draws ambiguous characters in
+// one column, by its environment.
+func modernTerminal() bool {
+	switch strings.ToLower(os.Getenv("TERM_PROGRAM")) {
+	case "vscode", "visual studio code", "iterm.app", "iterm2", "windows terminal", "windowsterminal",
+		"alacritty", "kitty", "hyper", "tabby", "terminus", "fluentterminal", "warp", "ghostty", "rio",
+		"jetbrains-jediterm", "xterm-kitty", "xterm-ghostty", "wezterm":
+		return true
+	}
+	if os.Getenv("TERM_PROGRAM_WSL") != "" {
+		return true
+	}
+	term := strings.ToLower(os.Getenv("TERM"))
+	if runtime.GOOS == "windows" && (os.Getenv("WT_PROFILE_ID") != "" || os.Getenv("ConEmuANSI") == "ON" ||
+		term != "" && (strings.Contains(term, "xterm") || strings.Contains(term, "vt"))) {
+		return true
+	}
+	if os.Getenv("VTE_VERSION") != "" || os.Getenv("ALACRITTY_LOG") != "" {
+		return true
+	}
+	switch term {
+	case "vscode", "visual studio code", "iterm.app", "iterm2", "windows terminal", "windowsterminal",
+		"alacritty", "kitty", "hyper", "tabby", "terminus", "fluentterminal", "warp", "ghostty", "rio",
+		"jetbrains-jediterm", "xterm-kitty", "xterm-ghostty", "wezterm":
+		return true
+	}
+	return strings.Contains(term, "xterm") && !strings.Contains(term, "xterm-mono") ||
+		strings.Contains(term, "screen") || strings.Contains(term, "tmux")
+}
+
+// locale is the locale of LC_ALL, LC_CTYPE or LANG, the first set, in
+// lower case without its encoding and modifier; "" for C and POSIX.
+func locale() string {
+	l := os.Getenv("LC_ALL")
+	if l == "" {
+		l = os.Getenv("LC_CTYPE")
+	}
+	if l == "" {
+		l = os.Getenv("LANG")
+	}
+	if l == "C" || l == "POSIX" {
+		return ""
+	}
+	if i := strings.IndexByte(l, '.'); i >= 0 {
+		l = l[:i]
+	}
+	if i := strings.IndexByte(l, '@'); i >= 0 {
+		l = l[:i]
+	}
+	return strings.ToLower(l)
+}
+
+// cjkLocale tells a Chinese, Japanese or Korean locale, by its language
+// or its region.
+func cjkLocale(l string) bool {
+	if l == "" {
+		return false
+	}
+	for _, p := range []string{"zh", "ja", "ko", "chi", "zho", "jpn", "kor", "chinese", "japanese", "korean"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	parts := strings.Split(l, "_")
+	for _, r := range parts[1:] {
+		switch r {
+		case "cn", "tw", "hk", "mo", "jp", "kr", "kp", "sg":
+			return true
+		}
+	}
+	return false
 }

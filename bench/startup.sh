@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Whole-process start-up of measure against `true`, taking turns run by
+# run (bench/alternate): `true` (what starting any process costs here),
+# `measure --version` (the runtime and package initialisation, nothing
+# read) and `measure --json` on a capture of one tool (start-up, one small
+# read and the report). Then the package initialisation of `measure
+# --json` as GODEBUG=inittrace=1 reports it: the sum of every package's
+# init clock (the median of INITRUNS runs), that of the packages outside
+# the standard library, and what they allocate; and the binary's size.
+#
+#   bench/startup.sh
+#   RUNS=50 bench/startup.sh
+#
+# Environment:
+#   RUNS      timed runs per command (default 21), after 3 warm-ups
+#   INITRUNS  runs of GODEBUG=inittrace=1 (default 21)
+#   MEASURE   a measure binary to use instead of building ./cmd/measure
+#
+# Needs: go.
+# Exit codes: 0 table printed, 2 a tool or a step failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export GOTOOLCHAIN=local
+
+RUNS=${RUNS:-21}
+INITRUNS=${INITRUNS:-21}
+
+say() { echo "startup.sh: $*" >&2; }
+die() { say "$*"; exit 2; }
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -n "${MEASURE:-}" ]; then
+  measure=$MEASURE
+else
+  say "building ./cmd/measure"
+  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
+  measure=$work/measure
+fi
+go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
+go run ./bench/gencapture --tools 1 -o "$work/tools-1.json" >&2 || die "gencapture failed"
+truebin=$(command -v true)
+
+say "timing, $RUNS runs each, taking turns"
+case $measure in /*) ;; *) measure=$PWD/$measure ;; esac
+(cd "$work" && ./alternate --runs "$RUNS" --warmup 3 --markdown -- "$truebin" ::: "$measure" --version ::: "$measure" --json tools-1.json) >"$work/times.md" ||
+  die "timing failed"
+sed -i "s|$work/||g" "$work/times.md"
+
+say "GODEBUG=inittrace=1, $INITRUNS runs"
+for ((i = 0; i < INITRUNS; i++)); do
+  GODEBUG=inittrace=1 "$measure" --json "$work/tools-1.json" 2>&1 >/dev/null |
+    awk '/^init / { split($2, p, "/"); own = (p[1] ~ /\./ || $2 == "main"); all += $5; if (own) { mine += $5; bytes += $8 } }
+      END { printf "%.3f %.3f %d\n", all, mine, bytes }'
+done >"$work/inits"
+# the median of each column
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+all=$(cut -d' ' -f1 "$work/inits" | median)
+mine=$(cut -d' ' -f2 "$work/inits" | median)
+bytes=$(cut -d' ' -f3 "$work/inits" | median)
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || true)
+cat <<EOF
+Start-up, taking turns run by run: wall time from start to exit, median of $RUNS runs after 3 warm-ups, and peak resident memory (the kernel's maximum resident set size, which for a process this small is at least the timer's own, about 5 MiB).
+
+$(cat "$work/times.md")
+
+Package initialisation of \`measure --json\` (GODEBUG=inittrace=1, median of $INITRUNS runs): $all ms for every package, $mine ms for those outside the standard library, which allocate $bytes bytes. \`measure\` is $(wc -c <"$measure" | tr -d ' ') bytes.
+
+Machine: ${cpu:-unknown CPU}, $(nproc) cores, load average $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(go version | cut -d' ' -f3-).
+Reproduce: \`bench/startup.sh\` (or \`make bench\`).
+EOF
