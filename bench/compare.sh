@@ -41,22 +41,9 @@ RUNS=${RUNS:-15}
 TOOLS=${TOOLS:-10000}
 script=internal/nodeoracle/measure.js
 
-say() { echo "compare.sh: $*" >&2; }
-die() { say "$*"; exit 2; }
+. bench/lib.sh
 
 command -v "$NODE" >/dev/null || die "node not found: install Node 20 or set NODE"
-
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if [ -n "${MEASURE:-}" ]; then
-  measure=$MEASURE
-else
-  say "building ./cmd/measure"
-  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
-  measure=$work/measure
-fi
 
 go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
 

@@ -26,21 +26,9 @@ export GOTOOLCHAIN=local
 
 RUNS=${RUNS:-20}
 
-say() { echo "earlyerror.sh: $*" >&2; }
-die() { say "$*"; exit 2; }
+. bench/lib.sh
 
 [ -x /usr/bin/time ] || die "/usr/bin/time not found: apt-get install time"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if [ -n "${MEASURE:-}" ]; then
-  measure=$MEASURE
-else
-  say "building ./cmd/measure"
-  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
-  measure=$work/measure
-fi
 
 # broken FILE SIZE [PREFIX]: a capture of SIZE bytes, PREFIX then
 # `{"tools": [!` then zeros.

@@ -25,26 +25,13 @@ export GOTOOLCHAIN=local
 RUNS=${RUNS:-21}
 INITRUNS=${INITRUNS:-21}
 
-say() { echo "startup.sh: $*" >&2; }
-die() { say "$*"; exit 2; }
+. bench/lib.sh
 
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if [ -n "${MEASURE:-}" ]; then
-  measure=$MEASURE
-else
-  say "building ./cmd/measure"
-  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
-  measure=$work/measure
-fi
 go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
 go run ./bench/gencapture --tools 1 -o "$work/tools-1.json" >&2 || die "gencapture failed"
 truebin=$(command -v true)
 
 say "timing, $RUNS runs each, taking turns"
-case $measure in /*) ;; *) measure=$PWD/$measure ;; esac
 (cd "$work" && ./alternate --runs "$RUNS" --warmup 3 --markdown -- "$truebin" ::: "$measure" --version ::: "$measure" --json tools-1.json) >"$work/times.md" ||
   die "timing failed"
 sed -i "s|$work/||g" "$work/times.md"

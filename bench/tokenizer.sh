@@ -22,21 +22,8 @@ export GOTOOLCHAIN=local
 RUNS=${RUNS:-15}
 TOOLS=${TOOLS:-10000}
 
-say() { echo "tokenizer.sh: $*" >&2; }
-die() { say "$*"; exit 2; }
+. bench/lib.sh
 
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if [ -n "${MEASURE:-}" ]; then
-  measure=$MEASURE
-  case $measure in /*) ;; *) measure=$PWD/$measure ;; esac
-else
-  say "building ./cmd/measure"
-  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
-  measure=$work/measure
-fi
 go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
 cap=tools-$TOOLS.json
 go run ./bench/gencapture --tools "$TOOLS" -o "$work/$cap" >&2 || die "gencapture failed"

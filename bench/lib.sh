@@ -1,0 +1,22 @@
+# Shared set-up of the bench scripts, sourced after `cd` to the repository
+# root: say and die (messages on stderr, prefixed with the script's name;
+# die exits 2), load0 (the load average at the start), work (a temporary
+# directory removed on exit) and measure (MEASURE made absolute, or a
+# build of ./cmd/measure in work).
+
+me=$(basename "$0")
+say() { echo "$me: $*" >&2; }
+die() { say "$*"; exit 2; }
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -n "${MEASURE:-}" ]; then
+  measure=$MEASURE
+  case $measure in /*) ;; *) measure=$PWD/$measure ;; esac
+else
+  say "building ./cmd/measure"
+  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
+  measure=$work/measure
+fi
