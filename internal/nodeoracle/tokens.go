@@ -91,6 +91,19 @@ process.stdin.on('end', () => {
 // texts go to Node as JSON, so each must be valid UTF-8.
 func CountTokens(t testing.TB, name string, texts []string) []int {
 	t.Helper()
+	var counts []int
+	runOnTexts(t, countJS, name, "counting tokens", texts, &counts)
+	if len(counts) != len(texts) {
+		t.Fatalf("nodeoracle: counting tokens: %d counts for %d texts", len(counts), len(texts))
+	}
+	return counts
+}
+
+// runOnTexts runs script with Node, its argument arg and texts as a JSON
+// array on stdin, and decodes what it prints into out; what names the
+// step in a failure.
+func runOnTexts(t testing.TB, script, arg, what string, texts []string, out any) {
+	t.Helper()
 	node, err := NodePath()
 	if err != nil {
 		t.Fatal(err)
@@ -99,19 +112,17 @@ func CountTokens(t testing.TB, name string, texts []string) []int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "-e", countJS, name)
+	cmd := exec.Command(node, "-e", script, arg)
 	cmd.Env = append(os.Environ(), "READMETER_NPM_MODULES="+NPMModules(t))
 	cmd.Stdin = bytes.NewReader(in)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var stdout, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errb
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("nodeoracle: counting tokens: %v: %s", err, strings.TrimSpace(errb.String()))
+		t.Fatalf("nodeoracle: %s: %v: %s", what, err, strings.TrimSpace(errb.String()))
 	}
-	var counts []int
-	if err := json.Unmarshal(out.Bytes(), &counts); err != nil || len(counts) != len(texts) {
-		t.Fatalf("nodeoracle: counting tokens: %d counts for %d texts (%v)", len(counts), len(texts), err)
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		t.Fatalf("nodeoracle: %s: %v", what, err)
 	}
-	return counts
 }
 
 // splitJS reads a JSON array of strings on stdin and prints, for the
@@ -136,25 +147,10 @@ process.stdin.on('end', () => {
 // valid UTF-8.
 func SplitTokens(t testing.TB, name string, texts []string) [][]string {
 	t.Helper()
-	node, err := NodePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := json.Marshal(texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, "-e", splitJS, name)
-	cmd.Env = append(os.Environ(), "READMETER_NPM_MODULES="+NPMModules(t))
-	cmd.Stdin = bytes.NewReader(in)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("nodeoracle: splitting: %v: %s", err, strings.TrimSpace(errb.String()))
-	}
 	var pieces [][]string
-	if err := json.Unmarshal(out.Bytes(), &pieces); err != nil || len(pieces) != len(texts) {
-		t.Fatalf("nodeoracle: splitting: %d lists of pieces for %d texts (%v)", len(pieces), len(texts), err)
+	runOnTexts(t, splitJS, name, "splitting", texts, &pieces)
+	if len(pieces) != len(texts) {
+		t.Fatalf("nodeoracle: splitting: %d lists of pieces for %d texts", len(pieces), len(texts))
 	}
 	return pieces
 }
