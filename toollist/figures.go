@@ -113,9 +113,25 @@ type scanned struct {
 // model-read bytes, description and field description sizes. Of a
 // repeated member, the last counts, as JavaScript keeps it.
 func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
+	scanToolLean(raw, tf, sc, nil)
+}
+
+// leanDrop is what Lean leaves out of a schema.
+var leanDrop = jsonjs.Drop{Key: "$schema", NumKey: "maximum", Num: func(tok []byte) bool { return isMaxSafe(tok, 0) }}
+
+// scanToolLean is scanTool that, when res is not nil, also applies Lean
+// in the same pass and records what it changed in res as the walk would
+// (L holds the schemas' lengths only: only its differences are read). It
+// reports false, with nothing measured, when a key is escaped or repeated
+// at any depth of the tool that Lean reads: the walk is to say what
+// JavaScript keeps.
+func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) bool {
 	var nameLen, descLen, schemaLen int
 	var hasSchema bool
 	var fields int64
+	var in, out jsonjs.Dropped
+	var keysBuf [16][]byte
+	keys := keysBuf[:0]
 	i := jsonjs.SkipSpace(raw, 0) + 1
 	for {
 		i = jsonjs.SkipSpace(raw, i)
@@ -129,6 +145,25 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 		ke := jsonjs.StringEnd(raw, i)
 		key := raw[i+1 : ke-1]
 		i = jsonjs.SkipSpace(raw, jsonjs.SkipSpace(raw, ke)+1) // past ':'
+		if res != nil {
+			if !plainKey(key) {
+				return false
+			}
+			keys = append(keys, key)
+			var ok bool
+			switch string(key) {
+			case "inputSchema":
+				i, in, ok = jsonjs.MeasureDropValid(raw, i, "description", &leanDrop)
+				hasSchema, schemaLen, fields = true, in.N, in.KeyBytes
+			case "outputSchema":
+				i, out, ok = jsonjs.MeasureDropValid(raw, i, "", &leanDrop)
+			default:
+				ok = true
+			}
+			if !ok {
+				return false
+			}
+		}
 		switch {
 		case jsonjs.KeyIs(key, "name"):
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
@@ -138,6 +173,8 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
 			sc.desc, sc.hasDesc, descLen = raw[i:e], true, n
 			i = e
+		case res != nil && (string(key) == "inputSchema" || string(key) == "outputSchema"):
+			// measured above
 		case jsonjs.KeyIs(key, "inputSchema"):
 			e, n, fd := jsonjs.MeasureValid(raw, i, "description")
 			hasSchema, schemaLen, fields = true, n, fd
@@ -162,8 +199,24 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 		n += m.quoted + 1 + m.len
 		count++
 	}
-	tf.ModelReadBytes = int64(n)
-	tf.ModelReadTokens = units.Tokens(tf.ModelReadBytes)
+	if res != nil {
+		if hasDuplicate(keys) {
+			return false
+		}
+		res.L[0], res.L[1] = in.N+out.N, in.Kept+out.Kept
+		res.M[0], res.M[1] = n, n-(in.N-in.Kept)
+		res.changes[0], res.changes[1] = 0, in.Members+out.Members
+		res.name, res.nameTok, res.descTok = "", sc.name, sc.desc
+	}
+	sc.fill(tf, int64(n), fields)
+	return true
+}
+
+// fill sets a tool's figures from its model-read bytes, the UTF-8 bytes of
+// its field descriptions, and its name and description as sc holds them.
+func (sc *scanned) fill(tf *ToolFigures, modelRead, fieldDesc int64) {
+	tf.ModelReadBytes = modelRead
+	tf.ModelReadTokens = units.Tokens(modelRead)
 	sc.nameStr = sc.hasName && sc.name[0] == '"'
 	sc.descStr = sc.hasDesc && sc.desc[0] == '"'
 	if sc.nameStr {
@@ -172,7 +225,14 @@ func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
 	if sc.descStr {
 		tf.DescriptionChars, tf.DescriptionBytes = stringLens(sc.desc)
 	}
-	tf.FieldDescriptionBytes = fields
+	tf.FieldDescriptionBytes = fieldDesc
+}
+
+// figures sets the figures of the tool a walk that wrote nothing has just
+// walked: its first stage is the tool as given.
+func (res *toolResult) figures(tf *ToolFigures, sc *scanned) {
+	*sc = scanned{name: res.nameTok, desc: res.descTok, hasName: res.nameTok != nil, hasDesc: res.descTok != nil}
+	sc.fill(tf, int64(res.M[0]), res.fieldDesc)
 }
 
 // stringLens returns the length in UTF-16 code units and the UTF-8 bytes
@@ -326,11 +386,12 @@ func (p *prescan) measure(b *prescanned, r *runner, text *[]byte) (ok bool) {
 		b.figs = make([]ToolFigures, len(b.tools))
 		b.scans = make([]scanned, len(b.tools))
 	}
-	for j, t := range b.tools {
-		scanTool(t, &b.figs[j], &b.scans[j])
-	}
 	if r != nil {
-		b.pieces = r.batch(b)
+		b.pieces = r.batch(b) // measures the tools too
+	} else {
+		for j, t := range b.tools {
+			scanTool(t, &b.figs[j], &b.scans[j])
+		}
 	}
 	if nc := len(p.counters); nc > 0 {
 		b.tokens = make([]int64, len(b.tools)*nc)

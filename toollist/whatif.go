@@ -128,24 +128,29 @@ type piece struct {
 	savings []Saving
 }
 
-// batch walks the tools of a batch being measured, naming them as Measure
-// will.
+// batch walks the tools of a batch being measured and measures them: the
+// walk's first stage is each tool as given, so that its figures are the
+// walk's (a tool the walk leaves is measured on its own), and names them
+// as Measure will.
 func (r *runner) batch(b *prescanned) []piece {
-	pieces, _, _ := r.walkRun(b.start, b.tools, b.figs, false, nil, nil)
+	pieces, _, _ := r.walkRun(b.start, b.tools, b.figs, b.scans, false, nil, nil)
 	return pieces
 }
 
-// walkRun walks the tools from start, naming each by its figures when
-// figs is not nil; with write, it appends their texts to out, each ending
-// where ends says (a tool left to the parsed path writes nothing there).
-func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, write bool, out []byte, ends []int) ([]piece, []byte, []int) {
+// walkRun walks the tools from start. When figs is not nil, it measures
+// each into figs and scans and names it by its figures; with write, it
+// appends their texts to out, each ending where ends says (a tool left to
+// the parsed path writes nothing there).
+func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, scans []scanned, write bool, out []byte, ends []int) ([]piece, []byte, []int) {
 	var pieces []piece
 	cur := savingsOf(r.ts)
+	leanOnly := figs != nil && !write && r.p.leanOnly()
 	for j, t := range tools {
 		i := start + j
 		mark := len(out)
 		r.res.out = out
-		ok := r.tw.tool(t, i, write, &r.res)
+		measured := leanOnly && scanToolLean(t, &figs[j], &scans[j], &r.res)
+		ok := measured || r.tw.tool(t, i, write, &r.res)
 		if write {
 			out = r.res.out
 			if !ok {
@@ -154,12 +159,18 @@ func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, write bo
 			ends = append(ends, len(out))
 		}
 		if !ok {
+			if figs != nil {
+				scanTool(t, &figs[j], &scans[j])
+			}
 			pieces = append(pieces, piece{at: -1, savings: cur}, piece{at: i})
 			cur = savingsOf(r.ts)
 			continue
 		}
 		var name string
 		if figs != nil {
+			if !measured {
+				r.res.figures(&figs[j], &scans[j])
+			}
 			name = figs[j].Name // the name when it is a string
 			if name == "" {
 				name = "tools[" + strconv.Itoa(i) + "]"
@@ -389,7 +400,7 @@ func (r *runner) walkWritten(b *written) {
 	if c.pg.failed() != nil {
 		return
 	}
-	b.pieces, b.out, b.ends = r.walkRun(b.start, c.Tools[b.start:b.start+b.n], nil, true, b.out, b.ends)
+	b.pieces, b.out, b.ends = r.walkRun(b.start, c.Tools[b.start:b.start+b.n], nil, nil, true, b.out, b.ends)
 }
 
 // whatIfWrite writes the transformed capture with the walk done on
@@ -536,7 +547,12 @@ type toolResult struct {
 	L, M, changes []int
 	name          string // the name when the words needed it
 	nameTok       []byte // the name's text, when the walk saw it
-	out           []byte
+	descTok       []byte // the description's text, when the walk saw it
+	// fieldDesc: the UTF-8 bytes of the string descriptions inside
+	// inputSchema as given (FieldDescriptionBytes), when the walk wrote
+	// nothing
+	fieldDesc int64
+	out       []byte
 }
 
 // slowTool transforms the i-th tool as a parsed value.
@@ -680,6 +696,12 @@ type plan struct {
 	wordsAt   int // the words transform's stage, 0 when none
 }
 
+// leanOnly reports whether the one transform is Lean, which scanToolLean
+// applies while it measures.
+func (p *plan) leanOnly() bool {
+	return p.n == 1 && p.firstLean == 1 && len(p.drops) == 0 && p.words == nil
+}
+
 // newPlan returns the walk's plan for ts, or nil when the tools must be
 // transformed as values.
 func newPlan(ts []Transform) *plan {
@@ -725,6 +747,10 @@ type toolWalk struct {
 	propsObj bool
 	scratch  []jsonjs.MemberValid
 	used     []string // the tools the words were applied to
+	// inSchema: the walk is inside inputSchema, adding the string
+	// descriptions it meets to fieldDesc
+	inSchema  bool
+	fieldDesc int64
 }
 
 // tool walks the i-th tool, whose text is b, into res; it reports false
@@ -734,7 +760,8 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	n := p.n
 	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, lens{}
 	t.ptrs, t.hit = nil, t.hit[:0]
-	res.name, res.nameTok = "", nil
+	t.inSchema, t.fieldDesc = false, 0
+	res.name, res.nameTok, res.descTok, res.fieldDesc = "", nil, nil, 0
 
 	var desc string
 	descWords := false
@@ -822,6 +849,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			hasDesc = true
 			var ln int
 			e, ln, _ = jsonjs.MeasureValid(b, vi, "")
+			res.descTok = b[vi:e]
 			if descWords {
 				for s := 0; s <= n; s++ {
 					if s < p.wordsAt {
@@ -846,10 +874,17 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			for k := range t.ptrs {
 				cand |= 1 << k
 			}
-			if p.firstLean == 0 && cand == 0 {
+			switch {
+			case p.firstLean == 0 && cand == 0 && !write:
+				var ln int
+				e, ln, t.fieldDesc = jsonjs.MeasureValid(b, vi, "description")
+				vl = same(ln, n)
+			case p.firstLean == 0 && cand == 0:
 				e, vl = t.plain(vi, write, n)
-			} else {
+			default:
+				t.inSchema = true
 				e, vl = t.value(vi, n+1, write, cand, 0, false)
+				t.inSchema = false
 			}
 			schemaLen = vl
 		case "outputSchema":
@@ -954,6 +989,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	copy(res.M, M[:n+1])
 	copy(res.changes, t.changes[:n+1])
 	res.out = t.out
+	res.fieldDesc = t.fieldDesc
 	return true
 }
 
@@ -1122,6 +1158,10 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 		}
 		if t.slow {
 			return i, l, count
+		}
+		if t.inSchema && b[vi] == '"' && string(key) == "description" {
+			_, sb := jsonjs.StringLensValid(b[vi:e])
+			t.fieldDesc += int64(sb)
 		}
 		var text int
 		if at >= 0 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -396,39 +397,7 @@ func TestWhatIfAgainstNode(t *testing.T) {
 // goroutine) and against the parsed path, with tools the walk leaves to
 // the parsed path spread through the list.
 func TestWhatIfParallel(t *testing.T) {
-	traps, err := Read("testdata/adversarial/whatif-traps.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen, err := Parse("g", genCapture(60))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	b.WriteString(`{"result":{"tools":[`)
-	for i := range 1500 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if i%7 == 3 {
-			b.Write(traps.Tools[i%len(traps.Tools)])
-		} else {
-			b.Write(gen.Tools[i%len(gen.Tools)])
-		}
-	}
-	b.WriteString("]}}")
-	dir := t.TempDir()
-	path := filepath.Join(dir, "long.json")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Tools) < parallelAbove {
-		t.Fatalf("%d tools: too few for the parallel walk", len(c.Tools))
-	}
+	dir, path, c := longTrapCapture(t)
 	wp := deriveWords(t, c, dir, 0)
 	w, err := ReadWords(wp)
 	if err != nil {
@@ -491,6 +460,89 @@ func TestWhatIfParallel(t *testing.T) {
 				if got := strings.Join(savingLines(r), "\n"); got != a {
 					t.Errorf("applied while reading (measured first: %v):\n%.600s\nparallel:\n%.600s", k == 1, got, a)
 				}
+			}
+		})
+	}
+}
+
+// longTrapCapture writes a list of 1,500 tools, every seventh a trap of
+// testdata/adversarial/whatif-traps.json that the walk leaves to the
+// parsed path or that tests its corners, and reads it: the directory, the
+// capture's path, and the capture.
+func longTrapCapture(t *testing.T) (dir, path string, c *Capture) {
+	t.Helper()
+	traps, err := Read("testdata/adversarial/whatif-traps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := Parse("g", genCapture(60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"result":{"tools":[`)
+	for i := range 1500 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if i%7 == 3 {
+			b.Write(traps.Tools[i%len(traps.Tools)])
+		} else {
+			b.Write(gen.Tools[i%len(gen.Tools)])
+		}
+	}
+	b.WriteString("]}}")
+	dir = t.TempDir()
+	path = filepath.Join(dir, "long.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Read(path); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Tools) < parallelAbove {
+		t.Fatalf("%d tools: too few for the parallel walk", len(c.Tools))
+	}
+	return dir, path, c
+}
+
+// TestFiguresWhileWalking: the figures of tools measured while the
+// what-ifs walk them (ReadWith, where the walk's first stage gives the
+// figures) are those of the same capture read without what-ifs, for
+// every transform list, tool by tool.
+func TestFiguresWhileWalking(t *testing.T) {
+	dir, path, c := longTrapCapture(t)
+	want, err := Measure(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ReadWords(deriveWords(t, c, dir, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, combo := range whatIfCombos {
+		t.Run(combo, func(t *testing.T) {
+			rc, err := ReadWith(path, comboTransforms(combo, w)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			if rc.walked == nil {
+				t.Fatal("ReadWith applied nothing while reading")
+			}
+			got, err := Measure(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want.PerTool {
+				if g, x := got.PerTool[i], want.PerTool[i]; !reflect.DeepEqual(g, x) {
+					t.Fatalf("tool %d: %+v\nwithout what-ifs %+v\n(%s)", i, g, x, c.Tools[i])
+				}
+			}
+			g, x := *got, *want
+			g.PerTool, x.PerTool = nil, nil
+			if !reflect.DeepEqual(g, x) {
+				t.Errorf("%+v\nwithout what-ifs %+v", g, x)
 			}
 		})
 	}
