@@ -183,9 +183,17 @@ func readAnswer(path string, data []byte, what string) (*answer, error) {
 // at findPaths to each as the validating pass reads it (see
 // jsonjs.ValidateFindEach). pg is the mapping data lies in, or nil: the
 // UTF-8 check gives back its pages as it goes.
-func readAnswerEach(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte)) (*answer, error) {
+func readAnswerEach(path string, data []byte, what string, pg *pages, each elemFunc) (*answer, error) {
 	return readAnswerAs(path, data, what, pg, each, false)
 }
+
+// elemFunc is handed each element of an array found at findPaths as the
+// validating pass reads it: the path's index k, the element's index i
+// and its text. unchecked says the text is not yet known to be UTF-8;
+// the function then reports whether it takes that check over (the
+// prescan's workers check the tools they measure), and the pass does not
+// check the element itself.
+type elemFunc func(k, i int, elem []byte, unchecked bool) (takes bool)
 
 // utf8Later is the size from which a capture's text is checked to be
 // UTF-8 as it is validated, not in a pass before (see readAnswerAs).
@@ -200,7 +208,7 @@ var errNotUTF8 = errors.New("toollist: the text is not UTF-8")
 // element handed to each, so that the bytes are read while they are at
 // hand; when they are not UTF-8 it returns errNotUTF8 (each may have been
 // handed elements by then), and the answer is to be read again without.
-func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k, i int, elem []byte), later bool) (*answer, error) {
+func readAnswerAs(path string, data []byte, what string, pg *pages, each elemFunc, later bool) (*answer, error) {
 	a := &answer{path: path, raw: int64(len(data))}
 	// Only the white space at the start is read: a large file is read
 	// from its start on, as far as it must be.
@@ -235,7 +243,11 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 			a.newline = true
 		}
 		if findWhileValidating {
-			found, err := jsonjs.ValidateFindEach(a.text, each, findPaths...)
+			var checked func(k, i int, elem []byte)
+			if each != nil {
+				checked = func(k, i int, elem []byte) { each(k, i, elem, false) }
+			}
+			found, err := jsonjs.ValidateFindEach(a.text, checked, findPaths...)
 			if err != nil {
 				return nil, inputErr(path, "%v", err)
 			}
@@ -249,24 +261,31 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each func(k,
 }
 
 // readLater validates the JSON text data, taken to be UTF-8, checking
-// that it is as it goes (see readAnswerAs). A syntax error is reported as
-// soon as the validating pass meets it, with nothing after it read.
-func (a *answer) readLater(data []byte, each func(k, i int, elem []byte), what string) (*answer, error) {
+// that it is as it goes (see readAnswerAs), but for the elements each
+// takes the check of over. A syntax error is reported as soon as the
+// validating pass meets it, with nothing after it read.
+func (a *answer) readLater(data []byte, each elemFunc, what string) (*answer, error) {
 	a.text, a.wire, a.msg = data, a.raw, data
 	checked, bad := 0, false
 	found, err := jsonjs.ValidateFindEach(data, func(k, i int, elem []byte) {
 		if bad {
 			return
 		}
-		end := int(uintptr(unsafe.Pointer(unsafe.SliceData(elem)))-uintptr(unsafe.Pointer(unsafe.SliceData(data)))) + len(elem)
-		if end < checked || end > len(data) || !utf8.Valid(data[checked:end]) {
+		start := int(uintptr(unsafe.Pointer(unsafe.SliceData(elem))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+		end := start + len(elem)
+		if start < checked || end > len(data) {
+			bad = true
+			return
+		}
+		upto := end
+		if each != nil && each(k, i, elem, true) {
+			upto = start // the text before the element is this pass's to check
+		}
+		if !utf8.Valid(data[checked:upto]) {
 			bad = true
 			return
 		}
 		checked = end
-		if each != nil {
-			each(k, i, elem)
-		}
 	}, findPaths...)
 	if err != nil {
 		return nil, inputErr(a.path, "%v", decodedError(data, err))

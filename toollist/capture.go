@@ -182,16 +182,20 @@ func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transfo
 		// the workers measuring tools may be a few batches behind
 		back := behind{p: pg, lag: 2 * releaseStep}
 		err = guarded(pg, func() (err error) {
-			a, err = readAnswerAs(path, data, "tools/list answer", pg, func(k, i int, elem []byte) {
-				pre.each(k, i, elem)
+			a, err = readAnswerAs(path, data, "tools/list answer", pg, func(k, i int, elem []byte, unchecked bool) bool {
+				takes := pre.each(k, i, elem, unchecked)
 				if !pre.taking() {
 					back.at(elem)
 				}
+				return takes
 			}, later)
 			return err
 		})
 		// the workers are let go even when the pass faulted
 		pre.finish()
+		if err == nil && pre.notUTF8.Load() {
+			err = errNotUTF8 // a tool the workers checked
+		}
 		if err != errNotUTF8 {
 			break
 		}

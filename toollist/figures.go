@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/readmeter/readmeter/internal/units"
@@ -258,6 +260,7 @@ type prescanned struct {
 	pieces []piece
 	shared bool // figs and scans lie in the prescan's arrays, in place
 	seq    int  // the batch's place among the batches
+	check  bool // the tools are to be checked to be UTF-8
 	// tokens: the counters' counts of the batch's tools, by tool then
 	// counter, when the prescan counts them
 	tokens []int64
@@ -290,6 +293,10 @@ type prescan struct {
 	figs        []ToolFigures
 	scans       []scanned
 	size, bytes int
+	// check: a tool kept was handed over unchecked, so the prescan checks
+	// the tools it keeps; notUTF8: one of them is not UTF-8 (see elemFunc)
+	check   bool
+	notUTF8 atomic.Bool
 	// the pages given back behind the batches measured: up to released;
 	// ends holds where each batch measured ends, by seq, until every
 	// batch before it (from low) is measured too
@@ -303,10 +310,12 @@ type prescan struct {
 // elements the validating pass hands over (so that it need not).
 func (p *prescan) taking() bool { return p.ch != nil && !p.aborted }
 
-// each is the validating pass's hook (jsonjs.ValidateFindEach).
-func (p *prescan) each(k, i int, elem []byte) {
+// each is the validating pass's hook (an elemFunc): it takes over the
+// UTF-8 check of every tool it keeps, checked as the tool is measured (or
+// by finish, for the tools left in no full batch).
+func (p *prescan) each(k, i int, elem []byte, unchecked bool) (takes bool) {
 	if p.aborted {
-		return
+		return false
 	}
 	if p.k == 0 {
 		p.k = k + 1
@@ -314,7 +323,7 @@ func (p *prescan) each(k, i int, elem []byte) {
 	if p.k != k+1 || i != p.next || elem[0] != '{' {
 		// a tool that is not an object is Parse's to report
 		p.aborted = true
-		return
+		return false
 	}
 	p.next++
 	if p.batch == nil {
@@ -322,8 +331,9 @@ func (p *prescan) each(k, i int, elem []byte) {
 	}
 	p.batch = append(p.batch, elem)
 	p.bytes += len(elem)
+	p.check = p.check || unchecked
 	if len(p.batch) < prescanBatch {
-		return
+		return unchecked
 	}
 	if p.figs == nil {
 		// The figures go straight into arrays for the whole list, sized by
@@ -343,13 +353,14 @@ func (p *prescan) each(k, i int, elem []byte) {
 			p.wg.Go(func() { p.work() })
 		}
 	}
-	b := &prescanned{start: i + 1 - len(p.batch), tools: p.batch, seq: p.batches}
+	b := &prescanned{start: i + 1 - len(p.batch), tools: p.batch, seq: p.batches, check: p.check}
 	p.batches++
 	if end := b.start + len(b.tools); end <= len(p.figs) {
 		b.figs, b.scans, b.shared = p.figs[b.start:end:end], p.scans[b.start:end:end], true
 	}
 	p.ch <- b
 	p.batch = nil
+	return unchecked
 }
 
 // work measures batches until the channel closes.
@@ -381,6 +392,9 @@ func (p *prescan) measure(b *prescanned, r *runner, text *[]byte) (ok bool) {
 	defer p.pg.caught(p.pg.guard(), nil)
 	if p.pg.failed() != nil {
 		return false
+	}
+	if b.check {
+		p.checkUTF8(b.tools)
 	}
 	if !b.shared {
 		b.figs = make([]ToolFigures, len(b.tools))
@@ -442,8 +456,23 @@ func (p *prescan) finished(b *prescanned) {
 	}
 }
 
-// finish waits for the batches handed over, measuring some itself.
+// checkUTF8 checks that tools whose check the prescan took over are
+// UTF-8.
+func (p *prescan) checkUTF8(tools [][]byte) {
+	for _, t := range tools {
+		if !utf8.Valid(t) {
+			p.notUTF8.Store(true)
+			return
+		}
+	}
+}
+
+// finish waits for the batches handed over, measuring some itself, and
+// checks the tools kept in no full batch.
 func (p *prescan) finish() {
+	if p.check {
+		p.checkUTF8(p.batch)
+	}
 	if p.ch == nil {
 		return
 	}
