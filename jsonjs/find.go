@@ -91,6 +91,7 @@ func (f *finder) array(here uint64) error {
 		return err
 	}
 	var elems [][]byte
+	arrayStart := f.pos
 	f.pos++
 	f.ws()
 	if f.pos < len(f.text) && f.text[f.pos] == ']' {
@@ -104,6 +105,9 @@ func (f *finder) array(here uint64) error {
 		start := f.pos
 		if err := f.skipValue(); err != nil {
 			return err
+		}
+		if len(elems) == presizeAfter {
+			elems = presize(elems, f.pos-arrayStart, len(f.text)-f.pos)
 		}
 		elems = append(elems, f.text[start:f.pos])
 		if f.each != nil {
@@ -129,6 +133,27 @@ func (f *finder) array(here uint64) error {
 			return f.unexpected()
 		}
 	}
+}
+
+// presizeAfter is how many elements an array's list holds before it is
+// sized, once, for the whole array (see presize).
+const presizeAfter = 64
+
+// presize returns elems with room for the elements the rest of the text
+// would hold were they as long as those so far (read is the text they
+// took, left the text after them), and an eighth more: a long list
+// grows once, not by doubling, which would touch about twice the memory.
+// Elements taken for shorter than 32 bytes count as 32, so that the list
+// never holds more than three quarters of the text's size (short
+// elements first and a long one after grow the list as before).
+func presize(elems [][]byte, read, left int) [][]byte {
+	per := max(read/len(elems), 32)
+	want := len(elems) + left/per
+	want += want / 8
+	if want <= cap(elems) {
+		return elems
+	}
+	return append(make([][]byte, 0, want), elems...)
 }
 
 func (f *finder) setElems(here uint64, elems [][]byte) {

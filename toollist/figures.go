@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"fmt"
+	"hash/maphash"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -100,15 +101,38 @@ func ModelReadBytes(tool jsonjs.Value) int64 {
 	return int64(jsonjs.StringifyLen(ModelRead(tool)))
 }
 
-// scanned is what the parallel phase of Measure finds in one tool: its
-// counts, and the raw text of its name and description for the naming
-// phase.
-type scanned struct {
-	name, desc       []byte
-	hasName, hasDesc bool
-	// nameStr and descStr: the name and description are strings (kept so
-	// that the naming phase need not read the text again)
-	nameStr, descStr bool
+// scanned is what the parallel phase of Measure finds of one tool's name
+// and description for the naming phase, besides its figures: whether it
+// has them, and whether they are strings. A byte a tool: the naming phase
+// reads the rare name or description that is not a string from the text
+// again.
+type scanned uint8
+
+// The flags of scanned.
+const (
+	hasName scanned = 1 << iota
+	hasDesc
+	nameStr
+	descStr
+)
+
+// scanOf returns the flags of a tool whose name and description texts
+// are name and desc (nil when absent).
+func scanOf(name, desc []byte) scanned {
+	var sc scanned
+	if name != nil {
+		sc |= hasName
+		if name[0] == '"' {
+			sc |= nameStr
+		}
+	}
+	if desc != nil {
+		sc |= hasDesc
+		if desc[0] == '"' {
+			sc |= descStr
+		}
+	}
+	return sc
 }
 
 // scanTool counts one tool from its validated text, in one pass:
@@ -129,6 +153,7 @@ var leanDrop = jsonjs.Drop{Key: "$schema", NumKey: "maximum", Num: func(tok []by
 // JavaScript keeps.
 func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) bool {
 	var nameLen, descLen, schemaLen int
+	var name, desc []byte
 	var hasSchema bool
 	var fields int64
 	var in, out jsonjs.Dropped
@@ -169,11 +194,11 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 		switch {
 		case jsonjs.KeyIs(key, "name"):
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
-			sc.name, sc.hasName, nameLen = raw[i:e], true, n
+			name, nameLen = raw[i:e], n
 			i = e
 		case jsonjs.KeyIs(key, "description"):
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
-			sc.desc, sc.hasDesc, descLen = raw[i:e], true, n
+			desc, descLen = raw[i:e], n
 			i = e
 		case res != nil && (string(key) == "inputSchema" || string(key) == "outputSchema"):
 			// measured above
@@ -191,7 +216,7 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 	for _, m := range [...]struct {
 		quoted, len int
 		ok          bool
-	}{{len(`"name"`), nameLen, sc.hasName}, {len(`"description"`), descLen, sc.hasDesc}, {len(`"input_schema"`), schemaLen, hasSchema}} {
+	}{{len(`"name"`), nameLen, name != nil}, {len(`"description"`), descLen, desc != nil}, {len(`"input_schema"`), schemaLen, hasSchema}} {
 		if !m.ok {
 			continue
 		}
@@ -208,24 +233,24 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 		res.L[0], res.L[1] = in.N+out.N, in.Kept+out.Kept
 		res.M[0], res.M[1] = n, n-(in.N-in.Kept)
 		res.changes[0], res.changes[1] = 0, in.Members+out.Members
-		res.name, res.nameTok, res.descTok = "", sc.name, sc.desc
+		res.name, res.nameTok, res.descTok = "", name, desc
 	}
-	sc.fill(tf, int64(n), fields)
+	fill(tf, sc, name, desc, int64(n), fields)
 	return true
 }
 
-// fill sets a tool's figures from its model-read bytes, the UTF-8 bytes of
-// its field descriptions, and its name and description as sc holds them.
-func (sc *scanned) fill(tf *ToolFigures, modelRead, fieldDesc int64) {
+// fill sets a tool's figures and flags from its model-read bytes, the
+// UTF-8 bytes of its field descriptions, and its name and description
+// texts (nil when absent).
+func fill(tf *ToolFigures, sc *scanned, name, desc []byte, modelRead, fieldDesc int64) {
 	tf.ModelReadBytes = modelRead
 	tf.ModelReadTokens = units.Tokens(modelRead)
-	sc.nameStr = sc.hasName && sc.name[0] == '"'
-	sc.descStr = sc.hasDesc && sc.desc[0] == '"'
-	if sc.nameStr {
-		tf.Name = jsonjs.StringValid(sc.name)
+	*sc = scanOf(name, desc)
+	if *sc&nameStr != 0 {
+		tf.Name = jsonjs.StringValid(name)
 	}
-	if sc.descStr {
-		tf.DescriptionChars, tf.DescriptionBytes = stringLens(sc.desc)
+	if *sc&descStr != 0 {
+		tf.DescriptionChars, tf.DescriptionBytes = stringLens(desc)
 	}
 	tf.FieldDescriptionBytes = fieldDesc
 }
@@ -233,8 +258,14 @@ func (sc *scanned) fill(tf *ToolFigures, modelRead, fieldDesc int64) {
 // figures sets the figures of the tool a walk that wrote nothing has just
 // walked: its first stage is the tool as given.
 func (res *toolResult) figures(tf *ToolFigures, sc *scanned) {
-	*sc = scanned{name: res.nameTok, desc: res.descTok, hasName: res.nameTok != nil, hasDesc: res.descTok != nil}
-	sc.fill(tf, int64(res.M[0]), res.fieldDesc)
+	fill(tf, sc, res.nameTok, res.descTok, int64(res.M[0]), res.fieldDesc)
+}
+
+// lastMember returns the value of the last member named key of the
+// validated object text tool.
+func lastMember(tool []byte, key string) []byte {
+	v, _ := jsonjs.LastMember(jsonjs.MembersValid(nil, tool), key)
+	return v
 }
 
 // stringLens returns the length in UTF-16 code units and the UTF-8 bytes
@@ -570,7 +601,7 @@ func Measure(c *Capture) (_ *Figures, err error) {
 		return nil, err
 	}
 
-	seen := make(map[string]int, len(c.Tools))
+	seen := newFirstNames(len(c.Tools))
 	// Each kind of warning is listed for the first few tools, then counted.
 	kinds := map[string]int{}
 	var kindOrder []string
@@ -584,18 +615,16 @@ func Measure(c *Capture) (_ *Figures, err error) {
 		kinds[kind]++
 	}
 	for i := range f.PerTool {
-		tf, sc := &f.PerTool[i], &scans[i]
-		tf.Index, tf.HasName = i, sc.hasName
+		tf, sc := &f.PerTool[i], scans[i]
+		tf.Index, tf.HasName = i, sc&hasName != 0
 		at := func() string { return fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i) }
 		switch {
-		case sc.nameStr:
-			if j, dup := seen[tf.Name]; dup {
+		case sc&nameStr != 0:
+			if j := seen.first(f.PerTool, i); j != i {
 				warn("share a name with an earlier tool", fmt.Sprintf("%s: the name %q is also the name of %s[%d]", at(), tf.Name, c.toolsAt(), j))
-			} else {
-				seen[tf.Name] = i
 			}
-		case sc.hasName:
-			v, err := jsonjs.Parse(sc.name)
+		case sc&hasName != 0:
+			v, err := jsonjs.Parse(lastMember(c.Tools[i], "name"))
 			if err != nil {
 				return nil, inputErr(c.Path, "%s[%d].name: %v", c.toolsAt(), i, err)
 			}
@@ -606,13 +635,13 @@ func Measure(c *Capture) (_ *Figures, err error) {
 			tf.Name = fmt.Sprintf("tools[%d]", i)
 			warn("have no name", fmt.Sprintf("%s: has no name", at()))
 		}
-		if sc.hasDesc {
-			if sc.descStr {
+		if sc&hasDesc != 0 {
+			if sc&descStr != 0 {
 				if tf.DescriptionChars > f.Longest.Chars || f.Longest.Index < 0 {
 					f.Longest = Longest{Tool: tf.Name, Index: i, Chars: tf.DescriptionChars}
 				}
 			} else {
-				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at(), article(jsonjs.KindValid(sc.desc))))
+				warn("have a description that is not a string", fmt.Sprintf("%s: description is %s, not a string; it counts in what a model reads, not in description bytes", at(), article(jsonjs.KindValid(lastMember(c.Tools[i], "description")))))
 			}
 		}
 		f.ModelReadBytes += tf.ModelReadBytes
@@ -626,6 +655,40 @@ func Measure(c *Capture) (_ *Figures, err error) {
 	}
 	f.ModelReadTokens = units.Tokens(f.ModelReadBytes)
 	return f, nil
+}
+
+// firstNames finds, for each tool in turn, the first tool with its name:
+// an open-addressing table of tool indexes (plus one; zero is empty),
+// four bytes a slot at most half full, a quarter of what a map of the
+// names takes.
+type firstNames struct {
+	slots []int32
+	seed  maphash.Seed
+}
+
+func newFirstNames(n int) *firstNames {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return &firstNames{slots: make([]int32, size), seed: maphash.MakeSeed()}
+}
+
+// first returns the index of the first tool up to the i-th named as the
+// i-th is (tools[i].Name, a string name), i itself when it is the first.
+func (t *firstNames) first(tools []ToolFigures, i int) int {
+	name := tools[i].Name
+	mask := uint64(len(t.slots) - 1)
+	for h := maphash.String(t.seed, name) & mask; ; h = (h + 1) & mask {
+		j := int(t.slots[h]) - 1
+		if j < 0 {
+			t.slots[h] = int32(i + 1)
+			return i
+		}
+		if tools[j].Name == name {
+			return j
+		}
+	}
 }
 
 // maxWarningsPerKind is how many tools a kind of warning names before the

@@ -144,6 +144,12 @@ func (r *runner) batch(b *prescanned) []piece {
 func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, scans []scanned, write bool, out []byte, ends []int) ([]piece, []byte, []int) {
 	var pieces []piece
 	cur := savingsOf(r.ts)
+	if figs != nil {
+		// a batch: the names of the tools changed fit at once
+		for k := range cur {
+			cur[k].Tools = make([]string, 0, len(tools))
+		}
+	}
 	leanOnly := figs != nil && !write && r.p.leanOnly()
 	for j, t := range tools {
 		i := start + j
