@@ -5,6 +5,7 @@ package procgroup
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"testing"
 )
 
@@ -33,6 +34,16 @@ func TestHasChildren(t *testing.T) {
 		t.Error("no descendants with a child running")
 	}
 	cmd.Process.Kill()
+	// exited, not yet waited for: a zombie is still a child
+	for {
+		if p, ok := readStat(cmd.Process.Pid); ok && p.zombie {
+			break
+		}
+		runtime.Gosched()
+	}
+	if !hasChildren() {
+		t.Error("a zombie child: hasChildren false")
+	}
 	cmd.Wait()
 	if got, want := hasChildren(), table(); got != want || got {
 		t.Errorf("the child gone: hasChildren %v, the process table %v", got, want)
