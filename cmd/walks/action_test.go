@@ -3,12 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"debug/elf"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -387,6 +390,13 @@ func TestAction(t *testing.T) {
 	}
 	if bin := r.outputs["bin"]; bin == "" || !strings.Contains(r.stdout, "readmeter v1: measure and walks built from") {
 		t.Errorf("install: bin %q\n%s", bin, r.stdout)
+	} else if runtime.GOOS == "linux" {
+		// built without cgo: no dynamic loader to start
+		for _, name := range []string{"measure", "walks"} {
+			if interp := elfInterpreter(t, filepath.Join(bin, name)); interp != "" {
+				t.Errorf("install: %s is linked dynamically (%s), not static", name, interp)
+			}
+		}
 	}
 	if _, err := os.Stat(filepath.Join(workspace, "walks.json")); err != nil {
 		t.Errorf("--report in the work space: %v", err)
@@ -463,6 +473,24 @@ func TestAction(t *testing.T) {
 	if r.exitCode != 2 || r.failed != "Install measure and walks" || !strings.Contains(r.stdout, "::error title=readmeter::command: want measure or walks, not 'twin'") {
 		t.Errorf("command twin: exit %d\n%s", r.exitCode, r.stdout)
 	}
+}
+
+// elfInterpreter returns the program interpreter an ELF executable names
+// (the dynamic loader), "" for a static one.
+func elfInterpreter(t *testing.T, path string) string {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			b, _ := io.ReadAll(p.Open())
+			return strings.TrimRight(string(b), "\x00")
+		}
+	}
+	return ""
 }
 
 // TestExampleWorkflowsUseTheAction holds the example workflows to the
