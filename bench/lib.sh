@@ -2,7 +2,9 @@
 # root: say and die (messages on stderr, prefixed with the script's name;
 # die exits 2), load0 (the load average at the start), work (a temporary
 # directory removed on exit) and measure (MEASURE made absolute, or a
-# build of ./cmd/measure in work).
+# build of ./cmd/measure in work, built as action.yml installs it: static,
+# CGO_ENABLED=0 and -trimpath; CGO_ENABLED=1 in the environment builds it
+# as a plain `go install` does on a machine with a C compiler).
 
 me=$(basename "$0")
 say() { echo "$me: $*" >&2; }
@@ -16,7 +18,8 @@ if [ -n "${MEASURE:-}" ]; then
   measure=$MEASURE
   case $measure in /*) ;; *) measure=$PWD/$measure ;; esac
 else
-  say "building ./cmd/measure"
-  go build -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
+  cgo=${CGO_ENABLED:-0}
+  say "building ./cmd/measure (CGO_ENABLED=$cgo)"
+  CGO_ENABLED=$cgo go build -trimpath -o "$work/measure" ./cmd/measure || die "go build ./cmd/measure failed"
   measure=$work/measure
 fi

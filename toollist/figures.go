@@ -587,14 +587,19 @@ func Measure(c *Capture) (_ *Figures, err error) {
 		if lo >= hi {
 			break
 		}
-		wg.Go(func() {
+		scan := func() {
 			defer c.pg.caught(c.pg.guard(), nil)
 			back := c.behindFrom(lo)
 			for i := lo; i < hi; i++ {
 				back.at(c.Tools[i])
 				scanTool(c.Tools[i], &f.PerTool[i], &scans[i])
 			}
-		})
+		}
+		if workers == 1 {
+			scan() // here: a goroutine would wake a thread for nothing
+			break
+		}
+		wg.Go(scan)
 	}
 	wg.Wait()
 	if err := c.pg.failed(); err != nil {

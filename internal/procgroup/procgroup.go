@@ -120,6 +120,10 @@ func StopAll(grace time.Duration) int {
 		list = append(list, g)
 	}
 	mu.Unlock()
+	if len(list) == 0 {
+		endDescendants(grace) // nothing to wait on beside it
+		return 0
+	}
 	var wg sync.WaitGroup
 	for _, g := range list {
 		wg.Go(func() { Stop(g, grace) })
