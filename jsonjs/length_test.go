@@ -2,6 +2,10 @@ package jsonjs
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -208,5 +212,22 @@ func (p *parser) lenObject() (int, error) {
 			return StringifyLen(v), nil
 		}
 		return n, nil
+	}
+}
+
+// TestUnits16 holds units16 to utf16.Encode on random mixes of one- to
+// four-byte characters, at every alignment of the eight-byte words.
+func TestUnits16(t *testing.T) {
+	chars := []string{"a", "~", "é", "ß", "—", "€", "\uffff", "😀", "\U0010ffff", "\u0800"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(chars[r.IntN(len(chars))])
+		}
+		s := b.String()
+		if got, want := units16([]byte(s)), len(utf16.Encode([]rune(s))); got != want {
+			t.Fatalf("units16(%q) = %d, want %d", s, got, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsonjs
 
 import (
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -324,13 +325,12 @@ func units16(b []byte) int {
 	for ; i+8 <= len(b); i += 8 {
 		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
 			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
-		if w&msb == 0 {
-			n += 8
-			continue
-		}
-		for _, c := range b[i : i+8] {
-			n += unitsOf(c)
-		}
+		// a continuation byte is 10xxxxxx (no unit), a four-byte lead
+		// 11110xxx (two): shifted left, a byte's lower bits reach its top
+		// bit without leaving it
+		cont := w & msb &^ (w << 1)
+		four := w & (w << 1) & (w << 2) & (w << 3) & msb
+		n += 8 - bits.OnesCount64(cont) + bits.OnesCount64(four)
 	}
 	for _, c := range b[i:] {
 		n += unitsOf(c)
