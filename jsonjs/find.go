@@ -143,11 +143,11 @@ const presizeAfter = 64
 // would hold were they as long as those so far (read is the text they
 // took, left the text after them), and an eighth more: a long list
 // grows once, not by doubling, which would touch about twice the memory.
-// Elements taken for shorter than 32 bytes count as 32, so that the list
-// never holds more than three quarters of the text's size (short
-// elements first and a long one after grow the list as before).
+// Elements taken for shorter than 128 bytes count as 128, so that the
+// list never takes more than a fifth of the text's size (short elements
+// first and a long one after grow the list by doubling, as before).
 func presize(elems [][]byte, read, left int) [][]byte {
-	per := max(read/len(elems), 32)
+	per := max(read/len(elems), 128)
 	want := len(elems) + left/per
 	want += want / 8
 	if want <= cap(elems) {
