@@ -144,12 +144,13 @@ const presizeAfter = 64
 // took, left the text after them), and an eighth more: a long list
 // grows once, not by doubling, which would touch about twice the memory.
 // Elements taken for shorter than 128 bytes count as 128, so that the
-// list never takes more than a fifth of the text's size (short elements
-// first and a long one after grow the list by doubling, as before).
+// room added never takes more than a quarter of the text left (short
+// elements first and long ones after grow the list by doubling, as
+// before).
 func presize(elems [][]byte, read, left int) [][]byte {
 	per := max(read/len(elems), 128)
-	want := len(elems) + left/per
-	want += want / 8
+	more := left / per
+	want := len(elems) + more + more/8
 	if want <= cap(elems) {
 		return elems
 	}
