@@ -36,9 +36,29 @@ type Figures struct {
 	Longest Longest
 	// PerTool holds each tool's figures in the capture's order.
 	PerTool []ToolFigures
+	// NameJSON holds JSON.stringify(t.name) of each tool whose name is not
+	// a string (a report writes it as Node would), by the tool's index;
+	// nil when every name is a string. It is kept here, not in
+	// ToolFigures, as ToolTokenizers is: a tool's figures are written by
+	// the measuring workers tool by tool, and each byte they take is
+	// memory to be touched ten thousand times over on a long list.
+	NameJSON map[int]string
+	// ToolTokenizers holds each tool's counts by the real tokenizers, by
+	// the tool's index, when CountTokens was asked for them (nil
+	// otherwise): ToolTokens reads them.
+	ToolTokenizers [][]TokenizerCount
 	// Warnings are what the reader should know, each a sentence naming the
 	// file and the place.
 	Warnings []string
+}
+
+// ToolTokens returns the i-th tool's counts by the real tokenizers (see
+// ToolTokenizers), nil when there are none.
+func (f *Figures) ToolTokens(i int) []TokenizerCount {
+	if i < 0 || i >= len(f.ToolTokenizers) {
+		return nil
+	}
+	return f.ToolTokenizers[i]
 }
 
 // Longest is the longest tool description: the tool (the first on ties)
@@ -56,18 +76,13 @@ type ToolFigures struct {
 	Name string
 	// Index is the tool's place in the capture.
 	Index int
-	// HasName reports whether the tool has a name member at all.
+	// HasName reports whether the tool has a name member at all (when it
+	// is not a string, Figures.NameJSON holds it).
 	HasName bool
-	// NameJSON is JSON.stringify(t.name) when the name is not a string
-	// (a report writes it as Node would); "" otherwise.
-	NameJSON string
 	// ModelReadBytes is the UTF-8 bytes of what a model reads of the tool.
 	ModelReadBytes int64
 	// ModelReadTokens is floor(ModelReadBytes / 3).
 	ModelReadTokens int64
-	// Tokenizers holds each real tokenizer's count of what a model reads
-	// of the tool, when CountTokens was asked for them.
-	Tokenizers []TokenizerCount
 	// DescriptionChars is the description's length in UTF-16 code units,
 	// 0 when it is not a string.
 	DescriptionChars int
@@ -634,7 +649,10 @@ func Measure(c *Capture) (_ *Figures, err error) {
 				return nil, inputErr(c.Path, "%s[%d].name: %v", c.toolsAt(), i, err)
 			}
 			tf.Name = fmt.Sprintf("tools[%d]", i)
-			tf.NameJSON = string(jsonjs.Stringify(v))
+			if f.NameJSON == nil {
+				f.NameJSON = map[int]string{}
+			}
+			f.NameJSON[i] = string(jsonjs.Stringify(v))
 			warn("have a name that is not a string", fmt.Sprintf("%s: name is %s, not a string", at(), article(v.Kind())))
 		default:
 			tf.Name = fmt.Sprintf("tools[%d]", i)

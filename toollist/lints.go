@@ -122,7 +122,7 @@ func Lints(f *Figures, in *Init) []Lint {
 		}
 	}
 	for _, t := range f.PerTool {
-		if !t.HasName || t.NameJSON != "" {
+		if _, notString := f.NameJSON[t.Index]; !t.HasName || notString {
 			continue // reported as a warning already
 		}
 		if l, ok := NameLint(t.Name); ok {

@@ -171,7 +171,7 @@ func TestReadCounting(t *testing.T) {
 			}
 			for i := range f.PerTool {
 				for k := range counters {
-					got, want := f.PerTool[i].Tokenizers[k], pf.PerTool[i].Tokenizers[k]
+					got, want := f.ToolTokens(i)[k], pf.ToolTokens(i)[k]
 					if got != want || got.Tokens != int64(counters[k].Count(string(appendModelRead(nil, c.Tools[i])))) {
 						t.Fatalf("%d tools, tool %d, %s: %+v, the pass of its own %+v", n, i, counters[k].Name(), got, want)
 					}

@@ -27,8 +27,8 @@ func WriteFiguresJSON(dst []byte, f *Figures, flush func([]byte) []byte) []byte 
 		return strconv.AppendInt(append(dst, key...), n, 10)
 	}
 	name := func(dst []byte, t *ToolFigures) []byte {
-		if t.NameJSON != "" {
-			return append(dst, t.NameJSON...)
+		if j, ok := f.NameJSON[t.Index]; ok {
+			return append(dst, j...)
 		}
 		return jsonjs.AppendQuote(dst, t.Name)
 	}
@@ -59,7 +59,7 @@ func WriteFiguresJSON(dst []byte, f *Figures, flush func([]byte) []byte) []byte 
 		}
 		dst = num(dst, `"model_read_bytes":`, t.ModelReadBytes)
 		dst = num(dst, `,"model_read_tokens":`, t.ModelReadTokens)
-		dst = appendTokenizers(dst, t.Tokenizers)
+		dst = appendTokenizers(dst, f.ToolTokens(i))
 		dst = num(dst, `,"description_chars":`, int64(t.DescriptionChars))
 		dst = append(dst, '}')
 		if flush != nil && len(dst) >= 64<<10 {
@@ -174,7 +174,10 @@ func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 			if n.Kind() == jsonjs.String {
 				t.Name = n.Str()
 			} else {
-				t.NameJSON = string(jsonjs.Stringify(n))
+				if f.NameJSON == nil {
+					f.NameJSON = map[int]string{}
+				}
+				f.NameJSON[i] = string(jsonjs.Stringify(n))
 			}
 		}
 		var dc int64
@@ -185,14 +188,21 @@ func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 		if okAll {
 			dc, okAll = num(e, "description_chars")
 		}
+		var tks []TokenizerCount
 		if okAll {
-			t.Tokenizers, okAll = readTokenizers(e)
+			tks, okAll = readTokenizers(e)
 		}
 		if !okAll {
 			return bad(fmt.Sprintf("per_tool[%d] lacks a count", i))
 		}
 		t.DescriptionChars = int(dc)
 		f.PerTool = append(f.PerTool, t)
+		if len(tks) > 0 {
+			if f.ToolTokenizers == nil {
+				f.ToolTokenizers = make([][]TokenizerCount, len(per.Elems()))
+			}
+			f.ToolTokenizers[i] = tks
+		}
 	}
 	f.Tools = len(f.PerTool)
 	if l, has := v.Get("longest_description"); has {

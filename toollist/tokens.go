@@ -165,13 +165,15 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	for k, ct := range counters {
 		f.Tokenizers[k].Name = ct.Name()
 	}
+	f.ToolTokenizers = make([][]TokenizerCount, len(f.PerTool))
+	all := make([]TokenizerCount, len(f.PerTool)*len(counters)) // one allocation for every tool
 	for i := range f.PerTool {
-		tc := make([]TokenizerCount, len(counters))
+		tc := all[i*len(counters) : (i+1)*len(counters) : (i+1)*len(counters)]
 		for k, ct := range counters {
 			tc[k] = TokenizerCount{Name: ct.Name(), Tokens: per[i*len(counters)+k]}
 			f.Tokenizers[k].Tokens += tc[k].Tokens
 		}
-		f.PerTool[i].Tokenizers = tc
+		f.ToolTokenizers[i] = tc
 	}
 	return nil
 }

@@ -182,7 +182,7 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 			tk := map[string]int64{"": s.ModelReadTokens}
 			for _, t := range r.figures.PerTool {
 				if slices.Contains(s.Tools, t.Name) {
-					for _, tc := range t.Tokenizers {
+					for _, tc := range r.figures.ToolTokens(t.Index) {
 						tk[tc.Name] += tc.Tokens
 					}
 				}

@@ -260,12 +260,13 @@ func readFiguresCounted(path string, tks []*tokenize.Tokenizer) (*toollist.Figur
 	return f, nil
 }
 
-// toolTokens returns a tool's tokens in unit, and whether it has them.
-func toolTokens(t toollist.ToolFigures, unit string) (int64, bool) {
+// toolTokens returns a tool of f's tokens in unit, and whether it has
+// them.
+func toolTokens(f *toollist.Figures, t toollist.ToolFigures, unit string) (int64, bool) {
 	if unit == "tokens" {
 		return t.ModelReadTokens, true
 	}
-	return toollist.TokenizerTokens(t.Tokenizers, unit)
+	return toollist.TokenizerTokens(f.ToolTokens(t.Index), unit)
 }
 
 // checkGrowth holds the total and each tool to the limits.
@@ -297,10 +298,10 @@ func checkGrowth(c *toollist.Comparison, old, nw *toollist.Figures, unit string,
 		if r.Removed {
 			continue
 		}
-		n, _ := toolTokens(r.NewFig, unit)
+		n, _ := toolTokens(nw, r.NewFig, unit)
 		var o int64
 		if !r.Added {
-			o, _ = toolTokens(r.OldFig, unit)
+			o, _ = toolTokens(old, r.OldFig, unit)
 		}
 		for _, l := range limits {
 			if l.exceeded(o, n) {

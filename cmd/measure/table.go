@@ -91,7 +91,7 @@ func writeTable(w io.Writer, r *report) {
 		}
 		for _, tf := range tools {
 			row := []string{tf.Name, group(tf.ModelReadBytes), group(tf.ModelReadTokens)}
-			for _, tc := range tf.Tokenizers {
+			for _, tc := range f.ToolTokens(tf.Index) {
 				row = append(row, group(tc.Tokens))
 			}
 			t.Add(append(row, share(tf.ModelReadBytes, f.ModelReadBytes), group(int64(tf.DescriptionChars)))...)
