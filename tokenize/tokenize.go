@@ -157,6 +157,10 @@ func (t *Tokenizer) Count(text string) int {
 		}
 		p := text[i:end]
 		i = end
+		if len(p) == 1 { // every byte is a token
+			n++
+			continue
+		}
 		if _, ok := e.vocab.rank(p); ok {
 			n++
 			continue

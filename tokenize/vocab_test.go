@@ -132,3 +132,20 @@ func TestReadVocabRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryByteIsAToken: Count takes a piece of one byte for one token
+// without looking it up; both vocabularies must hold every byte.
+func TestEveryByteIsAToken(t *testing.T) {
+	for _, name := range Names {
+		load, _ := encodingOf(name)
+		e, err := load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := range 256 {
+			if _, ok := e.vocab.rank(string([]byte{byte(b)})); !ok {
+				t.Errorf("%s: the byte %#02x is no token", name, b)
+			}
+		}
+	}
+}
