@@ -43,22 +43,36 @@ type Figures struct {
 	// the measuring workers tool by tool, and each byte they take is
 	// memory to be touched ten thousand times over on a long list.
 	NameJSON map[int]string
-	// ToolTokenizers holds each tool's counts by the real tokenizers, by
-	// the tool's index, when CountTokens was asked for them (nil
-	// otherwise): ToolTokens reads them.
-	ToolTokenizers [][]TokenizerCount
+	// ToolTokenCounts holds each tool's counts by the real tokenizers,
+	// when CountTokens was asked for them (nil otherwise): the i-th tool's
+	// count by the k-th of Tokenizers is ToolTokenCounts[i*len(Tokenizers)+k],
+	// -1 where a report read back lacks it. ToolTokens gives one tool's.
+	ToolTokenCounts []int64
 	// Warnings are what the reader should know, each a sentence naming the
 	// file and the place.
 	Warnings []string
 }
 
 // ToolTokens returns the i-th tool's counts by the real tokenizers (see
-// ToolTokenizers), nil when there are none.
+// ToolTokenCounts), nil when there are none.
 func (f *Figures) ToolTokens(i int) []TokenizerCount {
-	if i < 0 || i >= len(f.ToolTokenizers) {
+	var out []TokenizerCount
+	for k, n := range f.toolCounts(i) {
+		if n >= 0 {
+			out = append(out, TokenizerCount{Name: f.Tokenizers[k].Name, Tokens: n})
+		}
+	}
+	return out
+}
+
+// toolCounts returns the i-th tool's part of ToolTokenCounts, nil when
+// there is none.
+func (f *Figures) toolCounts(i int) []int64 {
+	k := len(f.Tokenizers)
+	if k == 0 || i < 0 || (i+1)*k > len(f.ToolTokenCounts) {
 		return nil
 	}
-	return f.ToolTokenizers[i]
+	return f.ToolTokenCounts[i*k : (i+1)*k]
 }
 
 // Longest is the longest tool description: the tool (the first on ties)

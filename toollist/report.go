@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/readmeter/readmeter/jsonjs"
@@ -59,7 +60,7 @@ func WriteFiguresJSON(dst []byte, f *Figures, flush func([]byte) []byte) []byte 
 		}
 		dst = num(dst, `"model_read_bytes":`, t.ModelReadBytes)
 		dst = num(dst, `,"model_read_tokens":`, t.ModelReadTokens)
-		dst = appendTokenizers(dst, f.ToolTokens(i))
+		dst = appendTokenCounts(dst, f.Tokenizers, f.toolCounts(i))
 		dst = num(dst, `,"description_chars":`, int64(t.DescriptionChars))
 		dst = append(dst, '}')
 		if flush != nil && len(dst) >= 64<<10 {
@@ -84,6 +85,29 @@ func appendTokenizers(dst []byte, ts []TokenizerCount) []byte {
 		dst = strconv.AppendInt(dst, t.Tokens, 10)
 	}
 	return append(dst, '}')
+}
+
+// appendTokenCounts is appendTokenizers of a tool's counts (see
+// Figures.ToolTokenCounts), named as in totals, without the absent ones.
+func appendTokenCounts(dst []byte, totals []TokenizerCount, counts []int64) []byte {
+	first := true
+	for k, n := range counts {
+		if n < 0 {
+			continue
+		}
+		if first {
+			dst = append(dst, `,"tokenizers":{`...)
+			first = false
+		} else {
+			dst = append(dst, ',')
+		}
+		dst = append(jsonjs.AppendQuote(dst, totals[k].Name), ':')
+		dst = strconv.AppendInt(dst, n, 10)
+	}
+	if !first {
+		dst = append(dst, '}')
+	}
+	return dst
 }
 
 // readTokenizers reads a report's "tokenizers" object of o, if any.
@@ -198,10 +222,19 @@ func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 		t.DescriptionChars = int(dc)
 		f.PerTool = append(f.PerTool, t)
 		if len(tks) > 0 {
-			if f.ToolTokenizers == nil {
-				f.ToolTokenizers = make([][]TokenizerCount, len(per.Elems()))
+			if f.ToolTokenCounts == nil {
+				f.ToolTokenCounts = make([]int64, len(per.Elems())*len(f.Tokenizers))
+				for j := range f.ToolTokenCounts {
+					f.ToolTokenCounts[j] = -1
+				}
 			}
-			f.ToolTokenizers[i] = tks
+			for _, tk := range tks {
+				k := slices.IndexFunc(f.Tokenizers, func(t TokenizerCount) bool { return t.Name == tk.Name })
+				if k < 0 {
+					return bad(fmt.Sprintf("per_tool[%d] has %s counts, and the totals none", i, tk.Name))
+				}
+				f.ToolTokenCounts[i*len(f.Tokenizers)+k] = tk.Tokens
+			}
 		}
 	}
 	f.Tools = len(f.PerTool)

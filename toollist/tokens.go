@@ -105,12 +105,14 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	}
 	defer c.pg.caught(c.pg.guard(), &err)
 	n := len(c.Tools)
-	per := make([]int64, n*len(counters))
+	var per []int64
 	// the tools ReadCounting counted with these counters are not read again
 	counted := func(i int) bool { return false }
-	if slices.Equal(c.counted, counters) && len(c.tokens) == len(per) {
-		copy(per, c.tokens)
+	if slices.Equal(c.counted, counters) && len(c.tokens) == n*len(counters) {
+		per, c.tokens = c.tokens, nil // the figures' from here on
 		counted = func(i int) bool { return per[i*len(counters)] >= 0 }
+	} else {
+		per = make([]int64, n*len(counters))
 	}
 	workers := min(runtime.GOMAXPROCS(0), max(1, (n+countBatch-1)/countBatch), 8)
 	var (
@@ -165,16 +167,12 @@ func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
 	for k, ct := range counters {
 		f.Tokenizers[k].Name = ct.Name()
 	}
-	f.ToolTokenizers = make([][]TokenizerCount, len(f.PerTool))
-	all := make([]TokenizerCount, len(f.PerTool)*len(counters)) // one allocation for every tool
 	for i := range f.PerTool {
-		tc := all[i*len(counters) : (i+1)*len(counters) : (i+1)*len(counters)]
-		for k, ct := range counters {
-			tc[k] = TokenizerCount{Name: ct.Name(), Tokens: per[i*len(counters)+k]}
-			f.Tokenizers[k].Tokens += tc[k].Tokens
+		for k := range counters {
+			f.Tokenizers[k].Tokens += per[i*len(counters)+k]
 		}
-		f.ToolTokenizers[i] = tc
 	}
+	f.ToolTokenCounts = per
 	return nil
 }
 

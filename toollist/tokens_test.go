@@ -93,4 +93,11 @@ func TestReadFiguresKeepsTokenizers(t *testing.T) {
 	if _, _, err := parseReport("r.json", bad); err == nil || err.Error() != "r.json: a measure --json report, but tokenizers is not an object of counts" {
 		t.Errorf("bad tokenizers: %v", err)
 	}
+	// a tool counted with a tokenizer the totals do not name
+	at := bytes.Index(text, []byte(`,"tokenizers":{`))
+	end := at + bytes.IndexByte(text[at:], '}') + 1
+	noTotals := append(append([]byte{}, text[:at]...), text[end:]...)
+	if _, _, err := parseReport("r.json", noTotals); err == nil || err.Error() != "r.json: a measure --json report, but per_tool[0] has o200k counts, and the totals none" {
+		t.Errorf("per-tool counts without totals: %v", err)
+	}
 }
