@@ -46,9 +46,45 @@ func TestMeasureDropValid(t *testing.T) {
 		f, err := strconv.ParseFloat(string(tok), 64)
 		return err == nil && f == 9007199254740991
 	}}
-	keys := []string{`"$schema"`, `"maximum"`, `"description"`, `"a"`, `"b"`, `"c"`, `"d"`, `"e"`, `"f"`, `"g"`, `"h"`, `"\u0061x"`, `"é"`}
-	leaves := []string{`"x"`, `"d\u00e9\n"`, `9007199254740991`, `9.007199254740991e15`, `9007199254740992`, `-1`, `1.50`, `true`, `null`, `"9007199254740991"`}
-	r := rand.New(rand.NewPCG(1, 2))
+	gen := randomJSON(rand.New(rand.NewPCG(1, 2)))
+	var agreed, refused, dropped int
+	for range 20000 {
+		text := gen()
+		if err := Validate(text); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		end, m, ok := MeasureDropValid(text, 1, "description", d)
+		if !ok {
+			refused++
+			continue
+		}
+		v, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, n := dropParsed(v, d)
+		want := Dropped{N: StringifyLen(v), Kept: StringifyLen(kept), KeyBytes: keyStringBytes(v, "description"), Members: n}
+		if m != want || end != len(text)-1 {
+			t.Fatalf("%s: end %d, %+v; want end %d, %+v", text, end, m, len(text)-1, want)
+		}
+		agreed++
+		if n > 0 {
+			dropped++
+		}
+	}
+	if agreed < 5000 || refused < 500 || dropped < 1000 {
+		t.Errorf("%d measured (%d with members left out), %d refused: too few of one kind to prove much", agreed, dropped, refused)
+	}
+}
+
+// randomJSON returns a maker of random JSON texts for the tests of the
+// walks over validated text: an object at the top, spaced, nested, with
+// the keys the drop and key counts look for at every depth, numbers
+// written in several ways, and keys that repeat or are escaped; one space
+// before and after.
+func randomJSON(r *rand.Rand) func() []byte {
+	keys := []string{`"$schema"`, `"maximum"`, `"description"`, `"a"`, `"b"`, `"c"`, `"d"`, `"e"`, `"f"`, `"g"`, `"h"`, `"\u0061x"`, `"é"`, `"1"`}
+	leaves := []string{`"x"`, `"d\u00e9\n"`, `9007199254740991`, `9.007199254740991e15`, `9007199254740992`, `-1`, `1.50`, `true`, `null`, `"9007199254740991"`, `"\ud83d\ude00 \/"`}
 	var gen func(b *strings.Builder, depth int)
 	gen = func(b *strings.Builder, depth int) {
 		sp := func() {
@@ -90,36 +126,36 @@ func TestMeasureDropValid(t *testing.T) {
 			b.WriteString("}")
 		}
 	}
-	var agreed, refused, dropped int
-	for range 20000 {
+	return func() []byte {
 		var b strings.Builder
 		b.WriteString(" ")
 		gen(&b, 0)
 		b.WriteString(" ")
-		text := []byte(b.String())
+		return []byte(b.String())
+	}
+}
+
+// TestAppendStringifyValidKey: the text and end are AppendStringifyValid's,
+// and the key's bytes MeasureValid's, on random texts.
+func TestAppendStringifyValidKey(t *testing.T) {
+	gen := randomJSON(rand.New(rand.NewPCG(5, 6)))
+	counted := 0
+	for range 20000 {
+		text := gen()
 		if err := Validate(text); err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
-		end, m, ok := MeasureDropValid(text, 1, "description", d)
-		if !ok {
-			refused++
-			continue
+		want, wend := AppendStringifyValid([]byte("x"), text, 1)
+		_, _, wn := MeasureValid(text, 1, "description")
+		got, end, n := AppendStringifyValidKey([]byte("x"), text, 1, "description")
+		if string(got) != string(want) || end != wend || n != wn {
+			t.Fatalf("%s: %q %d %d; want %q %d %d", text, got, end, n, want, wend, wn)
 		}
-		v, err := Parse(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kept, n := dropParsed(v, d)
-		want := Dropped{N: StringifyLen(v), Kept: StringifyLen(kept), KeyBytes: keyStringBytes(v, "description"), Members: n}
-		if m != want || end != len(text)-1 {
-			t.Fatalf("%s: end %d, %+v; want end %d, %+v", text, end, m, len(text)-1, want)
-		}
-		agreed++
 		if n > 0 {
-			dropped++
+			counted++
 		}
 	}
-	if agreed < 5000 || refused < 500 || dropped < 1000 {
-		t.Errorf("%d measured (%d with members left out), %d refused: too few of one kind to prove much", agreed, dropped, refused)
+	if counted < 1000 {
+		t.Errorf("%d texts with description bytes: too few to prove much", counted)
 	}
 }

@@ -13,11 +13,31 @@ import (
 // or escaped key, an integer-like key) is parsed, and written from the
 // parsed value.
 func AppendStringifyValid(dst, b []byte, i int) ([]byte, int) {
+	return appendValid(dst, b, i, nil)
+}
+
+// AppendStringifyValidKey is AppendStringifyValid that also returns the
+// UTF-8 bytes of every string that is the value of a member named key at
+// any depth, as MeasureValid counts them.
+func AppendStringifyValidKey(dst, b []byte, i int, key string) ([]byte, int, int64) {
+	kc := keyCount{key: key}
+	dst, i = appendValid(dst, b, i, &kc)
+	return dst, i, kc.n
+}
+
+// keyCount sums the UTF-8 bytes of the strings under key (see
+// AppendStringifyValidKey).
+type keyCount struct {
+	key string
+	n   int64
+}
+
+func appendValid(dst, b []byte, i int, kc *keyCount) ([]byte, int) {
 	switch c := b[i]; {
 	case c == '"':
 		return appendStringValid(dst, b, i)
 	case c == '{':
-		return appendObjectValid(dst, b, i)
+		return appendObjectValid(dst, b, i, kc)
 	case c == '[':
 		dst = append(dst, '[')
 		i = validWS(b, i+1)
@@ -25,7 +45,7 @@ func AppendStringifyValid(dst, b []byte, i int) ([]byte, int) {
 			return append(dst, ']'), i + 1
 		}
 		for {
-			dst, i = AppendStringifyValid(dst, b, i)
+			dst, i = appendValid(dst, b, i, kc)
 			i = validWS(b, i)
 			if b[i] == ']' {
 				return append(dst, ']'), i + 1
@@ -80,8 +100,9 @@ func plainInteger(t []byte) bool {
 
 // appendObjectValid writes an object: straight from the text when its keys
 // are plain and distinct, else parsed.
-func appendObjectValid(dst, b []byte, i int) ([]byte, int) {
+func appendObjectValid(dst, b []byte, i int, kc *keyCount) ([]byte, int) {
 	start, mark := i, len(dst)
+	var counted int64 // what kc counted here, taken back when parsed
 	dst = append(dst, '{')
 	i = validWS(b, i+1)
 	if b[i] == '}' {
@@ -95,13 +116,25 @@ func appendObjectValid(dst, b []byte, i int) ([]byte, int) {
 		if plainKey(key) {
 			// written as it is
 		} else {
-			return appendObjectParsed(dst[:mark], b, start)
+			return appendObjectParsed(dst[:mark], b, start, kc, counted)
 		}
 		keys = append(keys, key)
 		dst = append(dst, b[i:ke]...)
 		dst = append(dst, ':')
 		i = validWS(b, validWS(b, ke)+1)
-		dst, i = AppendStringifyValid(dst, b, i)
+		if kc != nil && b[i] == '"' && string(key) == kc.key && kc.key != "" {
+			vi := i
+			dst, i = appendStringValid(dst, b, i)
+			_, n := StringLensValid(b[vi:i])
+			kc.n += int64(n)
+			counted += int64(n)
+		} else if kc != nil {
+			before := kc.n
+			dst, i = appendValid(dst, b, i, kc)
+			counted += kc.n - before
+		} else {
+			dst, i = appendValid(dst, b, i, nil)
+		}
 		i = validWS(b, i)
 		if b[i] == '}' {
 			i++
@@ -111,7 +144,7 @@ func appendObjectValid(dst, b []byte, i int) ([]byte, int) {
 		i = validWS(b, i+1)
 	}
 	if hasDuplicate(keys) {
-		return appendObjectParsed(dst[:mark], b, start)
+		return appendObjectParsed(dst[:mark], b, start, kc, counted)
 	}
 	return append(dst, '}'), i
 }
@@ -131,11 +164,17 @@ func plainKey(key []byte) bool {
 	return true
 }
 
-func appendObjectParsed(dst, b []byte, start int) ([]byte, int) {
+// appendObjectParsed writes the object at b[start] from its parsed
+// value; kc, when not nil, takes back what it counted of the object's text
+// (counted) and counts the parsed value, as JavaScript keeps it.
+func appendObjectParsed(dst, b []byte, start int, kc *keyCount, counted int64) ([]byte, int) {
 	p := parser{text: b, pos: start}
 	v, err := p.object()
 	if err != nil {
 		return dst, SkipValid(b, start)
+	}
+	if kc != nil {
+		kc.n += keyStringBytes(v, kc.key) - counted
 	}
 	return AppendStringify(dst, v), p.pos
 }

@@ -460,17 +460,24 @@ func (p *prescan) measure(b *prescanned, r *runner, text *[]byte) (ok bool) {
 		b.figs = make([]ToolFigures, len(b.tools))
 		b.scans = make([]scanned, len(b.tools))
 	}
-	if r != nil {
+	nc := len(p.counters)
+	switch {
+	case r != nil:
 		b.pieces = r.batch(b) // measures the tools too
-	} else {
+	case nc == 0:
 		for j, t := range b.tools {
 			scanTool(t, &b.figs[j], &b.scans[j])
 		}
 	}
-	if nc := len(p.counters); nc > 0 {
+	if nc > 0 {
 		b.tokens = make([]int64, len(b.tools)*nc)
 		for j, t := range b.tools {
-			*text = appendModelRead((*text)[:0], t)
+			if r == nil {
+				// measured from the text the counters read, written anyway
+				*text = appendModelReadFigures((*text)[:0], t, &b.figs[j], &b.scans[j])
+			} else {
+				*text = appendModelRead((*text)[:0], t)
+			}
 			s := unsafe.String(unsafe.SliceData(*text), len(*text)) // see CountTokens
 			for k, ct := range p.counters {
 				b.tokens[j*nc+k] = int64(ct.Count(s))

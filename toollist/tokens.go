@@ -47,6 +47,14 @@ func (c *Capture) modelReadText(i int) ([]byte, error) {
 // member, the last counts, as JavaScript keeps it; a tool that is not an
 // object reads as {}.
 func appendModelRead(dst, raw []byte) []byte {
+	return appendModelReadFigures(dst, raw, nil, nil)
+}
+
+// appendModelReadFigures is appendModelRead that, when tf is not nil, also
+// measures the tool (an object) into tf and sc from the text it writes,
+// as scanTool does from the tool's: what a model reads is that text, and
+// the field descriptions are counted as the schema is written.
+func appendModelReadFigures(dst, raw []byte, tf *ToolFigures, sc *scanned) []byte {
 	i := jsonjs.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return append(dst, "{}"...)
@@ -74,6 +82,9 @@ func appendModelRead(dst, raw []byte) []byte {
 		}
 		i = jsonjs.SkipValid(raw, i)
 	}
+	start := len(dst)
+	var tok [2][]byte // the name's and description's texts
+	var fields int64
 	dst = append(dst, '{')
 	first := true
 	for k, key := range [3]string{`"name":`, `"description":`, `"input_schema":`} {
@@ -85,9 +96,21 @@ func appendModelRead(dst, raw []byte) []byte {
 		}
 		first = false
 		dst = append(dst, key...)
-		dst, _ = jsonjs.AppendStringifyValid(dst, raw, at[k])
+		var end int
+		if k == 2 && tf != nil {
+			dst, end, fields = jsonjs.AppendStringifyValidKey(dst, raw, at[k], "description")
+		} else {
+			dst, end = jsonjs.AppendStringifyValid(dst, raw, at[k])
+		}
+		if k < 2 {
+			tok[k] = raw[at[k]:end]
+		}
 	}
-	return append(dst, '}')
+	dst = append(dst, '}')
+	if tf != nil {
+		fill(tf, sc, tok[0], tok[1], int64(len(dst)-start), fields)
+	}
+	return dst
 }
 
 // countBatch is how many tools a counting worker takes at once.

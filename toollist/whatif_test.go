@@ -508,7 +508,8 @@ func longTrapCapture(t *testing.T) (dir, path string, c *Capture) {
 
 // TestFiguresWhileWalking: the figures of tools measured while the
 // what-ifs walk them (ReadWith, where the walk's first stage gives the
-// figures) are those of the same capture read without what-ifs, for
+// figures), or while their model-read text is written for counting
+// (ReadCounting), are those of the same capture read without either, for
 // every transform list, tool by tool.
 func TestFiguresWhileWalking(t *testing.T) {
 	dir, path, c := longTrapCapture(t)
@@ -520,14 +521,25 @@ func TestFiguresWhileWalking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, combo := range whatIfCombos {
+	counters := []Counter{textCounter{"a", 1000}}
+	for _, combo := range append([]string{"counted"}, whatIfCombos...) {
 		t.Run(combo, func(t *testing.T) {
-			rc, err := ReadWith(path, comboTransforms(combo, w)...)
+			var rc *Capture
+			var err error
+			if combo == "counted" {
+				// measured from the model-read text the counters read
+				rc, err = ReadCounting(path, counters)
+			} else {
+				rc, err = ReadWith(path, comboTransforms(combo, w)...)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer rc.Close()
-			if rc.walked == nil {
+			if combo == "counted" && (len(rc.tokens) == 0 || rc.tokens[0] < 0) {
+				t.Fatal("ReadCounting counted nothing while reading")
+			}
+			if combo != "counted" && rc.walked == nil {
 				t.Fatal("ReadWith applied nothing while reading")
 			}
 			got, err := Measure(rc)
