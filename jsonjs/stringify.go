@@ -100,7 +100,18 @@ const hexDigits = "0123456789abcdef"
 func AppendQuote(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	i := 0
+	// Eight bytes at a time while none is '"', '\\', a control character
+	// or 0xED (which may start a surrogate).
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, bs, ed := w^(lsb*'"'), w^(lsb*'\\'), w^(lsb*0xED)
+		if (((w-lsb*0x20)&^w)|((q-lsb)&^q)|((bs-lsb)&^bs)|((ed-lsb)&^ed))&msb != 0 {
+			break
+		}
+	}
+	for i < len(s) {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c != 0xED {
 			i++

@@ -69,3 +69,59 @@ func FuzzPlainRun(f *testing.F) {
 		}
 	})
 }
+
+// slowAppendQuote is AppendQuote a byte at a time, as JSON.stringify
+// writes a string: '"', '\\' and control characters escaped, a lone
+// surrogate (WTF-8: 0xED, then 0xA0 or above) as a \udxxx escape.
+func slowAppendQuote(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\b':
+			dst = append(dst, `\b`...)
+		case c == '\f':
+			dst = append(dst, `\f`...)
+		case c == '\n':
+			dst = append(dst, `\n`...)
+		case c == '\r':
+			dst = append(dst, `\r`...)
+		case c == '\t':
+			dst = append(dst, `\t`...)
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		case c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0:
+			u := rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			dst = append(dst, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF])
+			i += 2
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}
+
+// TestAppendQuote holds AppendQuote (eight bytes at a time while they are
+// plain) to a byte-at-a-time writing, on random strings of every length up
+// to 80: plain bytes, each byte it escapes at every place in a word, and
+// lone surrogates.
+func TestAppendQuote(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	pieces := []string{"a", "Z", " ", "~", "\x7f", "é", "😀", "\"", "\\", "\x00", "\x1f", "\n", "\t", "\xed\xa0\x80", "\xed\xbf\xbf", "\xed\x9f\xbf", "\xed"}
+	for range 20000 {
+		var b []byte
+		for len(b) < r.IntN(81) {
+			if r.IntN(8) == 0 {
+				b = append(b, pieces[r.IntN(len(pieces))]...)
+			} else {
+				b = append(b, pieces[r.IntN(6)]...)
+			}
+		}
+		s := string(b)
+		if got, want := AppendQuote([]byte("x"), s), slowAppendQuote([]byte("x"), s); string(got) != string(want) {
+			t.Fatalf("AppendQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
