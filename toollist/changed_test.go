@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -238,5 +239,45 @@ func TestEarlyError(t *testing.T) {
 		if err == nil || err.Error() != want.Error() {
 			t.Errorf("%q: %v, want %v", head, err, want)
 		}
+	}
+}
+
+// TestPrescanStaysNear: a worker held up on the first batch holds the
+// validating pass to maxAhead batches past it, rather than letting it map
+// in the rest of the capture behind a batch whose pages cannot be given
+// back yet.
+func TestPrescanStaysNear(t *testing.T) {
+	path := bigCapture(t, 2000)
+	defer func(m int64, b int) { mapAbove, prescanBatch = m, b }(mapAbove, prescanBatch)
+	mapAbove, prescanBatch = 0, 16
+	var seen atomic.Int64 // the last batch taken while the first was held up
+	var held atomic.Bool
+	held.Store(true)
+	batchTaken = func(seq int) {
+		if seq == 0 {
+			time.Sleep(200 * time.Millisecond) // long enough for the pass to run to the end, were it let
+			held.Store(false)
+			return
+		}
+		if held.Load() {
+			for {
+				s := seen.Load()
+				if int64(seq) <= s || seen.CompareAndSwap(s, int64(seq)) {
+					break
+				}
+			}
+		}
+	}
+	defer func() { batchTaken = nil }()
+	c, err := ReadWith(path, Lean())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.pg == nil || len(c.Tools) < 50*prescanBatch {
+		t.Fatalf("mapped %v, %d tools: the pass has too little to run ahead on", c.pg != nil, len(c.Tools))
+	}
+	if got := seen.Load(); got >= maxAhead {
+		t.Errorf("batch %d taken while the first was held up: the pass ran more than %d batches ahead", got, maxAhead)
 	}
 }

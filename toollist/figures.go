@@ -364,6 +364,7 @@ type prescan struct {
 	ends          map[int]int
 	low, released int
 	batches       int
+	ahead         chan struct{} // a token for each batch handed over and not yet done in order
 }
 
 // taking reports whether the batches measured give back the pages of the
@@ -405,6 +406,7 @@ func (p *prescan) each(k, i int, elem []byte, unchecked bool) (takes bool) {
 	}
 	if p.ch == nil {
 		p.ch = make(chan *prescanned, 4) // the validating pass stays near the batches measured, and the pages read but not yet given back few
+		p.ahead = make(chan struct{}, maxAhead)
 		// One worker a core, the validating pass's too: measuring (and
 		// the what-ifs, and counting tokens) is most of the work, and the
 		// validating pass, waiting on a full channel, leaves its core to
@@ -418,10 +420,20 @@ func (p *prescan) each(k, i int, elem []byte, unchecked bool) (takes bool) {
 	if end := b.start + len(b.tools); end <= len(p.figs) {
 		b.figs, b.scans, b.shared = p.figs[b.start:end:end], p.scans[b.start:end:end], true
 	}
+	p.ahead <- struct{}{} // no further than maxAhead batches past the first not yet measured
 	p.ch <- b
 	p.batch = nil
 	return unchecked
 }
+
+// maxAhead is how many batches the validating pass may hand over past
+// the first one not yet measured: a worker held up (its processor taken
+// by another program) holds back the pages of every batch after its own,
+// and the validating pass then waits rather than map in more.
+const maxAhead = 8
+
+// batchTaken, when tests set it, is called as a worker takes a batch.
+var batchTaken func(seq int)
 
 // work measures batches until the channel closes.
 func (p *prescan) work() {
@@ -432,10 +444,14 @@ func (p *prescan) work() {
 	}
 	var text []byte // the model-read text of the tool being counted
 	for b := range p.ch {
-		if !p.measure(b, r, &text) {
+		if batchTaken != nil {
+			batchTaken(b.seq)
+		}
+		ok := p.measure(b, r, &text)
+		p.finished(b, ok)
+		if !ok {
 			continue // the file changed: the rest is only let go
 		}
-		p.finished(b)
 		mine = append(mine, b)
 	}
 	p.mu.Lock()
@@ -487,21 +503,24 @@ func (p *prescan) measure(b *prescanned, r *runner, text *[]byte) (ok bool) {
 	return true
 }
 
-// finished gives back the pages of the batches measured, in the
-// capture's order, a releaseStep or more at a time: the first batch not
-// yet measured holds back the rest.
-func (p *prescan) finished(b *prescanned) {
-	last := b.tools[len(b.tools)-1]
-	hi, ok := p.pg.offset(last)
-	if !ok {
-		return
+// finished marks batch b done (measured, or let go when ok is false)
+// and gives back the pages of the batches measured, in the capture's
+// order, a releaseStep or more at a time: the first batch not yet done
+// holds back the rest, and the validating pass's turn to hand over more
+// (see maxAhead).
+func (p *prescan) finished(b *prescanned, ok bool) {
+	end := -1 // where the batch ends in the mapping, -1 when nothing is to be given back
+	if last := b.tools[len(b.tools)-1]; ok {
+		if hi, mapped := p.pg.offset(last); mapped {
+			end = hi + len(last)
+		}
 	}
 	p.relMu.Lock()
 	if p.ends == nil {
 		p.ends = map[int]int{}
 	}
-	p.ends[b.seq] = hi + len(last)
-	upto := -1
+	p.ends[b.seq] = end
+	upto, done := -1, 0
 	for {
 		e, ok := p.ends[p.low]
 		if !ok {
@@ -509,7 +528,8 @@ func (p *prescan) finished(b *prescanned) {
 		}
 		delete(p.ends, p.low)
 		p.low++
-		upto = e
+		done++
+		upto = max(upto, e)
 	}
 	lo := p.released
 	if upto-lo < releaseStep {
@@ -518,6 +538,9 @@ func (p *prescan) finished(b *prescanned) {
 		p.released = upto
 	}
 	p.relMu.Unlock()
+	for range done {
+		<-p.ahead
+	}
 	if upto >= 0 {
 		p.pg.release(lo, upto)
 	}
