@@ -39,7 +39,7 @@ type Figures struct {
 	// NameJSON holds JSON.stringify(t.name) of each tool whose name is not
 	// a string (a report writes it as Node would), by the tool's index;
 	// nil when every name is a string. It is kept here, not in
-	// ToolFigures, as ToolTokenizers is: a tool's figures are written by
+	// ToolFigures, as ToolTokenCounts is: a tool's figures are written by
 	// the measuring workers tool by tool, and each byte they take is
 	// memory to be touched ten thousand times over on a long list.
 	NameJSON map[int]string
