@@ -117,7 +117,7 @@ func appendModelReadFigures(dst, raw []byte, tf *ToolFigures, sc *scanned) []byt
 const countBatch = 64
 
 // CountTokens counts, with each counter, the tokens of every tool's
-// model-read text, and records them in f: in each tool's Tokenizers and,
+// model-read text, and records them in f: in f.ToolTokenCounts and,
 // summed over the tools, in f.Tokenizers, in the counters' order. f must
 // be the figures Measure returned for c. Tools are counted on several
 // cores, a batch at a time, each text written into a buffer of the
