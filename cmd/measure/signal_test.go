@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,14 +22,8 @@ func TestCaptureStdioStopsOnSignal(t *testing.T) {
 			pids := filepath.Join(dir, "pids")
 			server := `trap "" TERM INT; sleep 1000 & echo $! >> ` + pids + `; echo $$ >> ` + pids + `; while :; do sleep 0.05; done`
 			cmd := exec.Command(bin, "capture", "-o", "tools.json", "--timeout", "60s", "--stdio", "--", "sh", "-c", server)
-			cmd.Dir = dir
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			started := proctest.Pids(t, pids, 2, func() string { return stderr.String() })
-			proctest.Stop(t, cmd, &stderr, "measure", sig)
+			stderr, started := proctest.Start(t, cmd, dir, pids, 2)
+			proctest.Stop(t, cmd, stderr, "measure", sig)
 			proctest.Gone(t, started)
 			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 				t.Errorf("left in the directory: %v", ents)

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,15 +49,9 @@ func TestEveryDescendantEnds(t *testing.T) {
 			}
 			os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("walk: a\nsteps:\n  - exec: [sh, leaver.sh, "+arg+"]\n    env: { PIDS: "+pids+" }\n    count: false\n  - part: p\n    doc: { file: leaver.sh }\n"), 0o644)
 			cmd := exec.Command(bin, "run", "a.yaml", "--url", "http://127.0.0.1:1", "--timeout", "60s", "--progress=false")
-			cmd.Dir = dir
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			started := proctest.Pids(t, pids, 3, func() string { return stderr.String() })
+			stderr, started := proctest.Start(t, cmd, dir, pids, 3)
 			if tc.sig != nil {
-				proctest.Stop(t, cmd, &stderr, "walks", *tc.sig)
+				proctest.Stop(t, cmd, stderr, "walks", *tc.sig)
 			} else if err := cmd.Wait(); err != nil {
 				t.Fatalf("walks: %v\n%s", err, stderr.String())
 			} else if strings.Contains(stderr.String(), "error") {

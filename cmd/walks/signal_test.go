@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,14 +30,8 @@ func TestSignalStopsEverything(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "budgets.json"), []byte(`{"FIRST_TASK_TOKENS": {"a": 1, "b": 1}}`+"\n"), 0o644)
 			cmd := exec.Command(bin, "run", "a.yaml", "b.yaml", "--url", "http://127.0.0.1:1", "--jobs", "2",
 				"--budgets", "budgets.json", "--update", "--report", "report.json", "--timeout", "60s")
-			cmd.Dir = dir
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			started := proctest.Pids(t, pids, 4, func() string { return stderr.String() })
-			proctest.Stop(t, cmd, &stderr, "walks", sig)
+			stderr, started := proctest.Start(t, cmd, dir, pids, 4)
+			proctest.Stop(t, cmd, stderr, "walks", sig)
 			proctest.Gone(t, started)
 			ents, _ := os.ReadDir(dir)
 			var names []string

@@ -3,9 +3,12 @@
 // test started are gone.
 //
 //	bin := proctest.Build(t, "../../cmd/walks")
-//	cmd := exec.Command(bin, "run", specs) // started, its stderr in stderr
-//	for _, s := range proctest.Signals { ... proctest.Stop(t, cmd, &stderr, "walks", s) ... }
-//	proctest.Gone(t, proctest.Pids(t, pidFile, 2, why)) // what it started has exited too
+//	for _, s := range proctest.Signals {
+//		cmd := exec.Command(bin, "run", specs)
+//		stderr, pids := proctest.Start(t, cmd, dir, pidFile, 2) // once its processes wrote their pids
+//		proctest.Stop(t, cmd, stderr, "walks", s)
+//		proctest.Gone(t, pids) // what it started has exited too
+//	}
 package proctest
 
 import (
@@ -35,6 +38,19 @@ func Build(t testing.TB, pkgDir string) string {
 		t.Fatalf("go build %s: %v\n%s", pkgDir, err, out)
 	}
 	return bin
+}
+
+// Start starts cmd in dir, its standard error kept in the buffer it
+// returns, and waits until want pids are in the file pids (see Pids).
+func Start(t testing.TB, cmd *exec.Cmd, dir, pids string, want int) (*bytes.Buffer, []int) {
+	t.Helper()
+	cmd.Dir = dir
+	stderr := new(bytes.Buffer)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stderr, Pids(t, pids, want, func() string { return stderr.String() })
 }
 
 // Pids reads the pids a test's processes wrote to file, one a line,
