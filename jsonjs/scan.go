@@ -29,23 +29,30 @@ type MemberValid struct {
 // (starting with '{', white space around allowed) to dst, in the order
 // written, repeated keys kept.
 func MembersValid(dst []MemberValid, b []byte) []MemberValid {
-	i := validWS(b, 0) + 1
-	for {
-		i = validWS(b, i)
-		if i >= len(b) || b[i] == '}' {
+	for i := validWS(b, 0) + 1; ; {
+		key, v, ok := NextMemberValid(b, i)
+		if !ok {
 			return dst
 		}
-		if b[i] == ',' {
-			i++
-			continue
-		}
-		ke := StringEnd(b, i)
-		key := b[i+1 : ke-1]
-		i = validWS(b, validWS(b, ke)+1) // past ':'
-		ve := SkipValid(b, i)
-		dst = append(dst, MemberValid{Key: key, Value: b[i:ve]})
-		i = ve
+		i = SkipValid(b, v)
+		dst = append(dst, MemberValid{Key: key, Value: b[v:i]})
 	}
+}
+
+// NextMemberValid reads the next member of the validated object text b
+// from b[i], just past the object's '{' or past a member's value: its key
+// as written between the quotes (escapes not undone) and where its value
+// starts. ok is false at the object's end.
+func NextMemberValid(b []byte, i int) (key []byte, value int, ok bool) {
+	i = validWS(b, i)
+	if i < len(b) && b[i] == ',' {
+		i = validWS(b, i+1)
+	}
+	if i >= len(b) || b[i] == '}' {
+		return nil, i, false
+	}
+	ke := StringEnd(b, i)
+	return b[i+1 : ke-1], validWS(b, validWS(b, ke)+1), true
 }
 
 // ElemsValid appends the elements of the validated array text b to dst.

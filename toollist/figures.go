@@ -188,19 +188,12 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 	var in, out jsonjs.Dropped
 	var keysBuf [16][]byte
 	keys := keysBuf[:0]
-	i := jsonjs.SkipSpace(raw, 0) + 1
-	for {
-		i = jsonjs.SkipSpace(raw, i)
-		if i >= len(raw) || raw[i] == '}' {
+	for i := jsonjs.SkipSpace(raw, 0) + 1; ; {
+		key, v, more := jsonjs.NextMemberValid(raw, i)
+		if !more {
 			break
 		}
-		if raw[i] == ',' {
-			i++
-			continue
-		}
-		ke := jsonjs.StringEnd(raw, i)
-		key := raw[i+1 : ke-1]
-		i = jsonjs.SkipSpace(raw, jsonjs.SkipSpace(raw, ke)+1) // past ':'
+		i = v
 		if res != nil {
 			if !plainKey(key) {
 				return false

@@ -61,17 +61,11 @@ func appendModelReadFigures(dst, raw []byte, tf *ToolFigures, sc *scanned) []byt
 	}
 	at := [3]int{-1, -1, -1} // where the name, description and inputSchema values start
 	for i++; ; {
-		i = jsonjs.SkipSpace(raw, i)
-		if i >= len(raw) || raw[i] == '}' {
+		key, v, more := jsonjs.NextMemberValid(raw, i)
+		if !more {
 			break
 		}
-		if raw[i] == ',' {
-			i++
-			continue
-		}
-		ke := jsonjs.StringEnd(raw, i)
-		key := raw[i+1 : ke-1]
-		i = jsonjs.SkipSpace(raw, jsonjs.SkipSpace(raw, ke)+1) // past ':'
+		i = v
 		switch {
 		case jsonjs.KeyIs(key, "name"):
 			at[0] = i
