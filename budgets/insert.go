@@ -470,17 +470,7 @@ func (st *fileStyle) number(n int64, sep bool) string {
 // render writes the object t as a new nested value: on one line, or over
 // lines at indent ind (the line of its key).
 func (st *fileStyle) render(t *ntree, oneLine bool, ind string, quote byte, sep bool, inner string) string {
-	var parts []string
-	for _, k := range t.keys() {
-		kid := t.kids[k]
-		v := ""
-		if kid.leaf {
-			v = st.number(kid.value, sep)
-		} else {
-			v = st.render(kid, oneLine, ind+st.unit, quote, sep, inner)
-		}
-		parts = append(parts, st.keyText(k, quote)+st.colon+v)
-	}
+	parts := st.memberTexts(t, oneLine, ind+st.unit, quote, sep, inner)
 	if oneLine {
 		return "{" + inner + strings.Join(parts, ", ") + inner + "}"
 	}
@@ -494,6 +484,23 @@ func (st *fileStyle) render(t *ntree, oneLine bool, ind string, quote byte, sep 
 	}
 	b.WriteString(st.eol + ind + "}")
 	return b.String()
+}
+
+// memberTexts writes each member of t as "key": value, its objects
+// rendered (see render) at indent ind, the line of their keys.
+func (st *fileStyle) memberTexts(t *ntree, oneLine bool, ind string, quote byte, sep bool, inner string) []string {
+	var parts []string
+	for _, k := range t.keys() {
+		kid := t.kids[k]
+		v := ""
+		if kid.leaf {
+			v = st.number(kid.value, sep)
+		} else {
+			v = st.render(kid, oneLine, ind, quote, sep, inner)
+		}
+		parts = append(parts, st.keyText(k, quote)+st.colon+v)
+	}
+	return parts
 }
 
 // innerSpace returns the blank inside a one-line object's braces, as o's
@@ -585,17 +592,7 @@ func (st *fileStyle) into(o *object, t *ntree) []textAt {
 	}
 	inner := st.innerSpace(o)
 	ind := st.memberIndent(o)
-	var parts []string
-	for _, k := range t.keys() {
-		kid := t.kids[k]
-		v := ""
-		if kid.leaf {
-			v = st.number(kid.value, sep)
-		} else {
-			v = st.render(kid, oneLine, ind, quote, sep, inner)
-		}
-		parts = append(parts, st.keyText(k, quote)+st.colon+v)
-	}
+	parts := st.memberTexts(t, oneLine, ind, quote, sep, inner)
 	if !multi {
 		space := st.commaSpace(o)
 		switch {
