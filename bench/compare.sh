@@ -45,7 +45,6 @@ script=internal/nodeoracle/measure.js
 
 command -v "$NODE" >/dev/null || die "node not found: install Node 20 or set NODE"
 
-go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
 
 caps=()
 if [ -n "${SMALL:-}" ]; then
@@ -83,7 +82,7 @@ agree() {
 # timed CAPTURE: bench/alternate's line for measure, then Node's (median,
 # mean, sd, min, max in ns, runs, peak RSS median and most in KiB).
 timed() {
-  "$work/alternate" --runs "$RUNS" --warmup 3 -- "$measure" --json $FLAGS "$1" ::: "$NODE" "$script" $FLAGS "$1" || die "timing $1 failed"
+  "$alternate" --runs "$RUNS" --warmup 3 -- "$measure" --json $FLAGS "$1" ::: "$NODE" "$script" $FLAGS "$1" || die "timing $1 failed"
 }
 
 rows=()

@@ -27,7 +27,6 @@ INITRUNS=${INITRUNS:-21}
 
 . bench/lib.sh
 
-go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
 go run ./bench/gencapture --tools 1 -o "$work/tools-1.json" >&2 || die "gencapture failed"
 truebin=$(command -v true)
 

@@ -24,7 +24,6 @@ TOOLS=${TOOLS:-10000}
 
 . bench/lib.sh
 
-go build -o "$work/alternate" ./bench/alternate || die "go build ./bench/alternate failed"
 cap=tools-$TOOLS.json
 go run ./bench/gencapture --tools "$TOOLS" -o "$work/$cap" >&2 || die "gencapture failed"
 
