@@ -210,8 +210,11 @@ type report struct {
 	stale    []string // budgets nothing read (on the first report)
 	lints    []toollist.Lint
 	warnings []string
-	clients  []*toollist.ClientFigures
-	marginal bool // --marginal: print what removing each tool saves
+	// budgetNotes are the warnings of the budget checks (on the first
+	// report): made anew by each checkBudgets, printed after warnings.
+	budgetNotes []string
+	clients     []*toollist.ClientFigures
+	marginal    bool // --marginal: print what removing each tool saves
 	// estimates: each client's calibrated estimate, by client name
 	estimates map[string]estimate
 }
@@ -357,7 +360,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if o.update {
-		moves, added, err := locked.Write(readings, server)
+		written, err := locked.Write(readings, server)
 		var ae *budgets.AddError
 		switch {
 		case errors.As(err, &ae):
@@ -369,24 +372,16 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		case err != nil:
 			return err
 		}
-		for _, m := range moves {
-			if m.Old != m.New && !slices.Contains(added, m.Name) {
+		for _, m := range written.Moves {
+			if m.Old != m.New && !slices.Contains(written.Added, m.Name) {
 				line(stderr, "measure: %s: %s moved from %s to %s (%s)", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
 			}
 		}
-		for _, a := range added {
+		for _, a := range written.Added {
 			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(readings[a]))
 		}
-		// the checks as they hold now
-		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-			return err
-		}
-		for _, r := range reports {
-			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return slices.Contains(r.stale, w) })
-			r.budgets, r.stale = nil, nil
-			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return strings.HasPrefix(w, o.budgetsFile+": no budget for ") })
-		}
-		if _, err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
+		// the checks as they hold now, against the file as written
+		if _, err := checkBudgets(reports, paths, o.budgetKey, given, written.File, o.budgetsFile); err != nil {
 			return err
 		}
 	}
