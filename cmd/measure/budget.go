@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -210,10 +209,11 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 				continue
 			}
 			if _, read := readings[b.Name]; !read {
-				reports[0].stale = append(reports[0].stale, fmt.Sprintf("%s: %s: no capture or toolset read it in this run", b.Where(), b.Name))
+				reports[0].stale = append(reports[0].stale, b)
+				f := finding{kind: staleBudget, stale: b}
+				reports[0].budgetNotes = append(reports[0].budgetNotes, f.note())
 			}
 		}
-		reports[0].budgetNotes = append(reports[0].budgetNotes, reports[0].stale...)
 	}
 	return readings, nil
 }

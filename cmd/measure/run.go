@@ -207,7 +207,7 @@ type report struct {
 	savings  []toollist.Saving
 	over     []toollist.Over
 	budgets  gate.Checks
-	stale    []string // budgets nothing read (on the first report)
+	stale    []budgets.Budget // budgets nothing read (on the first report)
 	lints    []toollist.Lint
 	warnings []string
 	// budgetNotes are the warnings of the budget checks (on the first
@@ -404,12 +404,14 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	} else {
 		writeSideBySide(out, reports)
 	}
-	exit := findings(stderr, reports, o.strict)
+	subs := subjects(reports, paths, o.budgetKey)
+	found := reportFindings(reports, subs, o.strict)
+	exit := writeFindings(stderr, found)
 	annotate := stdout
 	if o.json { // stdout is the JSON document
 		annotate = stderr
 	}
-	if err := ciOutputs(annotate, stderr, reports, paths, &o, exit); err != nil {
+	if err := ciOutputs(annotate, stderr, reports, subs, found, &o); err != nil {
 		return cli.Usage("%v", err)
 	}
 	return exit
@@ -597,47 +599,6 @@ func countTokens(c *toollist.Capture, f *toollist.Figures, ts []*tokenize.Tokeni
 		counters[i] = t
 	}
 	return toollist.CountTokens(c, f, counters)
-}
-
-// findings prints one line per ceiling or budget exceeded and returns the
-// exit they call for.
-func findings(stderr io.Writer, reports []*report, strict bool) error {
-	n := 0
-	for _, r := range reports {
-		if strict {
-			for _, st := range r.stale {
-				n++
-				line(stderr, "measure: %s (--strict)", st)
-			}
-			for _, l := range r.lints {
-				n++
-				where := r.capture.Path
-				if l.Rule == "instructions-cut" {
-					where = r.init.Path
-				}
-				line(stderr, "measure: %s: %s (--strict)", where, l.Text)
-			}
-		}
-		for _, ov := range r.over {
-			n++
-			if ov.What == "instructions" {
-				line(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)",
-					r.init.Path, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-				continue
-			}
-			line(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)",
-				r.capture.Path, ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-		}
-		for _, c := range r.budgets.With(gate.Over) {
-			n++
-			line(stderr, "measure: %s: %s reads %s %s (%s bytes), over the budget of %s %s declared at %s",
-				c.Key, c.Subject, units.Group(c.Read), unitName(c.Key), units.Group(c.Bytes), units.Group(c.Budget.Value), unitName(c.Key), c.Budget.Where())
-		}
-	}
-	if n > 0 {
-		return cli.Silent
-	}
-	return nil
 }
 
 func unwrapPath(err error) error {
