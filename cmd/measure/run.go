@@ -207,11 +207,14 @@ type report struct {
 	savings  []toollist.Saving
 	over     []toollist.Over
 	budgets  gate.Checks
-	stale    []string // budgets nothing read (on the first report)
+	stale    []budgets.Budget // budgets nothing read (on the first report)
 	lints    []toollist.Lint
 	warnings []string
-	clients  []*toollist.ClientFigures
-	marginal bool // --marginal: print what removing each tool saves
+	// budgetNotes are the warnings of the budget checks (on the first
+	// report): made anew by each checkBudgets, printed after warnings.
+	budgetNotes []string
+	clients     []*toollist.ClientFigures
+	marginal    bool // --marginal: print what removing each tool saves
 	// estimates: each client's calibrated estimate, by client name
 	estimates map[string]estimate
 }
@@ -357,7 +360,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if o.update {
-		moves, added, err := locked.Write(readings, server)
+		written, err := locked.Write(readings, server)
 		var ae *budgets.AddError
 		switch {
 		case errors.As(err, &ae):
@@ -369,24 +372,16 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		case err != nil:
 			return err
 		}
-		for _, m := range moves {
-			if m.Old != m.New && !slices.Contains(added, m.Name) {
+		for _, m := range written.Moves {
+			if m.Old != m.New && !slices.Contains(written.Added, m.Name) {
 				line(stderr, "measure: %s: %s moved from %s to %s (%s)", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
 			}
 		}
-		for _, a := range added {
+		for _, a := range written.Added {
 			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(readings[a]))
 		}
-		// the checks as they hold now
-		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-			return err
-		}
-		for _, r := range reports {
-			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return slices.Contains(r.stale, w) })
-			r.budgets, r.stale = nil, nil
-			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return strings.HasPrefix(w, o.budgetsFile+": no budget for ") })
-		}
-		if _, err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
+		// the checks as they hold now, against the file as written
+		if _, err := checkBudgets(reports, paths, o.budgetKey, given, written.File, o.budgetsFile); err != nil {
 			return err
 		}
 	}
@@ -409,12 +404,14 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	} else {
 		writeSideBySide(out, reports)
 	}
-	exit := findings(stderr, reports, o.strict)
+	subs := subjects(reports, paths, o.budgetKey)
+	found := reportFindings(reports, subs, o.strict)
+	exit := writeFindings(stderr, found)
 	annotate := stdout
 	if o.json { // stdout is the JSON document
 		annotate = stderr
 	}
-	if err := ciOutputs(annotate, stderr, reports, paths, &o, exit); err != nil {
+	if err := ciOutputs(annotate, stderr, reports, subs, found, &o); err != nil {
 		return cli.Usage("%v", err)
 	}
 	return exit
@@ -602,47 +599,6 @@ func countTokens(c *toollist.Capture, f *toollist.Figures, ts []*tokenize.Tokeni
 		counters[i] = t
 	}
 	return toollist.CountTokens(c, f, counters)
-}
-
-// findings prints one line per ceiling or budget exceeded and returns the
-// exit they call for.
-func findings(stderr io.Writer, reports []*report, strict bool) error {
-	n := 0
-	for _, r := range reports {
-		if strict {
-			for _, st := range r.stale {
-				n++
-				line(stderr, "measure: %s (--strict)", st)
-			}
-			for _, l := range r.lints {
-				n++
-				where := r.capture.Path
-				if l.Rule == "instructions-cut" {
-					where = r.init.Path
-				}
-				line(stderr, "measure: %s: %s (--strict)", where, l.Text)
-			}
-		}
-		for _, ov := range r.over {
-			n++
-			if ov.What == "instructions" {
-				line(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)",
-					r.init.Path, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-				continue
-			}
-			line(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)",
-				r.capture.Path, ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-		}
-		for _, c := range r.budgets.With(gate.Over) {
-			n++
-			line(stderr, "measure: %s: %s reads %s %s (%s bytes), over the budget of %s %s declared at %s",
-				c.Key, c.Subject, units.Group(c.Read), unitName(c.Key), units.Group(c.Bytes), units.Group(c.Budget.Value), unitName(c.Key), c.Budget.Where())
-		}
-	}
-	if n > 0 {
-		return cli.Silent
-	}
-	return nil
 }
 
 func unwrapPath(err error) error {

@@ -23,6 +23,7 @@ import (
 	"strconv"
 
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/units"
 )
 
 // Exit codes are part of every command's interface.
@@ -192,4 +193,10 @@ func PrintReadings(w io.Writer, readings map[string]int64) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "%s %d\n", k, readings[k])
 	}
+}
+
+// OverBy is the heading of a budget exceeded, as annotations and reports
+// word it: "KEY over budget by N UNIT", the key escaped (escape.Term).
+func OverBy(key string, by int64, unit string) string {
+	return escape.Term(key) + " over budget by " + units.Group(by) + " " + unit
 }
