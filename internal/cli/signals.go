@@ -37,8 +37,7 @@ func Context() context.Context {
 // group; elsewhere, the process groups only.
 func MainStoppable(name string, run func(stdout, stderr io.Writer, args []string) error) int {
 	if AsksVersion(os.Args[1:]) {
-		fmt.Fprintln(os.Stdout, Version(name))
-		return ExitOK
+		return version(name)
 	}
 	procgroup.Subreap()
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -49,13 +48,14 @@ func MainStoppable(name string, run func(stdout, stderr io.Writer, args []string
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	done := make(chan error, 1)
-	go func() { done <- run(os.Stdout, os.Stderr, os.Args[1:]) }()
+	stdout, stderr := &stream{f: os.Stdout, name: "standard output"}, &stream{f: os.Stderr, name: "standard error"}
+	go func() { done <- run(stdout, stderr, os.Args[1:]) }()
 	select {
 	case err := <-done:
 		signal.Stop(sigs)
-		Report(os.Stderr, name, err)
+		code := finish(stdout, stderr, name, err)
 		procgroup.StopAll(procgroup.Grace) // what outlived the run: a setsid child
-		return Code(err)
+		return code
 	case sig := <-sigs:
 		return stopped(name, sig.(syscall.Signal), cancel, sigs)
 	}
