@@ -60,7 +60,7 @@ func TestSignalDuringCleanUp(t *testing.T) {
 		t.Run(sig.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			pids := filepath.Join(dir, "pids")
-			daemon := `setsid sh -c 'trap "" TERM INT; echo $$ >> ` + pids + `; while :; do sleep 0.05; done' </dev/null >/dev/null 2>&1 &`
+			daemon := `setsid sh -c 'trap "" TERM INT; echo $$ >> ` + pids + `; while :; do sleep 0.05; done' </dev/null >/dev/null 2>&1 & while ! [ -s ` + pids + ` ]; do sleep 0.01; done`
 			os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("walk: a\nsteps:\n  - part: p\n    exec: [sh, -c, "+quote(daemon)+"]\n"), 0o644)
 			cmd := exec.Command(bin, "run", "a.yaml")
 			out := filepath.Join(dir, "stdout")
