@@ -143,13 +143,7 @@ func (h *hoist) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error)
 // occurrence is where a subschema lies: the path of member keys and
 // array indexes from the root.
 type occurrence struct {
-	path []step
-	prop string // the property it is the schema of, "" when none
-}
-
-type step struct {
-	key   string
-	index int // -1 for a member
+	path []pathStep
 }
 
 // hoistSchema hoists the repeats of schema until none saves bytes.
@@ -204,85 +198,112 @@ func hoistOnce(schema jsonjs.Value) (jsonjs.Value, int, bool) {
 		return schema, 0, false
 	}
 	type cand struct {
-		text string
-		occ  []occurrence
-		len  int
+		count int
+		prop  string // the property the first copy is the schema of
+		len   int
 	}
-	cands := map[string]*cand{}
-	var order []string
+	cands := map[subtree]*cand{}
+	var order []subtree
+	// collect: on the second walk, the candidate whose copies are
+	// gathered, with their paths
+	var collect *subtree
+	var occ []occurrence
+	var path []pathStep
 	// walk looks for candidates in v; candidate says v is at a schema
-	// position, inSchema that its members are schema keywords; it reports
-	// whether v holds what must not move
-	var walk func(v jsonjs.Value, path []step, prop string, candidate, inSchema bool) bool
-	walk = func(v jsonjs.Value, path []step, prop string, candidate, inSchema bool) bool {
+	// position, inSchema that its members are schema keywords. It returns
+	// whether v holds what must not move, and v's subtree.
+	var walk func(v jsonjs.Value, prop string, candidate, inSchema bool) (bool, subtree)
+	// mapping walks an object whose members' values are schemas (props:
+	// named by their keys as properties), and returns its subtree.
+	mapping := func(v jsonjs.Value, props, candidate bool) (bool, subtree) {
+		pinned := false
+		b := startObject()
+		for _, d := range v.Members() {
+			prop := ""
+			if props {
+				prop = d.Key
+			}
+			path = append(path, pathStep{key: d.Key, index: -1})
+			pin, st := walk(d.Value, prop, candidate, true)
+			path = path[:len(path)-1]
+			pinned = pinned || pin
+			b.member(d.Key, st)
+		}
+		return pinned, b.end()
+	}
+	walk = func(v jsonjs.Value, prop string, candidate, inSchema bool) (bool, subtree) {
 		pinned := false
 		switch v.Kind() {
 		case jsonjs.Array:
+			b := startArray()
 			for i, e := range v.Elems() {
-				if walk(e, append(path, step{index: i}), "", candidate, inSchema) {
-					pinned = true
-				}
+				path = append(path, pathStep{index: i})
+				pin, st := walk(e, "", candidate, inSchema)
+				path = path[:len(path)-1]
+				pinned = pinned || pin
+				b.add(st)
 			}
-			return pinned
+			return pinned, b.end()
 		case jsonjs.Object:
 		default:
-			return false
+			return false, leafSubtree(v)
 		}
+		root := len(path) == 0
+		b := startObject()
 		for _, m := range v.Members() {
-			p := append(path, step{key: m.Key, index: -1})
+			path = append(path, pathStep{key: m.Key, index: -1})
+			var st subtree
+			pin := false
 			switch {
 			case m.Key == "$id" || m.Key == "$anchor" || m.Key == "$dynamicAnchor":
-				pinned = true
+				pin, st = true, subtreeOf(m.Value)
 			case !inSchema:
-				if walk(m.Value, p, "", false, false) {
-					pinned = true
-				}
+				pin, st = walk(m.Value, "", false, false)
 			case dataKey(m.Key):
-			case len(path) == 0 && (m.Key == "$defs" || m.Key == "definitions"):
-				for _, d := range m.Value.Members() {
-					// a definition itself stays where its $refs point; what
-					// is inside it may move
-					if walk(d.Value, append(p, step{key: d.Key, index: -1}), "", false, true) {
-						pinned = true
-					}
-				}
+				st = subtreeOf(m.Value)
+			case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
+				// a definition itself stays where its $refs point; what
+				// is inside it may move
+				pin, st = mapping(m.Value, false, false)
 			case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
-				for _, d := range m.Value.Members() {
-					if walk(d.Value, append(p, step{key: d.Key, index: -1}), d.Key, true, true) {
-						pinned = true
-					}
-				}
+				pin, st = mapping(m.Value, true, true)
 			default:
 				sub := schemaKey(m.Key)
-				if walk(m.Value, p, "", sub, sub) {
-					pinned = true
+				pin, st = walk(m.Value, "", sub, sub)
+			}
+			path = path[:len(path)-1]
+			pinned = pinned || pin
+			b.member(m.Key, st)
+		}
+		st := b.end()
+		if candidate && inSchema && !pinned && !root {
+			switch {
+			case collect != nil:
+				if st == *collect {
+					occ = append(occ, occurrence{path: append([]pathStep(nil), path...)})
 				}
+			case cands[st] == nil:
+				cands[st] = &cand{count: 1, prop: prop, len: st.n}
+				order = append(order, st)
+			default:
+				cands[st].count++
 			}
 		}
-		if candidate && inSchema && !pinned && len(path) > 0 {
-			txt := string(jsonjs.Stringify(v))
-			c := cands[txt]
-			if c == nil {
-				c = &cand{text: txt, len: len(txt)}
-				cands[txt] = c
-				order = append(order, txt)
-			}
-			c.occ = append(c.occ, occurrence{path: append([]step(nil), path...), prop: prop})
-		}
-		return pinned
+		return pinned, st
 	}
-	walk(schema, nil, "", false, true)
+	walk(schema, "", false, true)
 	taken := map[string]bool{}
 	for _, m := range defs.Members() {
 		taken[m.Key] = true
 	}
-	best, bestSave, bestName := (*cand)(nil), 0, ""
-	for _, txt := range order {
-		c := cands[txt]
-		if len(c.occ) < 2 {
+	var best subtree
+	bestSave, bestName, bestCount := 0, "", 0
+	for _, k := range order {
+		c := cands[k]
+		if c.count < 2 {
 			continue
 		}
-		name := defName(c.occ, taken)
+		name := defName(c.prop, taken)
 		ref := refLen(container, name)
 		add := keyLen(name) + 1 + c.len
 		switch {
@@ -291,29 +312,58 @@ func hoistOnce(schema jsonjs.Value) (jsonjs.Value, int, bool) {
 		case len(defs.Members()) > 0:
 			add++ // its comma
 		}
-		save := len(c.occ)*(c.len-ref) - add
+		save := c.count*(c.len-ref) - add
 		if save > bestSave {
-			best, bestSave, bestName = c, save, name
+			best, bestSave, bestName, bestCount = k, save, name, c.count
 		}
 	}
-	if best == nil {
+	if bestCount == 0 {
 		return schema, 0, false
 	}
+	collect = &best
+	walk(schema, "", false, true)
+	// the copies' texts are compared, not only their hashes
+	first, _ := valueAt(schema, occ[0].path)
+	text := jsonjs.Stringify(first)
+	for _, o := range occ[1:] {
+		v, _ := valueAt(schema, o.path)
+		if string(jsonjs.Stringify(v)) != string(text) {
+			return schema, 0, false // two texts with one hash: leave the rest as it is
+		}
+	}
 	r := refValue(container, bestName)
-	for _, o := range best.occ {
+	for _, o := range occ {
 		schema = replaceAt(schema, o.path, r)
 	}
-	def, _ := jsonjs.Parse([]byte(best.text))
 	defs, _ = schema.Get(container) // with the copies inside it replaced
-	nd := append(append([]jsonjs.Member(nil), defs.Members()...), jsonjs.Member{Key: bestName, Value: def})
+	nd := append(append([]jsonjs.Member(nil), defs.Members()...), jsonjs.Member{Key: bestName, Value: first})
 	schema = setMember(schema, container, jsonjs.ObjectValue(nd))
-	return schema, len(best.occ), true
+	return schema, len(occ), true
+}
+
+// valueAt returns the value at path in v.
+func valueAt(v jsonjs.Value, path []pathStep) (jsonjs.Value, bool) {
+	for _, s := range path {
+		if s.index >= 0 {
+			if v.Kind() != jsonjs.Array || s.index >= len(v.Elems()) {
+				return v, false
+			}
+			v = v.Elems()[s.index]
+			continue
+		}
+		c, ok := v.Get(s.key)
+		if !ok {
+			return v, false
+		}
+		v = c
+	}
+	return v, true
 }
 
 // defName names a new definition after the first copy's property.
-func defName(occ []occurrence, taken map[string]bool) string {
+func defName(prop string, taken map[string]bool) string {
 	base := "schema"
-	if p := occ[0].prop; plainName(p) {
+	if p := prop; plainName(p) {
 		base = p
 	}
 	name := base
@@ -345,7 +395,7 @@ func refValue(container, name string) jsonjs.Value {
 func refLen(container, name string) int { return jsonjs.StringifyLen(refValue(container, name)) }
 
 // replaceAt returns v with the value at path replaced by nv.
-func replaceAt(v jsonjs.Value, path []step, nv jsonjs.Value) jsonjs.Value {
+func replaceAt(v jsonjs.Value, path []pathStep, nv jsonjs.Value) jsonjs.Value {
 	if len(path) == 0 {
 		return nv
 	}

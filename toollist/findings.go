@@ -52,23 +52,35 @@ type Finding struct {
 	Estimate bool `json:"estimate"`
 }
 
-// crossTools gathers what tools repeat, tool by tool.
+// crossTools gathers what tools repeat, tool by tool. Subschemas and
+// shapes are kept as hashes (see subtree), so that what is kept grows with
+// what is repeated, not with the list; the texts of the few reported are
+// read again from their first tool.
 type crossTools struct {
 	n         int
-	subs      map[string][]int // subschema text -> tools (distinct, ascending)
+	subs      map[subtree]*crossSub
 	sentences map[string][]int
-	shapes    map[string][]shapeOf // shape -> tools of that shape
+	shapes    map[subtree][]shapeOf // shape -> tools of that shape
 	names     []string
+	tool      func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
+}
+
+// crossSub is a subschema met in several tools: where it was first met,
+// and the tools (distinct, ascending).
+type crossSub struct {
+	tool  int
+	path  []pathStep
+	tools []int
 }
 
 type shapeOf struct {
 	tool   int
-	values []string
+	values []uint64
 	bytes  int64
 }
 
-func newCrossTools() *crossTools {
-	return &crossTools{subs: map[string][]int{}, sentences: map[string][]int{}, shapes: map[string][]shapeOf{}}
+func newCrossTools(tool func(i int) (jsonjs.Value, error)) *crossTools {
+	return &crossTools{subs: map[subtree]*crossSub{}, sentences: map[string][]int{}, shapes: map[subtree][]shapeOf{}, tool: tool}
 }
 
 func addTool(m map[string][]int, k string, t int) {
@@ -92,39 +104,65 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 	if !ok {
 		return
 	}
-	var walk func(v jsonjs.Value, root bool)
-	walk = func(v jsonjs.Value, root bool) {
+	var at []pathStep
+	var walk func(v jsonjs.Value, root bool) subtree
+	mapping := func(v jsonjs.Value) subtree {
+		b := startObject()
+		for _, d := range v.Members() {
+			at = append(at, pathStep{key: d.Key, index: -1})
+			b.member(d.Key, walk(d.Value, false))
+			at = at[:len(at)-1]
+		}
+		return b.end()
+	}
+	walk = func(v jsonjs.Value, root bool) subtree {
 		switch v.Kind() {
 		case jsonjs.Array:
-			for _, e := range v.Elems() {
-				walk(e, false)
+			b := startArray()
+			for i, e := range v.Elems() {
+				at = append(at, pathStep{index: i})
+				b.add(walk(e, false))
+				at = at[:len(at)-1]
 			}
+			return b.end()
 		case jsonjs.Object:
-			if !root {
-				if txt := jsonjs.Stringify(v); len(txt) >= minRepeat {
-					addTool(x.subs, string(txt), t)
+		default:
+			return leafSubtree(v)
+		}
+		b := startObject()
+		for _, m := range v.Members() {
+			at = append(at, pathStep{key: m.Key, index: -1})
+			var st subtree
+			switch {
+			case m.Key == "description" && m.Value.Kind() == jsonjs.String:
+				for _, s := range sentences(m.Value.Str()) {
+					addTool(x.sentences, s, t)
 				}
+				st = leafSubtree(m.Value)
+			case dataKey(m.Key):
+				st = subtreeOf(m.Value)
+			case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
+				st = mapping(m.Value)
+			default:
+				st = walk(m.Value, false)
 			}
-			for _, m := range v.Members() {
-				switch {
-				case m.Key == "description" && m.Value.Kind() == jsonjs.String:
-					for _, s := range sentences(m.Value.Str()) {
-						addTool(x.sentences, s, t)
-					}
-				case dataKey(m.Key):
-				case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
-					for _, d := range m.Value.Members() {
-						walk(d.Value, false)
-					}
-				default:
-					walk(m.Value, false)
-				}
+			at = at[:len(at)-1]
+			b.member(m.Key, st)
+		}
+		st := b.end()
+		if !root && st.n >= minRepeat {
+			c := x.subs[st]
+			switch {
+			case c == nil:
+				x.subs[st] = &crossSub{tool: t, path: append([]pathStep(nil), at...), tools: []int{t}}
+			case c.tools[len(c.tools)-1] != t:
+				c.tools = append(c.tools, t)
 			}
 		}
+		return st
 	}
 	walk(s, true)
-	var vals []string
-	shape := shapeText(jsonjs.ObjectValue([]jsonjs.Member{{Key: "d", Value: descOrNull(tool)}, {Key: "s", Value: s}}), &vals)
+	shape, vals := shapeHash(jsonjs.ObjectValue([]jsonjs.Member{{Key: "d", Value: descOrNull(tool)}, {Key: "s", Value: s}}))
 	x.shapes[shape] = append(x.shapes[shape], shapeOf{tool: t, values: vals, bytes: ModelReadBytes(tool)})
 }
 
@@ -133,40 +171,31 @@ func descOrNull(tool jsonjs.Value) jsonjs.Value {
 	return d
 }
 
-// shapeText writes v with every scalar replaced by "?" and appends the
-// scalars' JSON texts to vals, in order.
-func shapeText(v jsonjs.Value, vals *[]string) string {
-	var b strings.Builder
-	var walk func(v jsonjs.Value)
-	walk = func(v jsonjs.Value) {
+// shapeHash returns the hash of v with every scalar left out, and the
+// scalars' hashes, in order.
+func shapeHash(v jsonjs.Value) (subtree, []uint64) {
+	var vals []uint64
+	var walk func(v jsonjs.Value) subtree
+	walk = func(v jsonjs.Value) subtree {
 		switch v.Kind() {
 		case jsonjs.Array:
-			b.WriteByte('[')
-			for i, e := range v.Elems() {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				walk(e)
+			b := startArray()
+			for _, e := range v.Elems() {
+				b.add(walk(e))
 			}
-			b.WriteByte(']')
+			return b.end()
 		case jsonjs.Object:
-			b.WriteByte('{')
-			for i, m := range v.Members() {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.Write(jsonjs.AppendQuote(nil, m.Key))
-				b.WriteByte(':')
-				walk(m.Value)
+			b := startObject()
+			for _, m := range v.Members() {
+				b.member(m.Key, walk(m.Value))
 			}
-			b.WriteByte('}')
-		default:
-			b.WriteByte('?')
-			*vals = append(*vals, string(jsonjs.Stringify(v)))
+			return b.end()
 		}
+		vals = append(vals, leafSubtree(v).h)
+		return subtree{h: tagNull}
 	}
-	walk(v)
-	return b.String()
+	st := walk(v)
+	return subtree{h: st.h}, vals
 }
 
 // sentences splits a description into sentences of at least minRepeat
@@ -199,19 +228,45 @@ func (x *crossTools) findings() []Finding {
 	out := []Finding{}
 	// subschemas, largest savings first; a subschema inside one already
 	// reported for the same tools is left out
-	var subs []Finding
-	for txt, ts := range x.subs {
-		if len(ts) < 2 {
-			continue
-		}
-		subs = append(subs, x.finding(FindRepeatedSubschema, txt, ts, int64(len(txt))))
+	type rep struct {
+		c    *crossSub
+		save int64
+		n    int
 	}
-	sortFindings(subs)
+	var reps []rep
+	for st, c := range x.subs {
+		if len(c.tools) >= 2 {
+			reps = append(reps, rep{c, int64(st.n) * int64(len(c.tools)-1), st.n})
+		}
+	}
+	sort.Slice(reps, func(i, j int) bool {
+		a, b := reps[i], reps[j]
+		if a.save != b.save {
+			return a.save > b.save
+		}
+		if a.c.tool != b.c.tool {
+			return a.c.tool < b.c.tool
+		}
+		return writePath(a.c.path) < writePath(b.c.path)
+	})
+	parsed := map[int]jsonjs.Value{}
 	var kept []Finding
-	for _, f := range subs {
+	for _, r := range reps {
 		if len(kept) == maxFindings {
 			break
 		}
+		tool, ok := parsed[r.c.tool]
+		if !ok {
+			var err error
+			if tool, err = x.tool(r.c.tool); err != nil {
+				continue // read once already: it does not fail now
+			}
+			parsed[r.c.tool] = tool
+		}
+		s, _ := tool.Get("inputSchema")
+		v, _ := valueAt(s, r.c.path)
+		txt := string(jsonjs.Stringify(v))
+		f := x.finding(FindRepeatedSubschema, txt, r.c.tools, int64(r.n))
 		inside := false
 		for _, k := range kept {
 			if len(k.Tools) == len(f.Tools) && strings.Contains(k.Text, f.Text) {
@@ -266,7 +321,7 @@ func (x *crossTools) findings() []Finding {
 	return append(out, sims...)
 }
 
-func differ(a, b []string) int {
+func differ(a, b []uint64) int {
 	n := 0
 	for i := range a {
 		if a[i] != b[i] {

@@ -113,7 +113,7 @@ func ProfileBytes(c *Capture) (_ *ByteProfile, err error) {
 	p := &ByteProfile{PerTool: make([]ToolProfile, 0, len(c.Tools)), Findings: []Finding{}}
 	total := map[string]int64{}
 	wire := map[string]int64{}
-	cross := newCrossTools()
+	cross := newCrossTools(c.tool)
 	for i := range c.Tools {
 		tool, err := c.tool(i)
 		if err != nil {

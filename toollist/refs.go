@@ -80,59 +80,71 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 	// refs outside the root definitions, then inside each definition
 	inDef := map[string][]refAt{} // container+"\x00"+name -> refs inside
 	var prob *refProblem
-	var walk func(v jsonjs.Value, path string, root bool, sink *[]refAt)
-	walk = func(v jsonjs.Value, path string, root bool, sink *[]refAt) {
+	// the path is kept as a stack of keys and indexes, written out only
+	// where a $ref or a problem is met
+	var at []pathStep
+	here := func() string { return writePath(at) }
+	var walk func(v jsonjs.Value, root bool, sink *[]refAt)
+	walk = func(v jsonjs.Value, root bool, sink *[]refAt) {
 		if prob != nil {
 			return
 		}
 		switch v.Kind() {
 		case jsonjs.Array:
 			for i, e := range v.Elems() {
-				walk(e, path+"["+strconv.Itoa(i)+"]", false, sink)
+				at = append(at, pathStep{index: i})
+				walk(e, false, sink)
+				at = at[:len(at)-1]
 			}
 		case jsonjs.Object:
 			for _, m := range v.Members() {
-				p := path + pathKey(m.Key)
+				at = append(at, pathStep{key: m.Key, index: -1})
 				switch {
 				case m.Key == "$dynamicRef" || m.Key == "$recursiveRef":
-					prob = &refProblem{p, m.Key + " is not followed"}
-					return
+					prob = &refProblem{here(), m.Key + " is not followed"}
 				case m.Key == "$id" && !root:
-					prob = &refProblem{p, "a nested $id changes what its $refs point at"}
-					return
+					prob = &refProblem{here(), "a nested $id changes what its $refs point at"}
 				case m.Key == "$ref":
 					if m.Value.Kind() != jsonjs.String {
-						prob = &refProblem{p, "is " + article(m.Value.Kind()) + ", not a reference"}
-						return
+						prob = &refProblem{here(), "is " + article(m.Value.Kind()) + ", not a reference"}
+						break
 					}
 					toks, what := localPointer(m.Value.Str())
 					if what != "" {
-						prob = &refProblem{p, fmt.Sprintf("%q %s", m.Value.Str(), what)}
-						return
+						prob = &refProblem{here(), fmt.Sprintf("%q %s", m.Value.Str(), what)}
+						break
 					}
 					if _, ok := resolvePointer(schema, toks); !ok {
-						prob = &refProblem{p, fmt.Sprintf("%q points at nothing", m.Value.Str())}
-						return
+						prob = &refProblem{here(), fmt.Sprintf("%q points at nothing", m.Value.Str())}
+						break
 					}
-					*sink = append(*sink, refAt{p, m.Value.Str(), toks})
+					*sink = append(*sink, refAt{here(), m.Value.Str(), toks})
 				case dataKey(m.Key):
 				case root && (m.Key == "$defs" || m.Key == "definitions"):
 					for _, d := range m.Value.Members() {
 						var rs []refAt
-						walk(d.Value, p+pathKey(d.Key), false, &rs)
+						at = append(at, pathStep{key: d.Key, index: -1})
+						walk(d.Value, false, &rs)
+						at = at[:len(at)-1]
 						inDef[m.Key+"\x00"+d.Key] = rs
 					}
 				case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
 					for _, d := range m.Value.Members() {
-						walk(d.Value, p+pathKey(d.Key), false, sink)
+						at = append(at, pathStep{key: d.Key, index: -1})
+						walk(d.Value, false, sink)
+						at = at[:len(at)-1]
 					}
 				default:
-					walk(m.Value, p, false, sink)
+					walk(m.Value, false, sink)
+				}
+				at = at[:len(at)-1]
+				if prob != nil {
+					return
 				}
 			}
 		}
 	}
-	walk(schema, "$", true, &u.refs)
+	walk(schema, true, &u.refs)
 	if prob != nil {
 		return nil, prob
 	}
@@ -223,6 +235,28 @@ func resolvePointer(v jsonjs.Value, toks []string) (jsonjs.Value, bool) {
 		}
 	}
 	return v, true
+}
+
+// pathStep is a step of a JSON path: a member's key, or an array's index
+// (index >= 0).
+type pathStep struct {
+	key   string
+	index int
+}
+
+// writePath writes a JSON path: "$.properties.a", "$.anyOf[0]".
+func writePath(steps []pathStep) string {
+	b := []byte{'$'}
+	for _, s := range steps {
+		if s.index >= 0 {
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(s.index), 10)
+			b = append(b, ']')
+			continue
+		}
+		b = append(b, pathKey(s.key)...)
+	}
+	return string(b)
 }
 
 // pathKey writes a member's key as a step of a JSON path: ".key" for an
