@@ -300,3 +300,7 @@ func toolLabel(tool jsonjs.Value, i int) (string, bool) {
 	}
 	return fmt.Sprintf("tools[%d]", i), false
 }
+
+// Tool parses the i-th tool, as JSON.parse would; an error names the
+// capture and the tool's place in it.
+func (c *Capture) Tool(i int) (jsonjs.Value, error) { return c.tool(i) }
