@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -32,7 +33,8 @@ documented in docs/breaking.md.
 --fail-on breaking|warning makes a change of that level or worse a
 finding: one line each on stderr, exit 1. --junit FILE writes a JUnit
 report, one case per tool; --github prints an annotation for each warning
-or breaking change on the line of the capture where its tool is.
+or breaking change on the line of the capture where its tool is, and
+writes the changes to the step summary.
 `
 
 // breakingFlags are measure diff's flags for the classified changes.
@@ -228,8 +230,9 @@ func breakingFindings(stderr io.Writer, r *classified, b *breakingFlags) bool {
 	return len(fail) > 0
 }
 
-// breakingCI writes --junit and, with --github, the annotations to w.
-func breakingCI(w io.Writer, r *classified, b *breakingFlags) error {
+// breakingCI writes --junit and, with --github, the annotations to w
+// and the changes to the step summary.
+func breakingCI(w, stderr io.Writer, r *classified, b *breakingFlags) error {
 	if r == nil {
 		return nil
 	}
@@ -242,10 +245,18 @@ func breakingCI(w io.Writer, r *classified, b *breakingFlags) error {
 			return fmt.Errorf("--junit %s: %v", b.junit, unwrapPath(err))
 		}
 	}
-	if b.github {
-		for _, a := range breakingAnnotations(r, b) {
-			fmt.Fprintln(w, a)
-		}
+	if !b.github {
+		return nil
+	}
+	for _, a := range breakingAnnotations(r, b) {
+		fmt.Fprintln(w, a)
+	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "### measure diff: %s\n", countsText(r.changes))
+	writeBreaking(markdown{&buf}, r)
+	buf.WriteString("\n")
+	if err := ghactions.AppendSummary(buf.Bytes()); err != nil {
+		line(stderr, "measure: warning: --github: the step summary: %v", err)
 	}
 	return nil
 }

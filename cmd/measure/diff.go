@@ -251,7 +251,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 // diffFindings writes the CI outputs (annotations to annotate) and the
 // findings: growth past --max-growth, changes at --fail-on's level.
 func diffFindings(annotate, stderr io.Writer, grown []growth, unit string, cls *classified, bf *breakingFlags) error {
-	if err := breakingCI(annotate, cls, bf); err != nil {
+	if err := breakingCI(annotate, stderr, cls, bf); err != nil {
 		return err
 	}
 	err := growthFindings(stderr, grown, unit)
