@@ -68,7 +68,9 @@ var ruleCases = []struct {
 	{"open-world-hint-raised", tool(`,"annotations":{"openWorldHint":false}`), tool(`,"annotations":{"openWorldHint":true}`),
 		[]string{`warning open-world-hint-raised t annotations.openWorldHint false -> true`}},
 	{"hint-promises-more", tool(`,"annotations":{"readOnlyHint":false,"destructiveHint":true}`), tool(`,"annotations":{"readOnlyHint":true,"destructiveHint":false}`),
-		[]string{`compatible hint-promises-more t annotations.readOnlyHint false -> true`, `compatible hint-promises-more t annotations.destructiveHint true -> false`}},
+		[]string{`compatible hint-promises-more t annotations.readOnlyHint false -> true`, `compatible hint-moot-changed t annotations.destructiveHint true -> false`}},
+	{"hint-moot-changed", tool(`,"annotations":{"readOnlyHint":true,"destructiveHint":false}`), tool(`,"annotations":{"readOnlyHint":true}`),
+		[]string{`compatible hint-moot-changed t annotations.destructiveHint false -> `}},
 	{"task-support-narrowed", tool(`,"execution":{"taskSupport":"optional"}`), tool(`,"execution":{"taskSupport":"required"}`),
 		[]string{`breaking task-support-narrowed t execution.taskSupport "optional" -> "required"`}},
 	{"task-support-widened", tool(``), tool(`,"execution":{"taskSupport":"optional"}`),
@@ -220,5 +222,30 @@ func TestWorstAndCount(t *testing.T) {
 	}
 	if _, ok := compat.ParseLevel("severe"); ok {
 		t.Errorf("ParseLevel(severe) ok")
+	}
+}
+
+// TestReadOnlyHints: destructiveHint and idempotentHint mean something
+// only for a tool that is not read-only.
+func TestReadOnlyHints(t *testing.T) {
+	cases := []struct {
+		old, new string
+		want     []string
+	}{
+		// read-only before: the new hints are held to what it promised
+		{tool(`,"annotations":{"readOnlyHint":true}`), tool(`,"annotations":{"destructiveHint":true,"idempotentHint":true}`),
+			[]string{`warning destructive-hint-raised t annotations.destructiveHint  -> true`, `warning read-only-hint-dropped t annotations.readOnlyHint true -> `}},
+		// read-only now: its other two hints mean nothing
+		{tool(`,"annotations":{"destructiveHint":false}`), tool(`,"annotations":{"readOnlyHint":true,"destructiveHint":true}`),
+			[]string{`compatible hint-promises-more t annotations.readOnlyHint  -> true`, `compatible hint-moot-changed t annotations.destructiveHint false -> true`}},
+		// read-only in both, a hint left out: nothing promised less
+		{tool(`,"annotations":{"readOnlyHint":true,"idempotentHint":true}`), tool(`,"annotations":{"readOnlyHint":true}`),
+			[]string{`compatible hint-moot-changed t annotations.idempotentHint true -> `}},
+	}
+	for _, c := range cases {
+		got := lines(compat.Compare(tools(t, c.old), tools(t, c.new)))
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("old %s\nnew %s\n(-want +got):\n%s", c.old, c.new, diff)
+		}
 	}
 }

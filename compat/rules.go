@@ -69,6 +69,7 @@ var (
 	ruleIdempotent    = rule("idempotent-hint-dropped", Warning, "idempotentHint no longer promises that a repeated call has no further effect")
 	ruleOpenWorld     = rule("open-world-hint-raised", Warning, "openWorldHint now says the tool reaches an open world of outside entities")
 	ruleHintMore      = rule("hint-promises-more", Compatible, "an annotation now promises more (read-only, not destructive, idempotent or closed world)")
+	ruleHintMoot      = rule("hint-moot-changed", Compatible, "destructiveHint or idempotentHint changed on a tool that says it is read-only, where they mean nothing")
 	ruleTaskNarrowed  = rule("task-support-narrowed", Breaking, "execution.taskSupport now refuses a way of calling that used to work (a task now required, or no longer allowed)")
 	ruleTaskWidened   = rule("task-support-widened", Compatible, "execution.taskSupport now allows more ways of calling")
 	ruleMeta          = rule("meta-changed", Compatible, "_meta changed")

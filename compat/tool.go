@@ -104,12 +104,27 @@ var hints = []hint{
 
 // annotations compares the annotations by what each hint means, its
 // default included: an absent readOnlyHint is false, an absent
-// destructiveHint true.
+// destructiveHint true. destructiveHint and idempotentHint mean something
+// only for a tool that is not read-only: when the new version says
+// readOnlyHint true, a change to them is hint-moot-changed; when only the
+// old one does, the old tool promised what a read-only tool does (not
+// destructive, idempotent) and the new hints it gives are held to that
+// (the ones it leaves out are read-only-hint-dropped's to say).
 func (c *comparer) annotations(o, n jsonjs.Value) {
+	ro, roh := o.Get("readOnlyHint")
+	rn, rnh := n.Get("readOnlyHint")
+	oldRO, newRO := boolOr(ro, roh, false), boolOr(rn, rnh, false)
 	for _, k := range union(o, n) {
 		ov, oh := o.Get(k)
 		nv, nh := n.Get(k)
 		path := join("annotations", k)
+		moot := k == "destructiveHint" || k == "idempotentHint"
+		if moot && newRO {
+			if ot, nt := text(ov, oh), text(nv, nh); ot != nt {
+				c.add(ruleHintMoot, path, ot, nt)
+			}
+			continue
+		}
 		var h *hint
 		for i := range hints {
 			if hints[i].key == k {
@@ -127,6 +142,9 @@ func (c *comparer) annotations(o, n jsonjs.Value) {
 			continue
 		}
 		ob, nb := boolOr(ov, oh, h.def), boolOr(nv, nh, h.def)
+		if moot && oldRO {
+			ob = !h.less // what a read-only tool promises
+		}
 		if ob == nb {
 			continue
 		}

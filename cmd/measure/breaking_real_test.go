@@ -77,7 +77,8 @@ func TestRealVersionPairs(t *testing.T) {
 			// on moved. Each of the 9 tools gained a title, an
 			// outputSchema and a $schema in its input schema; the
 			// annotations now promise more (read-only, not destructive,
-			// idempotent, closed world), 24 hints in all.
+			// idempotent, closed world), 18 hints in all; the 3 read-only
+			// tools' destructiveHint and idempotentHint mean nothing (6).
 			name: "memory",
 			old: func(dir string) []string {
 				return []string{"env", "MEMORY_FILE_PATH=" + filepath.Join(dir, "memory.jsonl"), node, filepath.Join(old, "server-memory-2025", "dist", "index.js")}
@@ -85,7 +86,7 @@ func TestRealVersionPairs(t *testing.T) {
 			new: func(dir string) []string {
 				return []string{"env", "MEMORY_FILE_PATH=" + filepath.Join(dir, "memory.jsonl"), filepath.Join(bin, "mcp-server-memory")}
 			},
-			fine: map[string]int{"title-changed": 9, "output-schema-added": 9, "note-changed": 9, "hint-promises-more": 24},
+			fine: map[string]int{"title-changed": 9, "output-schema-added": 9, "note-changed": 9, "hint-promises-more": 18, "hint-moot-changed": 6},
 		},
 		{
 			// server-everything 2025.12.18 -> 2026.8.31: the tools were
@@ -93,8 +94,9 @@ func TestRealVersionPairs(t *testing.T) {
 			// get-sum, printEnv get-env...) and some were dropped (zip,
 			// sampleLLM): the 10 old names are gone, breaking every call
 			// by them; 12 tools are new. echo stayed, with a title, a new
-			// description, its input schema no longer closed, and all four
-			// hints now promising more.
+			// description, its input schema no longer closed, and its hints
+			// now saying read-only and closed world (its destructiveHint
+			// and idempotentHint, on a read-only tool, mean nothing).
 			name: "everything",
 			old: func(string) []string {
 				return []string{node, filepath.Join(old, "server-everything-2025", "dist", "index.js"), "stdio"}
@@ -112,7 +114,7 @@ func TestRealVersionPairs(t *testing.T) {
 				"breaking tool-removed structuredContent ",
 				"breaking tool-removed zip ",
 			},
-			fine: map[string]int{"tool-added": 12, "title-changed": 1, "description-changed": 1, "additional-properties-opened": 1, "hint-promises-more": 4},
+			fine: map[string]int{"tool-added": 12, "title-changed": 1, "description-changed": 1, "additional-properties-opened": 1, "hint-promises-more": 2, "hint-moot-changed": 2},
 		},
 	}
 	for _, p := range pairs {
