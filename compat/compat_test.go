@@ -2,6 +2,8 @@ package compat_test
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -246,6 +248,29 @@ func TestReadOnlyHints(t *testing.T) {
 		got := lines(compat.Compare(tools(t, c.old), tools(t, c.new)))
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("old %s\nnew %s\n(-want +got):\n%s", c.old, c.new, diff)
+		}
+	}
+}
+
+// TestRulesDocumented holds docs/breaking.md to the rules: a "#### id"
+// heading for each, and none for a rule that does not exist.
+func TestRulesDocumented(t *testing.T) {
+	data, err := os.ReadFile("../docs/breaking.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if id, ok := strings.CutPrefix(l, "#### "); ok {
+			documented[id] = true
+			if _, known := compat.Rules[id]; !known {
+				t.Errorf("docs/breaking.md documents %q, which is no rule", id)
+			}
+		}
+	}
+	for id := range compat.Rules {
+		if !documented[id] {
+			t.Errorf("rule %s is not documented in docs/breaking.md", id)
 		}
 	}
 }

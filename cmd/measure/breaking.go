@@ -33,8 +33,9 @@ documented in docs/breaking.md.
 --fail-on breaking|warning makes a change of that level or worse a
 finding: one line each on stderr, exit 1. --junit FILE writes a JUnit
 report, one case per tool; --github prints an annotation for each warning
-or breaking change on the line of the capture where its tool is, and
-writes the changes to the step summary.
+or breaking change on the line of the capture where its tool is (on
+stderr with --json or --markdown), and writes the changes to the step
+summary (not with --markdown: that output is for the summary itself).
 `
 
 // breakingFlags are measure diff's flags for the classified changes.
@@ -43,6 +44,9 @@ type breakingFlags struct {
 	level  compat.Level
 	junit  string
 	github bool
+	// markdown: the report itself is Markdown, for the user to put in
+	// the summary; --github leaves the step summary alone.
+	markdown bool
 }
 
 func addBreakingFlags(cmd *cli.Command) *breakingFlags {
@@ -250,6 +254,9 @@ func breakingCI(w, stderr io.Writer, r *classified, b *breakingFlags) error {
 	}
 	for _, a := range breakingAnnotations(r, b) {
 		fmt.Fprintln(w, a)
+	}
+	if b.markdown {
+		return nil
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "### measure diff: %s\n", countsText(r.changes))

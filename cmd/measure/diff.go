@@ -196,8 +196,9 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		}
 		return diffFindings(stderr, stderr, grown, u, cls, bf)
 	}
+	annotate := stdout
 	if asMarkdown {
-		stdout = markdown{stdout}
+		stdout, annotate, bf.markdown = markdown{stdout}, stderr, true
 	}
 	line(stdout, "old: %s, %d %s", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
 	line(stdout, "new: %s, %d %s", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
@@ -245,7 +246,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		writeWhy(stdout, changes, c.Total.New-c.Total.Old)
 	}
 	writeBreaking(stdout, cls)
-	return diffFindings(stdout, stderr, grown, u, cls, bf)
+	return diffFindings(annotate, stderr, grown, u, cls, bf)
 }
 
 // diffFindings writes the CI outputs (annotations to annotate) and the
