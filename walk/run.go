@@ -481,7 +481,7 @@ func specErrAt(st *Step, line int, err error) error {
 // resolve turns a spec URL (absolute, or a path relative to the base URL)
 // into an absolute URL.
 func (r *runner) resolve(u string) (string, error) {
-	if strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+	if absoluteURL(u) {
 		return u, nil
 	}
 	if r.opts.BaseURL == "" {

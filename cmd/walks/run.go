@@ -34,7 +34,8 @@ With no --url, each walk runs against a twin of its own (the embedded
 twin, a server that plays the agent service's surface), started empty on a
 loopback port for the walk and stopped after it: a walk counts the same
 alone, beside any others, in any order (--jobs, --shuffle) and in any
-share (--shard).
+share (--shard). A run whose walks send nothing to a base URL (their
+servers are stdio commands or absolute URLs) starts no twin.
 
 With --url, the walks share the server. A walk that reads lists other
 walks write (isolation: shared in its spec) counts what ran there before
@@ -200,7 +201,8 @@ type walksRun struct {
 	server  string            // whose numbers the run reads: budgets.RunServer
 	base    *walk.Report      // nil without --base
 	shard   *walk.ShardReport // nil unless --shard picked a share
-	target  string            // where the walks run: "twin", or the --url (serverName)
+	target  string            // where the walks run: "twin", "local", or the --url (serverName)
+	own     bool              // each walk runs on servers of its own: a twin, or the commands it starts
 	rank    map[string]int    // each walk's place in the run order, with --shuffle
 }
 
@@ -268,6 +270,10 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if r.specs, err = loadSpecs(stderr, fs.Args(), vars, f.walks); err != nil {
 		return nil, err
 	}
+	r.own = f.url == ""
+	if r.own && !needsTwin(r.specs) {
+		r.target = localTarget
+	}
 	if fs.Changed("shuffle") {
 		r.rank = shuffleRank(r.specs, f.shuffle)
 	}
@@ -310,7 +316,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		}
 	}
 	// Last, so that nothing after it fails with the file locked.
-	r.server = budgets.RunServer(f.server, f.url, f.url == "")
+	r.server = budgets.RunServer(f.server, f.url, r.target == "twin")
 	if err := r.loadBudgets(stderr, "run"); err != nil {
 		return nil, err
 	}
@@ -323,7 +329,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 // others write run first, one at a time.
 func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout}
-	if r.f.url == "" {
+	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
 	}
@@ -349,7 +355,7 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		}
 	}
 	order := runOrder(r.specs, r.rank)
-	if r.target == "twin" {
+	if r.own {
 		runSome(order, r.f.jobs)
 	} else {
 		var shared, rest []int
@@ -379,7 +385,7 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 	for _, oc := range outcomes {
 		s := oc.Spec
 		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
-		if s.Isolation == walk.IsolationShared && r.target != "twin" {
+		if s.Isolation == walk.IsolationShared && !r.own {
 			wr.OrderDependent = true
 			dependent = append(dependent, s.Name)
 		}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/readmeter/readmeter/internal/scripttest"
@@ -17,6 +20,12 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"walks": main,   // the built command exactly: main, as the binary runs it
 		"gh":    fakeGH, // the GitHub CLI, as TestAction's action calls it
+		// a stdio MCP server whose answers are as large as asked
+		"answers": func() {
+			if err := walktest.NewAnswerServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+				os.Exit(1)
+			}
+		},
 	})
 }
 
