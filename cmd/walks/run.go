@@ -102,8 +102,9 @@ func checkGateFlags(c *cli.Command, f runFlags) error {
 	if c.Flags.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
 		return c.Usagef("--check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
 	}
-	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
-		return c.Usagef("--strict, --update and --check-slack need --budgets FILE")
+	// --strict alone holds the answers to the clients' answer limits.
+	if f.budgetFile == "" && (f.update || f.slack >= 0) {
+		return c.Usagef("--update and --check-slack need --budgets FILE")
 	}
 	if f.asJSON && f.markdown {
 		return c.Usagef("--json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
@@ -437,6 +438,10 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 			}
 		}
 		v.checks = append(v.checks, checks...)
+		wr.AnswerLimits = oc.Result.AnswerLints()
+		for _, l := range wr.AnswerLimits {
+			v.rep.Warnings = append(v.rep.Warnings, answerLimitText(s.Name, l))
+		}
 		v.rep.Walks = append(v.rep.Walks, wr)
 	}
 	if len(dependent) > 0 {
@@ -532,7 +537,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 		}
 	}
 	if r.f.junit != "" {
-		data, err := junitReport(rep, v.checks, r.f.slack).Marshal()
+		data, err := junitReport(rep, v.checks, r.f.slack, r.f.strict).Marshal()
 		if err == nil {
 			err = atomicfile.Write(r.f.junit, data)
 		}
@@ -565,9 +570,12 @@ func (r *walksRun) exit(v *verdict) error {
 		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", v.differ, plural(v.differ, "walk", "walks")))
 	case r.f.strict && unbudgeted > 0:
 		return cli.Finding(fmt.Errorf("--strict: %d %s not in %s", unbudgeted, plural(unbudgeted, "budget is", "budgets are"), r.f.budgetFile))
-	case r.f.strict && countUnbudgeted(v.rep) > 0:
+	case r.f.strict && r.budgets != nil && countUnbudgeted(v.rep) > 0:
 		n := countUnbudgeted(v.rep)
 		return cli.Finding(fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have")))
+	case r.f.strict && countAnswerLints(v.rep) > 0:
+		n := countAnswerLints(v.rep)
+		return cli.Finding(fmt.Errorf("--strict: %d %s over a client's answer limit", n, plural(n, "answer is", "answers are")))
 	}
 	return nil
 }
