@@ -5,6 +5,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +24,16 @@ func TestMain(m *testing.M) {
 		"gh":    fakeGH, // the GitHub CLI, as TestAction's action calls it
 		// a stdio MCP server whose answers are as large as asked
 		"answers": func() {
-			if err := walktest.NewAnswerServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			srv := walktest.NewAnswerServer()
+			if os.Getenv("ANSWERS_FAULTS") == "1" {
+				walktest.AddFaultTools(srv, func() { os.Exit(1) })
+			}
+			if p := os.Getenv("ANSWERS_PIDFILE"); p != "" {
+				if err := os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+					os.Exit(1)
+				}
+			}
+			if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 				os.Exit(1)
 			}
 		},
@@ -59,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"noraw":      scripttest.Noraw,
 			"tsvalid":    scripttest.TSValid,
 			"lineends":   scripttest.LineEnds,
+			"gone":       gone,
 		},
 	})
 }
@@ -68,4 +80,20 @@ func TestScripts(t *testing.T) {
 func noGitHub(t *testing.T) {
 	t.Setenv("GITHUB_ACTIONS", "")
 	t.Setenv("GITHUB_STEP_SUMMARY", "")
+}
+
+// gone checks that the process whose pid the file holds has ended: every
+// process a walk started is gone when walks exits.
+func gone(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: gone PIDFILE")
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[0])))
+	if err != nil {
+		ts.Fatalf("gone: %v", err)
+	}
+	alive := processAlive(pid)
+	if alive != neg {
+		ts.Fatalf("gone: process %d alive: %v", pid, alive)
+	}
 }

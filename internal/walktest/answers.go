@@ -76,3 +76,23 @@ func NewAnswerServer() *mcp.Server {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// AddFaultTools adds to srv the tools of a server gone wrong: die (the
+// process exits mid-call), hang (never answers) and huge (a text block of
+// size characters, a 100 MB answer if asked).
+func AddFaultTools(srv *mcp.Server, exit func()) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "die", Description: "Exits mid-call."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			exit()
+			return nil, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "hang", Description: "Never answers."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "huge", Description: "Answers size characters."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: repeat(in)}}}, nil, nil
+		})
+}
