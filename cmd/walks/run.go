@@ -465,7 +465,7 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 		v.checks = append(v.checks, checks...)
 		wr.AnswerLimits = oc.Result.AnswerLints()
 		for _, l := range wr.AnswerLimits {
-			v.rep.Warnings = append(v.rep.Warnings, answerLimitText(s.Name, l))
+			v.notes = append(v.notes, note{text: answerLimitText(s.Name, l), subject: s.Name})
 		}
 		v.rep.Walks = append(v.rep.Walks, wr)
 	}
