@@ -153,6 +153,7 @@ type options struct {
 	serverName           string
 	marginal             bool
 	calibration          string
+	html                 string
 	profiles             []*toollist.Profile
 	calib                *toollist.Calibration
 	// descCeiling and instrCeiling: the ceilings were asked for
@@ -195,6 +196,7 @@ func newCommand(o *options) *cli.Command {
 	fs.StringVar(&o.serverName, "server-name", "", "the server's `NAME` in the client's configuration, which clients put in tool names (default: the init answer's serverInfo.name, else the budget key)")
 	fs.BoolVar(&o.marginal, "marginal", false, "print what removing each tool saves, the shared prelude and instructions counted once, with the check that they add up")
 	fs.StringVar(&o.calibration, "calibration", "", "a calibration `FILE` that measure calibrate wrote: print each client's estimate of the provider's tokens with its error")
+	fs.StringVar(&o.html, "html", "", htmlFlagUsage)
 	return c
 }
 
@@ -250,6 +252,9 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		if err := atomicfile.Writable(o.junit); err != nil {
 			return cli.Usage("--junit %s: %v", o.junit, unwrapPath(err))
 		}
+	}
+	if err := checkHTMLPath(o.html); err != nil {
+		return err
 	}
 	given, err := parseBudgetFlags(o.budget)
 	if err != nil {
@@ -396,6 +401,11 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 
+	if o.html != "" {
+		if err := writeHTML(o.html, measurePage(reports, paths)); err != nil {
+			return err
+		}
+	}
 	out := stdout
 	if o.markdown {
 		out = markdown{stdout}

@@ -56,6 +56,21 @@ func Binary() string {
 	return ""
 }
 
+// Start returns a chromedp context on a new headless Chromium (the binary
+// bin, with a window of w by h CSS pixels and its profile in dir), and the
+// func that stops it. The browser starts at the context's first Run.
+func Start(bin string, w, h int, dir string, opts ...chromedp.ContextOption) (context.Context, context.CancelFunc) {
+	aopts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.NoSandbox,
+		chromedp.WindowSize(w, h),
+		chromedp.UserDataDir(dir),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), aopts...)
+	ctx, cancelCtx := chromedp.NewContext(actx, opts...)
+	return ctx, func() { cancelCtx(); cancelAlloc() }
+}
+
 // Open starts a headless Chromium for the test (stopped at its end) and
 // loads the HTML file at path, waiting until its script has drawn it
 // (the body's data-ready attribute). The window is width by height CSS
@@ -77,17 +92,10 @@ func Open(t testing.TB, path string, size ...int) *Page {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.NoSandbox,
-		chromedp.WindowSize(w, h),
-		chromedp.UserDataDir(t.TempDir()),
-	)
 	p := &Page{t: t, url: "file://" + filepath.ToSlash(abs)}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithListener(p.listen))
+	ctx, cancel := Start(bin, w, h, t.TempDir(), chromedp.WithListener(p.listen))
 	p.ctx = ctx
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	t.Cleanup(cancel)
 	// the first Run starts the browser; a timeout on it would stop the browser
 	if _, err := chromedp.Call(ctx, log.Enable, cdp.Empty{}); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"html"
 	"math"
 	"os"
 	"path/filepath"
@@ -88,7 +89,7 @@ func TestPolicy(t *testing.T) {
 	if csp == nil {
 		t.Fatal("no Content-Security-Policy meta")
 	}
-	policy := strings.ReplaceAll(csp[1], "&#39;", "'")
+	policy := html.UnescapeString(csp[1])
 	for _, el := range []string{"script", "style"} {
 		m := regexp.MustCompile(`(?s)<` + el + `>(.*?)</` + el + `>`).FindStringSubmatch(page)
 		if m == nil {

@@ -96,6 +96,11 @@
       return (t.counts || [])[unit.index] || 0;
     }
     function unitName() { return unit.key === 'bytes' ? 'bytes' : unit.label; }
+    // Each kind of component has one colour and pattern, the same in every tool.
+    var kinds = {}, kindNames = [];
+    servers.forEach(function (s) { (s.tools || []).forEach(function (t) { (t.components || []).forEach(function (c) {
+      if (!(c.name in kinds)) { kinds[c.name] = 'k' + (kindNames.length % 8); kindNames.push(c.name); }
+    }); }); });
     var tools = [];
     servers.forEach(function (s, si) { (s.tools || []).forEach(function (t, ti) { tools.push({ server: s, si: si, ti: ti, tool: t }); }); });
     function total() { var n = 0; tools.forEach(function (r) { n += value(r.tool); }); return n; }
@@ -105,12 +110,13 @@
       lines.push(fmt(t.bytes) + ' bytes, ' + fmt(t.tokens) + ' tokens');
       (data.units || []).forEach(function (u, i) { lines.push(fmt((t.counts || [])[i] || 0) + ' ' + u + ' tokens'); });
       lines.push(pct(value(t), total()) + ' of ' + unitName());
+      (t.components || []).forEach(function (c) { lines.push('  ' + c.name + ': ' + fmt(c.bytes) + ' bytes (' + pct(c.bytes, t.bytes) + ')'); });
       if (diff) lines.push(t.old === undefined || t.old === null ? 'new: not in the old capture' : 'was ' + fmt(t.old) + ' bytes: ' + signed(t.bytes - t.old) + ' (' + delta(t.old, t.bytes) + ')');
       if (t.description) lines.push(t.description);
       return lines.join('\n');
     }
     function colour(r) {
-      if (!diff) return 's' + (r.si % 6);
+      if (!diff) return 'tool';
       var t = r.tool;
       if (t.old === undefined || t.old === null) return 'added';
       if (t.bytes === t.old) return 'same';
@@ -177,6 +183,15 @@
         c.setAttribute('data-server', String(r.si));
         c.setAttribute('data-value', String(b.item.value));
         hover(c, figures(r));
+        // the components inside, under the label, when there is room
+        if (!diff && r.tool.components && b.w > 24 && b.h > 36) {
+          var items = r.tool.components.map(function (k) { return { value: k.bytes, c: k }; }).filter(function (i) { return i.value > 0; }).sort(byValue);
+          squarify(items, 0, 16, b.w, b.h - 16).forEach(function (kb) {
+            var sub = el('div', 'sub ' + kinds[kb.item.c.name]);
+            sub.style.left = kb.x + 'px'; sub.style.top = kb.y + 'px'; sub.style.width = kb.w + 'px'; sub.style.height = kb.h + 'px';
+            c.appendChild(sub);
+          });
+        }
         function open() { setZoom([r.si, r.ti]); }
         c.addEventListener('click', open);
         c.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); open(); } });
@@ -201,8 +216,7 @@
       if (zoom.length === 2) {
         var t = servers[zoom[0]].tools[zoom[1]];
         var comps = (t.components && t.components.length ? t.components : [{ name: 'the whole tool', bytes: t.bytes }]);
-        var kinds = {};
-        comps.forEach(function (c, i) { kinds[c.name] = 'k' + (i % 8); });
+        if (!(comps[0].name in kinds)) kinds[comps[0].name] = 'k7';
         var items = comps.map(function (c) { return { value: c.bytes, c: c }; }).filter(function (i) { return i.value > 0; }).sort(byValue);
         squarify(items, 0, 0, W, H).forEach(function (b) {
           var c = b.item.c;
@@ -225,13 +239,13 @@
         }).filter(function (g) { return g.value > 0; }).sort(byValue);
         squarify(groups, 0, 0, W, H).forEach(function (b) {
           drawTools(tools.filter(function (r) { return r.si === b.item.si; }), b.x, b.y, b.w, b.h);
-          var edge = cell('server-edge', b.x, b.y, b.w, b.h, '');
+          var edge = cell('server-edge', b.x, b.y, b.w, b.h, servers[b.item.si].name);
           edge.setAttribute('aria-hidden', 'true');
         });
       }
       if (diff) legendFor([['grew1', 'grew under 10%'], ['grew2', 'grew 10\u201350%'], ['grew3', 'grew over 50%'], ['same', 'unchanged'],
         ['shrank1', 'shrank under 10%'], ['shrank2', 'shrank 10\u201350%'], ['shrank3', 'shrank over 50%'], ['added', 'new tool']]);
-      else legendFor(servers.map(function (s, si) { return ['s' + (si % 6), s.name]; }));
+      else legendFor(kindNames.map(function (n) { return [kinds[n], n]; }));
     }
     document.addEventListener('keydown', function (ev) {
       if (ev.key === 'Escape' && (zoom.length === 2 || (zoom.length === 1 && servers.length > 1))) {
@@ -377,5 +391,6 @@
   }
 
   if (kind === 'walks') walksPage(); else treePage();
+  performance.mark('drawn');
   document.body.setAttribute('data-ready', 'true');
 })();

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/htmlreport"
+	"github.com/readmeter/readmeter/internal/units"
+	"github.com/readmeter/readmeter/toollist"
+)
+
+// htmlFlagUsage is --html's help, one text for measure and measure diff.
+const htmlFlagUsage = "also write the report as one self-contained HTML page to `FILE`: a zoomable treemap of what a model reads, a sortable table, the findings (it works offline, from disk)"
+
+// checkHTMLPath refuses an --html file that cannot be written, before
+// anything is measured.
+func checkHTMLPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := atomicfile.Writable(path); err != nil {
+		return cli.Usage("--html %s: %v", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// writeHTML writes page to path whole, or nothing.
+func writeHTML(path string, page htmlreport.Page) error {
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, page); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, b.Bytes()); err != nil {
+		return cli.Usage("--html %s: %v", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// measurePage is the page of measure's reports: one server per capture,
+// its tools and their components, the findings and the what-ifs.
+func measurePage(reports []*report, paths []string) htmlreport.Page {
+	var t htmlreport.Tree
+	if len(reports) > 0 {
+		for _, c := range reports[0].figures.Tokenizers {
+			t.Units = append(t.Units, c.Name)
+		}
+	}
+	title := "what a model reads of " + escape.Term(paths[0])
+	if len(paths) > 1 {
+		title = fmt.Sprintf("what a model reads of %d tool lists", len(paths))
+	}
+	for i, r := range reports {
+		t.Servers = append(t.Servers, htmlreport.Server{
+			Name:  escape.Term(budgetKey(paths[i])),
+			Path:  escape.Term(paths[i]),
+			Tools: htmlTools(r.figures),
+		})
+		t.Findings = append(t.Findings, htmlFindings(r)...)
+		for _, s := range r.savings {
+			t.Savings = append(t.Savings, htmlreport.Saving{Name: escape.Term(s.Name), ModelReadBytes: s.ModelReadSavingBytes, WireBytes: s.WireSavingBytes, Tools: len(s.Tools)})
+		}
+	}
+	return htmlreport.Page{Kind: htmlreport.KindMeasure, Title: title, Data: t}
+}
+
+// htmlTools returns the treemap's tools of f, each split into the
+// components the figures tell apart: its description, the descriptions
+// inside its schema, and the rest (its name, the schema's structure and
+// the JSON around them). A description's bytes are its UTF-8 bytes, so
+// the escapes JSON adds to it count with the rest.
+func htmlTools(f *toollist.Figures) []htmlreport.Tool {
+	k := len(f.Tokenizers)
+	tools := make([]htmlreport.Tool, len(f.PerTool))
+	for i, tf := range f.PerTool {
+		t := htmlreport.Tool{Name: escape.Term(tf.Name), Bytes: tf.ModelReadBytes, Tokens: tf.ModelReadTokens}
+		if k > 0 && (i+1)*k <= len(f.ToolTokenCounts) {
+			t.Counts = f.ToolTokenCounts[i*k : (i+1)*k]
+		}
+		rest := tf.ModelReadBytes - tf.DescriptionBytes - tf.FieldDescriptionBytes
+		if rest >= 0 {
+			t.Components = []htmlreport.Component{
+				{Name: "description", Bytes: tf.DescriptionBytes},
+				{Name: "field descriptions", Bytes: tf.FieldDescriptionBytes},
+				{Name: "name, schema and framing", Bytes: rest},
+			}
+		}
+		tools[i] = t
+	}
+	return tools
+}
+
+// htmlFindings are a report's findings and warnings, as the page lists
+// them: budgets exceeded, ceilings passed, lints, then the rest of the
+// warnings.
+func htmlFindings(r *report) []htmlreport.Finding {
+	var out []htmlreport.Finding
+	for _, c := range r.budgets.With(gate.Over) {
+		f := htmlreport.Finding{Text: escape.Term(fmt.Sprintf("%s: %s reads %s %s, over the budget of %s declared at %s",
+			c.Key, c.Subject, units.Group(c.Read), unitName(c.Key), units.Group(c.Budget.Value), c.Budget.Where()))}
+		if unitName(c.Key) == "tokens" {
+			// floor(bytes/3) fits the budget from 3*budget+2 bytes down
+			f.SavingBytes = c.Bytes - (3*c.Budget.Value + 2)
+		}
+		out = append(out, f)
+	}
+	for _, ov := range r.over {
+		if ov.What == "instructions" {
+			out = append(out, htmlreport.Finding{Text: fmt.Sprintf("the instructions are %s characters, over the ceiling of %s",
+				units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))})
+			continue
+		}
+		out = append(out, htmlreport.Finding{Tool: escape.Term(ov.Tool), Text: escape.Term(fmt.Sprintf("%s's description is %s characters, over the ceiling of %s",
+			ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max))))})
+	}
+	for _, w := range r.warnings {
+		out = append(out, htmlreport.Finding{Text: escape.Term(w)})
+	}
+	return out
+}
