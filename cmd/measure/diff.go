@@ -117,6 +117,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	tokenizer := new(string)
 	tokenizerFlag(fs, tokenizer)
 	why := fs.Bool("why", false, "attribute every byte of the change to the tool and JSON path that moved, largest growth first, with the check that they add up (two captures)")
+	htmlPath := fs.String("html", "", htmlFlagUsage)
 	var asJSON, asMarkdown bool
 	cmd.JSON(&asJSON)
 	cmd.Markdown(&asMarkdown)
@@ -128,6 +129,9 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	}
 	if asJSON && asMarkdown {
 		return cmd.Usagef("--json and --markdown are two outputs; give one")
+	}
+	if err := checkHTMLPath(*htmlPath); err != nil {
+		return err
 	}
 	limits, err := parseGrowth(*maxGrowth)
 	if err != nil {
@@ -171,6 +175,11 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	var grown []growth
 	if len(limits) > 0 {
 		if grown, err = checkGrowth(c, old, nw, u, limits, oldPath, newPath); err != nil {
+			return err
+		}
+	}
+	if *htmlPath != "" {
+		if err := writeHTML(*htmlPath, diffPage(oldPath, newPath, old, nw, grown, u)); err != nil {
 			return err
 		}
 	}

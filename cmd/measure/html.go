@@ -121,3 +121,43 @@ func htmlFindings(r *report) []htmlreport.Finding {
 	}
 	return out
 }
+
+// diffPage is the page of measure diff: NEW's treemap, each tool with
+// its bytes in OLD (matched by name, the first of a name), the tools
+// removed, and the growth past --max-growth as findings.
+func diffPage(oldPath, newPath string, old, nw *toollist.Figures, grown []growth, unit string) htmlreport.Page {
+	t := htmlreport.Tree{Servers: []htmlreport.Server{{Name: escape.Term(budgetKey(newPath)), Path: escape.Term(newPath), Tools: htmlTools(nw)}}}
+	for _, c := range nw.Tokenizers {
+		t.Units = append(t.Units, c.Name)
+	}
+	before := map[string]int64{}
+	for _, tf := range old.PerTool {
+		if _, ok := before[tf.Name]; !ok {
+			before[tf.Name] = tf.ModelReadBytes
+		}
+	}
+	now := map[string]bool{}
+	tools := t.Servers[0].Tools
+	for i, tf := range nw.PerTool {
+		now[tf.Name] = true
+		if b, ok := before[tf.Name]; ok {
+			tools[i].Old = &b
+		}
+	}
+	for _, tf := range old.PerTool {
+		if !now[tf.Name] {
+			b := tf.ModelReadBytes
+			t.Removed = append(t.Removed, htmlreport.Tool{Name: escape.Term(tf.Name), Old: &b})
+			now[tf.Name] = true // once
+		}
+	}
+	for _, g := range grown {
+		what := "the tool list"
+		if g.what != "total" {
+			what = g.what
+		}
+		t.Findings = append(t.Findings, htmlreport.Finding{Tool: escape.Term(g.what), Text: escape.Term(fmt.Sprintf("%s grew from %s to %s %s (%s, %s), past --max-growth %s",
+			what, group(g.old), group(g.new), unit, units.Signed(g.new-g.old), units.Delta(g.old, g.new), g.limit.flag))})
+	}
+	return htmlreport.Page{Kind: htmlreport.KindDiff, Title: "what a model reads: " + escape.Term(oldPath) + " \u2192 " + escape.Term(newPath), Data: t}
+}

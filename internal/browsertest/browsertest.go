@@ -195,3 +195,31 @@ func (p *Page) Check() {
 		p.t.Errorf("%s made requests: %s", p.url, strings.Join(r, ", "))
 	}
 }
+
+// CheckInert fails the test unless the page holds only the elements a
+// readmeter page makes: its two scripts (the data and the program) and
+// its one style, no image, link, frame, object or <b> (a text's markup
+// drawn as elements), no attribute named on... (a handler) or x (the
+// hostile texts' attribute), nothing run (window.pwned unset), and a
+// Content-Security-Policy that forbids by default.
+func (p *Page) CheckInert() {
+	p.t.Helper()
+	if n := Eval[int](p, `document.scripts.length`); n != 2 {
+		p.t.Errorf("%d scripts, want 2", n)
+	}
+	if n := Eval[int](p, `document.querySelectorAll('style').length`); n != 1 {
+		p.t.Errorf("%d style elements, want the page's one", n)
+	}
+	if n := Eval[int](p, `document.querySelectorAll('img, b, iframe, a, object, embed, link, form').length`); n != 0 {
+		p.t.Errorf("%d elements of the texts' kinds (img, b, a...), want none", n)
+	}
+	if a := Eval[[]string](p, `Array.from(document.querySelectorAll('*')).flatMap(function (e) { return Array.from(e.attributes).map(function (a) { return a.name; }); }).filter(function (n) { return /^on|^x$/.test(n); })`); len(a) > 0 {
+		p.t.Errorf("attributes of the texts on elements: %v", a)
+	}
+	if v := Eval[any](p, `window.pwned === undefined ? null : window.pwned`); v != nil {
+		p.t.Errorf("a text ran as script: window.pwned = %v", v)
+	}
+	if c := Eval[string](p, `(document.querySelector('meta[http-equiv="Content-Security-Policy"]') || {content: ''}).content`); !strings.Contains(c, "default-src 'none'") {
+		p.t.Errorf("policy %q does not forbid by default", c)
+	}
+}
