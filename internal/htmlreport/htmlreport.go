@@ -6,8 +6,8 @@
 //	err := htmlreport.Write(w, htmlreport.Page{Kind: htmlreport.KindMeasure, Title: "tools-mcp.json", Data: tree})
 //
 // The stance: the page is data plus one program. The report's data is
-// embedded as JSON in a <script type="application/json"> (html/template
-// escapes it, so no text in it can close the element), one inline
+// embedded as JSON in a <script type="application/json"> (written with
+// <, > and & escaped, so no text in it can close the element), one inline
 // script draws it with the DOM's text nodes only (a name holding markup
 // shows as that markup's characters, never as elements), and one inline
 // style dresses it. The page carries a Content-Security-Policy that
@@ -23,8 +23,11 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"html/template"
+	"encoding/json"
+	"fmt"
+	"html"
 	"io"
+	"strings"
 )
 
 // Kinds of page: which drawing the script makes of the data.
@@ -135,26 +138,28 @@ var script string
 //go:embed page.css
 var style string
 
-// page is the one template; the CSP names the script's and the style's
-// hashes, so nothing else runs or styles the page.
-var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src '{{.ScriptHash}}'; style-src '{{.StyleHash}}'; base-uri 'none'; form-action 'none'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="readmeter">
-<title>{{.Title}}</title>
-<style>{{.Style}}</style>
-</head>
-<body data-kind="{{.Kind}}">
-<header><h1>{{.Title}}</h1></header>
-<main id="main"><noscript>This report draws itself with a script; allow scripts for this file.</noscript></main>
-<script type="application/json" id="report-data">{{.Data}}</script>
-<script>{{.Script}}</script>
-</body>
-</html>
-`))
+// The page around the report. It is written from these pieces, not by
+// html/template: measure's start-up leaves html/template and
+// text/template out of its import graph (their initialisation and the
+// parse of a template cost every run). What is not fixed text is
+// escaped by where it goes: the title by html.EscapeString, the data by
+// encoding/json, which writes <, >, &, U+2028 and U+2029 as \u escapes,
+// so that nothing in it can end the script element or start a comment.
+const (
+	head1 = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src '"
+	head2 = "'; style-src '"
+	head3 = "'; base-uri 'none'; form-action 'none'\">\n" +
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" +
+		"<meta name=\"generator\" content=\"readmeter\">\n<title>"
+	head4 = "</title>\n<style>"
+	body1 = "</style>\n</head>\n<body data-kind=\""
+	body2 = "\">\n<header><h1>"
+	body3 = "</h1></header>\n<main id=\"main\"><noscript>This report draws itself with a script; allow scripts for this file.</noscript></main>\n" +
+		"<script type=\"application/json\" id=\"report-data\">"
+	body4 = "</script>\n<script>"
+	tail  = "</script>\n</body>\n</html>\n"
+)
 
 // hash is the CSP source of a text: 'sha256-BASE64' without the quotes.
 func hash(s string) string {
@@ -164,11 +169,22 @@ func hash(s string) string {
 
 // Write writes p as one HTML page to w.
 func Write(w io.Writer, p Page) error {
-	return page.Execute(w, struct {
-		Kind, Title           string
-		Data                  any
-		Script                template.JS
-		Style                 template.CSS
-		ScriptHash, StyleHash string
-	}{p.Kind, p.Title, p.Data, template.JS(script), template.CSS(style), hash(script), hash(style)})
+	switch p.Kind {
+	case KindMeasure, KindDiff, KindWalks:
+	default:
+		return fmt.Errorf("htmlreport: no kind of page %q", p.Kind)
+	}
+	data, err := json.Marshal(p.Data)
+	if err != nil {
+		return fmt.Errorf("htmlreport: %v", err)
+	}
+	title := html.EscapeString(p.Title)
+	var b strings.Builder
+	b.Grow(len(script) + len(style) + len(data) + 2*len(title) + 1024)
+	for _, s := range []string{head1, hash(script), head2, hash(style), head3, title, head4, style,
+		body1, p.Kind, body2, title, body3, string(data), body4, script, tail} {
+		b.WriteString(s)
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
 }

@@ -361,7 +361,7 @@
       });
       var bb = budgetBytes(b);
       if (bb !== null) {
-        var line = el('div', 'budget-line'); line.style.left = (100 * bb / scale) + '%';
+        var line = el('div', 'budget-line' + (bb / scale > 0.7 ? ' left' : '')); line.style.left = (100 * bb / scale) + '%';
         line.appendChild(el('span', null, 'budget ' + fmt(b.budget) + ' ' + b.unit));
         bar.appendChild(line);
         if (b.status === 'over' && x > bb) {
@@ -377,7 +377,8 @@
       (w.parts || []).forEach(function (p, pi) {
         add(body, add(el('tr'), add(el('td'), el('span', 'swatch k' + (pi % 8)), document.createTextNode(p.name)), el('td', 'num', fmt(p.bytes)), el('td', 'num', fmt(p.tokens)), el('td', 'num', pct(p.bytes, w.bytes))));
       });
-      add(sec, add(t, add(el('thead'), h), body));
+      var details = add(el('details'), el('summary', null, (w.parts || []).length + ' parts'));
+      add(sec, add(details, add(t, add(el('thead'), h), body)));
       main.appendChild(sec);
     });
     if (over) main.insertBefore(el('p', 'verdict over', over + (over === 1 ? ' walk is' : ' walks are') + ' over budget.'), main.children[1] || null);
