@@ -103,7 +103,11 @@
     }); }); });
     var tools = [];
     servers.forEach(function (s, si) { (s.tools || []).forEach(function (t, ti) { tools.push({ server: s, si: si, ti: ti, tool: t }); }); });
-    function total() { var n = 0; tools.forEach(function (r) { n += value(r.tool); }); return n; }
+    // the sum of the values in the unit shown, kept as the unit changes
+    var sum = 0;
+    function recount() { sum = 0; tools.forEach(function (r) { sum += value(r.tool); }); }
+    function total() { return sum; }
+    recount();
     function figures(r) {
       var t = r.tool, lines = [t.name];
       if (servers.length > 1) lines[0] = r.server.name + ' \u203a ' + t.name;
@@ -143,7 +147,7 @@
       var input = el('input');
       input.type = 'radio'; input.name = 'unit'; input.value = u.key; input.id = 'unit-' + u.key;
       input.checked = i === 0;
-      input.addEventListener('change', function () { unit = u; draw(); fillTable(); });
+      input.addEventListener('change', function () { unit = u; recount(); draw(); fillTable(); });
       var label = el('label', null); label.htmlFor = input.id;
       add(label, input, document.createTextNode(' ' + u.label));
       fs.appendChild(label);
@@ -176,7 +180,7 @@
       var items = list.map(function (r) { return { value: value(r.tool), r: r }; }).filter(function (i) { return i.value > 0; }).sort(byValue);
       squarify(items, x, y, w, h).forEach(function (b) {
         var r = b.item.r;
-        var c = cell(colour(r), b.x, b.y, b.w, b.h, r.tool.name + mark(r));
+        var c = cell(colour(r), b.x, b.y, b.w, b.h, r.tool.name + (diff ? mark(r) : ' \u00b7 ' + pct(b.item.value, total())));
         c.tabIndex = 0;
         c.setAttribute('role', 'button');
         c.setAttribute('data-tool', r.tool.name);
