@@ -46,6 +46,7 @@ bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up,
 	bash bench/compare.sh
 	bash bench/tokenizer.sh
 	bash bench/earlyerror.sh
+	bash bench/finders.sh
 	bash bench/html.sh
 
 screenshot: ## Draw docs/report.png: measure --html's page of the twin's tool list, as headless Chromium shows it.

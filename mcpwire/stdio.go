@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/procgroup"
 )
 
@@ -144,7 +145,7 @@ func readLine(br *bufio.Reader, max int64) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if int64(len(b)+len(chunk)) > max+1 {
-			return nil, tooLargeError{max}
+			return nil, &eventstream.TooLargeError{Max: max}
 		}
 		b = append(b, chunk...)
 		if err == bufio.ErrBufferFull {
@@ -238,7 +239,7 @@ func (t *stdioTransport) ended(writeErr error) error {
 	t.state.Lock()
 	readErr, waitErr := t.readErr, t.waitErr
 	t.state.Unlock()
-	var tl tooLargeError
+	var tl *eventstream.TooLargeError
 	if errors.As(readErr, &tl) {
 		return tl
 	}

@@ -179,7 +179,11 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if *htmlPath != "" {
-		if err := writeHTML(*htmlPath, diffPage(oldPath, newPath, old, nw, grown, u)); err != nil {
+		page, err := diffPage(oldPath, newPath, old, nw, grown, u)
+		if err == nil {
+			err = writeHTML(*htmlPath, page)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
@@ -42,7 +43,7 @@ func writeHTML(path string, page htmlreport.Page) error {
 
 // measurePage is the page of measure's reports: one server per capture,
 // its tools and their components, the findings and the what-ifs.
-func measurePage(reports []*report, paths []string) htmlreport.Page {
+func measurePage(reports []*report, paths []string) (htmlreport.Page, error) {
 	var t htmlreport.Tree
 	if len(reports) > 0 {
 		for _, c := range reports[0].figures.Tokenizers {
@@ -54,25 +55,39 @@ func measurePage(reports []*report, paths []string) htmlreport.Page {
 		title = fmt.Sprintf("what a model reads of %d tool lists", len(paths))
 	}
 	for i, r := range reports {
+		p := r.profile
+		if p == nil {
+			var err error
+			if p, err = toollist.ProfileBytes(r.capture); err != nil {
+				return htmlreport.Page{}, err
+			}
+		}
 		t.Servers = append(t.Servers, htmlreport.Server{
 			Name:  escape.Term(budgetKey(paths[i])),
 			Path:  escape.Term(paths[i]),
-			Tools: htmlTools(r.figures),
+			Tools: htmlTools(r.figures, p),
 		})
 		t.Findings = append(t.Findings, htmlFindings(r)...)
+		for _, f := range p.Findings {
+			t.Findings = append(t.Findings, htmlreport.Finding{
+				Text: escape.Term(fmt.Sprintf("%s: %d tools repeat %s bytes: %s", strings.ReplaceAll(f.Kind, "_", " "),
+					len(f.Tools), group(f.Bytes), findingWhat(f))),
+				SavingBytes: f.EstimatedSavingBytes, Estimate: true,
+			})
+		}
 		for _, s := range r.savings {
 			t.Savings = append(t.Savings, htmlreport.Saving{Name: escape.Term(s.Name), ModelReadBytes: s.ModelReadSavingBytes, WireBytes: s.WireSavingBytes, Tools: len(s.Tools)})
 		}
 	}
-	return htmlreport.Page{Kind: htmlreport.KindMeasure, Title: title, Data: t}
+	return htmlreport.Page{Kind: htmlreport.KindMeasure, Title: title, Data: t}, nil
 }
 
 // htmlTools returns the treemap's tools of f, each split into the
-// components the figures tell apart: its description, the descriptions
-// inside its schema, and the rest (its name, the schema's structure and
-// the JSON around them). A description's bytes are its UTF-8 bytes, so
-// the escapes JSON adds to it count with the rest.
-func htmlTools(f *toollist.Figures) []htmlreport.Tool {
+// components of its profile p (every model-read byte in one), or, without
+// a profile that matches the figures (a report read back), into what the
+// figures tell apart: its description, the descriptions inside its
+// schema, and the rest.
+func htmlTools(f *toollist.Figures, p *toollist.ByteProfile) []htmlreport.Tool {
 	k := len(f.Tokenizers)
 	tools := make([]htmlreport.Tool, len(f.PerTool))
 	for i, tf := range f.PerTool {
@@ -80,12 +95,15 @@ func htmlTools(f *toollist.Figures) []htmlreport.Tool {
 		if k > 0 && (i+1)*k <= len(f.ToolTokenCounts) {
 			t.Counts = f.ToolTokenCounts[i*k : (i+1)*k]
 		}
-		rest := tf.ModelReadBytes - tf.DescriptionBytes - tf.FieldDescriptionBytes
-		if rest >= 0 {
+		if p != nil && len(p.PerTool) == len(f.PerTool) && p.PerTool[i].ModelReadBytes == tf.ModelReadBytes {
+			for _, c := range p.PerTool[i].Components {
+				t.Components = append(t.Components, htmlreport.Component{Name: strings.ReplaceAll(c.Name, "_", " "), Bytes: c.Bytes})
+			}
+		} else if rest := tf.ModelReadBytes - tf.DescriptionBytes - tf.FieldDescriptionBytes; rest >= 0 {
 			t.Components = []htmlreport.Component{
 				{Name: "description", Bytes: tf.DescriptionBytes},
 				{Name: "field descriptions", Bytes: tf.FieldDescriptionBytes},
-				{Name: "name, schema and framing", Bytes: rest},
+				{Name: "the rest", Bytes: rest},
 			}
 		}
 		tools[i] = t
@@ -125,8 +143,16 @@ func htmlFindings(r *report) []htmlreport.Finding {
 // diffPage is the page of measure diff: NEW's treemap, each tool with
 // its bytes in OLD (matched by name, the first of a name), the tools
 // removed, and the growth past --max-growth as findings.
-func diffPage(oldPath, newPath string, old, nw *toollist.Figures, grown []growth, unit string) htmlreport.Page {
-	t := htmlreport.Tree{Servers: []htmlreport.Server{{Name: escape.Term(budgetKey(newPath)), Path: escape.Term(newPath), Tools: htmlTools(nw)}}}
+func diffPage(oldPath, newPath string, old, nw *toollist.Figures, grown []growth, unit string) (htmlreport.Page, error) {
+	var p *toollist.ByteProfile
+	if c, err := toollist.Read(newPath); err == nil { // else a report read back: no profile
+		p, err = toollist.ProfileBytes(c)
+		c.Close()
+		if err != nil {
+			return htmlreport.Page{}, err
+		}
+	}
+	t := htmlreport.Tree{Servers: []htmlreport.Server{{Name: escape.Term(budgetKey(newPath)), Path: escape.Term(newPath), Tools: htmlTools(nw, p)}}}
 	for _, c := range nw.Tokenizers {
 		t.Units = append(t.Units, c.Name)
 	}
@@ -159,5 +185,5 @@ func diffPage(oldPath, newPath string, old, nw *toollist.Figures, grown []growth
 		t.Findings = append(t.Findings, htmlreport.Finding{Tool: escape.Term(g.what), Text: escape.Term(fmt.Sprintf("%s grew from %s to %s %s (%s, %s), past --max-growth %s",
 			what, group(g.old), group(g.new), unit, units.Signed(g.new-g.old), units.Delta(g.old, g.new), g.limit.flag))})
 	}
-	return htmlreport.Page{Kind: htmlreport.KindDiff, Title: "what a model reads: " + escape.Term(oldPath) + " \u2192 " + escape.Term(newPath), Data: t}
+	return htmlreport.Page{Kind: htmlreport.KindDiff, Title: "what a model reads: " + escape.Term(oldPath) + " \u2192 " + escape.Term(newPath), Data: t}, nil
 }

@@ -95,6 +95,9 @@ func TestHTMLPage(t *testing.T) {
 
 	sums := browsertest.Eval[map[string]int64](p, `(function () { var d = JSON.parse(document.getElementById('report-data').textContent), out = {};
 		d.servers[0].tools.forEach(function (t) { out[t.name] = t.components.reduce(function (s, c) { return s + c.bytes; }, 0); }); return out; })()`)
+	if n := browsertest.Eval[int](p, `JSON.parse(document.getElementById('report-data').textContent).servers[0].tools[0].components.filter(function (c) { return c.name === 'framing' || c.name === 'property names'; }).length`); n != 2 {
+		t.Errorf("the first tool's components hold %d of framing and property names, want both: the profile's components", n)
+	}
 	for name, b := range want {
 		if sums[name] != b {
 			t.Errorf("%s: components add up to %d bytes, the tool reads %d", name, sums[name], b)

@@ -118,6 +118,8 @@ type Finding struct {
 	Tool string `json:"tool,omitempty"`
 	// SavingBytes is what acting on it would save, 0 when unknown.
 	SavingBytes int64 `json:"saving_bytes,omitempty"`
+	// Estimate is true when SavingBytes is an estimate, not exact.
+	Estimate bool `json:"estimate,omitempty"`
 }
 
 // Saving is one what-if applied, with what it saves.

@@ -317,7 +317,7 @@
     add(main, el('h2', null, 'Findings'));
     var fl = el('ul', 'findings'); fl.id = 'findings';
     (data.findings || []).forEach(function (f) {
-      fl.appendChild(el('li', null, f.text + (f.saving_bytes ? ' (saves ' + fmt(f.saving_bytes) + ' bytes, ' + fmt(Math.floor(f.saving_bytes / 3)) + ' tokens)' : '')));
+      fl.appendChild(el('li', null, f.text + (f.saving_bytes ? ' (saves ' + (f.estimate ? 'about ' : '') + fmt(f.saving_bytes) + ' bytes, ' + fmt(Math.floor(f.saving_bytes / 3)) + ' tokens)' : '')));
     });
     if (!fl.children.length) fl.appendChild(el('li', null, 'none'));
     main.appendChild(fl);
