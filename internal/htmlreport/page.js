@@ -99,7 +99,7 @@
     // Each kind of component has one colour and pattern, the same in every tool.
     var kinds = {}, kindNames = [];
     servers.forEach(function (s) { (s.tools || []).forEach(function (t) { (t.components || []).forEach(function (c) {
-      if (!(c.name in kinds)) { kinds[c.name] = 'k' + (kindNames.length % 8); kindNames.push(c.name); }
+      if (!(c.name in kinds)) { kinds[c.name] = 'k' + (kindNames.length % 11); kindNames.push(c.name); }
     }); }); });
     var tools = [];
     servers.forEach(function (s, si) { (s.tools || []).forEach(function (t, ti) { tools.push({ server: s, si: si, ti: ti, tool: t }); }); });
@@ -220,7 +220,7 @@
       if (zoom.length === 2) {
         var t = servers[zoom[0]].tools[zoom[1]];
         var comps = (t.components && t.components.length ? t.components : [{ name: 'the whole tool', bytes: t.bytes }]);
-        if (!(comps[0].name in kinds)) kinds[comps[0].name] = 'k7';
+        if (!(comps[0].name in kinds)) kinds[comps[0].name] = 'k8';
         var items = comps.map(function (c) { return { value: c.bytes, c: c }; }).filter(function (i) { return i.value > 0; }).sort(byValue);
         squarify(items, 0, 0, W, H).forEach(function (b) {
           var c = b.item.c;
