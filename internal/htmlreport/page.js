@@ -40,11 +40,15 @@
     status.textContent = text.replace(/\n/g, ' \u00b7 ');
   }
   function hide() { tip.hidden = true; }
-  function hover(node, text) {
-    node.setAttribute('aria-label', text.replace(/\n/g, ', '));
-    node.addEventListener('mousemove', function (ev) { show(text, ev.clientX, ev.clientY); });
+  // hover shows text (a string, or a function making it when asked) on
+  // hover and focus; label is what a screen reader says of the node
+  // (default: the text on one line).
+  function hover(node, text, label) {
+    function get() { return typeof text === 'function' ? text() : text; }
+    node.setAttribute('aria-label', label || get().replace(/\n/g, ', '));
+    node.addEventListener('mousemove', function (ev) { show(get(), ev.clientX, ev.clientY); });
     node.addEventListener('mouseleave', hide);
-    node.addEventListener('focus', function () { var r = node.getBoundingClientRect(); show(text, r.left, r.top); });
+    node.addEventListener('focus', function () { var r = node.getBoundingClientRect(); show(get(), r.left, r.top); });
     node.addEventListener('blur', hide);
   }
 
@@ -186,7 +190,7 @@
         c.setAttribute('data-tool', r.tool.name);
         c.setAttribute('data-server', String(r.si));
         c.setAttribute('data-value', String(b.item.value));
-        hover(c, figures(r));
+        hover(c, function () { return figures(r); }, r.tool.name + ', ' + fmt(r.tool.bytes) + ' bytes, ' + fmt(r.tool.tokens) + ' tokens, ' + pct(b.item.value, total()) + ' of ' + unitName());
         // the components inside, under the label, when there is room
         if (!diff && r.tool.components && b.w > 24 && b.h > 36) {
           var items = r.tool.components.map(function (k) { return { value: k.bytes, c: k }; }).filter(function (i) { return i.value > 0; }).sort(byValue);
