@@ -8,7 +8,7 @@ DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.42.0
 FUZZTIME ?= 30s
 export GOTOOLCHAIN := local
 
-.PHONY: help demo test lint fmt vet tidy-check npm-deps bench fuzz
+.PHONY: help demo test lint fmt vet tidy-check npm-deps bench fuzz screenshot
 
 help: ## List the targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -29,7 +29,7 @@ test: npm-deps ## Run the tests exactly as CI does (gofmt, vet also for macOS an
 
 # Packages that only tests import (servers, oracles and script commands for
 # tests): deadcode without -test sees them unreached, as it should.
-TESTSUPPORT := internal/(junit/junittest|mcptest|nodeoracle|oddserver|proctest|scripttest|walktest)/
+TESTSUPPORT := internal/(browsertest|junit/junittest|mcptest|nodeoracle|oddserver|proctest|scripttest|walktest)/
 
 lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing.
 	$(GO) run $(STATICCHECK) ./...
@@ -48,6 +48,12 @@ bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up,
 	bash bench/tokenizer.sh
 	bash bench/earlyerror.sh
 	bash bench/finders.sh
+	bash bench/html.sh
+
+screenshot: ## Draw docs/report.png: measure --html's page of the twin's tool list, as headless Chromium shows it.
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	  $(GO) run ./cmd/measure --tokenizer o200k --html "$$tmp/report.html" captures/twin/tools-mcp.json >/dev/null && \
+	  $(GO) run ./bench/htmlpage -runs 1 -screenshot docs/report.png "$$tmp/report.html"
 
 fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs

@@ -154,6 +154,7 @@ type options struct {
 	serverName           string
 	marginal             bool
 	calibration          string
+	html                 string
 	profile              bool
 	dropUnusedDefs       bool
 	hoistRepeated        bool
@@ -200,6 +201,7 @@ func newCommand(o *options) *cli.Command {
 	fs.StringVar(&o.serverName, "server-name", "", "the server's `NAME` in the client's configuration, which clients put in tool names (default: the init answer's serverInfo.name, else the budget key)")
 	fs.BoolVar(&o.marginal, "marginal", false, "print what removing each tool saves, the shared prelude and instructions counted once, with the check that they add up")
 	fs.StringVar(&o.calibration, "calibration", "", "a calibration `FILE` that measure calibrate wrote: print each client's estimate of the provider's tokens with its error")
+	fs.StringVar(&o.html, "html", "", htmlFlagUsage)
 	return c
 }
 
@@ -316,6 +318,9 @@ func (m *measureRun) checkFlags() error {
 		if err := atomicfile.Writable(o.junit); err != nil {
 			return cli.Usage("--junit %s: %v", o.junit, unwrapPath(err))
 		}
+	}
+	if err := checkHTMLPath(o.html); err != nil {
+		return err
 	}
 	var err error
 	if m.given, err = parseBudgetFlags(o.budget); err != nil {
@@ -504,6 +509,15 @@ func (m *measureRun) update(stderr io.Writer) error {
 // and returns the exit the findings call for.
 func (m *measureRun) report(stdout, stderr io.Writer) error {
 	o := &m.o
+	if o.html != "" {
+		page, err := measurePage(m.reports, m.paths)
+		if err == nil {
+			err = writeHTML(o.html, page)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	out := stdout
 	if o.markdown {
 		out = markdown{stdout}
