@@ -169,7 +169,7 @@ func newCommand(o *options) *cli.Command {
 		"measure snap [--check | --update] DIR CAPTURE",
 		"measure calibrate [-o FILE] COUNTS.json")
 	c.Doc = measureDoc
-	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130} // 3: measure capture and measure config
 	fs := c.Flags
 	c.JSON(&o.json)
 	c.Markdown(&o.markdown)

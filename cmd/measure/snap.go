@@ -37,7 +37,7 @@ input error.
 func runSnap(stdout, stderr io.Writer, args []string) error {
 	c := cli.NewCommand("measure snap", "measure snap [--check | --update] DIR CAPTURE")
 	c.Doc = snapDoc
-	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage}
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := c.Flags
 	check := fs.Bool("check", false, "compare only: exit 1 with a diff when any tool differs")
 	var update bool
