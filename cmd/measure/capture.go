@@ -95,6 +95,11 @@ func runCapture(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	fs := c.Flags
+	if fs.Changed("token") && strings.TrimSpace(o.token) == "" {
+		// --token "$TOKEN" with TOKEN unset: a request without credentials
+		// would be refused, or worse, answered as to anyone.
+		return cli.Usage("capture: --token is empty (is the variable it names set?): give a token, or leave --token out")
+	}
 	if o.token == "" {
 		o.token = os.Getenv("MEASURE_TOKEN")
 	}
