@@ -53,9 +53,8 @@ A server that cannot be started, reached or measured has its row say why
 server's first answer is given --start-timeout (2m: a first "npx -y PKG"
 downloads the package), every other answer --timeout. The same tool name
 in two servers is reported (a model cannot tell them apart unless the
-client prefixes them). Lints
-(see measure --help) apply to each server, and the tool-count limits to the
-whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
+client prefixes them). Lints (see measure --help) apply to each server,
+and the tool-count limits to the whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
 TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
 --budget total=TOKENS, or --budgets FILE).
 `
