@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -175,7 +176,7 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 
 	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output)
 	if err != nil {
-		return cli.WalkFailed(timeoutHint(err)) // a server that answered no tool list to measure
+		return cli.WalkFailed(authHint(timeoutHint(err), o.token != "")) // a server that answered no tool list to measure
 	}
 	list, merged, initData, capt, figs, init := t.list, t.merged, t.initData, t.capt, t.figs, t.init
 	if err := writeBoth(o.output, list, initPath, initData); err != nil {
@@ -261,6 +262,19 @@ func timeoutHint(err error) error {
 	default:
 		return fmt.Errorf("%w (--timeout gives more time)", err)
 	}
+}
+
+// authHint adds to the error of a server that refused the request for
+// want of credentials (HTTP 401, 403) how to give them.
+func authHint(err error, token bool) error {
+	var he *mcpwire.HTTPError
+	if !errors.As(err, &he) || he.Status != http.StatusUnauthorized && he.Status != http.StatusForbidden {
+		return err
+	}
+	if token {
+		return fmt.Errorf("%w (the token given was refused: check --token or MEASURE_TOKEN)", err)
+	}
+	return fmt.Errorf("%w (the server wants credentials: give --token TOKEN, MEASURE_TOKEN, or --header)", err)
 }
 
 func initMethod(protocol string) string {

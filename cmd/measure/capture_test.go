@@ -237,7 +237,7 @@ func TestCaptureBadPeers(t *testing.T) {
 	}{
 		{"nothing", []string{urls["nothing"]}, urls["nothing"] + ": initialize: connection refused"},
 		{"sse-nothing", []string{"--sse", urls["nothing"]}, urls["nothing"] + ": connection refused"},
-		{"html", []string{urls["html"]}, urls["html"] + ": initialize: answered text/html, not JSON or an event stream"},
+		{"html", []string{urls["html"]}, urls["html"] + ": initialize: answered text/html, a web page, not JSON or an event stream (is the URL the MCP endpoint, often .../mcp?)"},
 		{"500", []string{urls["500"]}, urls["500"] + ": initialize: HTTP 500 Internal Server Error: \"upstream failed\""},
 		{"ends", []string{urls["ends"]}, urls["ends"] + ": initialize: the event stream ended before the answer (1 event read)"},
 		{"notjson", []string{urls["notjson"]}, urls["notjson"] + ": initialize: event 1: data is not JSON: \"this is not JSON\""},
@@ -245,7 +245,7 @@ func TestCaptureBadPeers(t *testing.T) {
 		{"big", []string{"--max-body", "1000", urls["big"]}, urls["big"] + ": initialize: answer larger than the limit of 1000 bytes"},
 		{"hang", []string{"--timeout", "300ms", urls["hang"]}, urls["hang"] + ": initialize: no answer within 300ms (--timeout gives more time)"},
 		{"listfails", []string{urls["listfails"]}, urls["listfails"] + ": tools/list: JSON-RPC error -32601: Method not found"},
-		{"token", []string{"--token", token, urls["echoauth"]}, urls["echoauth"] + `: initialize: HTTP 401 Unauthorized: "invalid token: Bearer [redacted]"`},
+		{"token", []string{"--token", token, urls["echoauth"]}, urls["echoauth"] + `: initialize: HTTP 401 Unauthorized: "invalid token: Bearer [redacted]" (the token given was refused: check --token or MEASURE_TOKEN)`},
 		{"stdio-exits", []string{"--stdio", "--", "sh", "-c", "echo no config >&2; exit 3"}, `sh -c 'echo no config >&2; exit 3': initialize: the server exited (exit status 3) before answering; stderr: "no config"`},
 		{"stdio-garbage", []string{"--stdio", "--", "sh", "-c", "echo hello there; sleep 30"}, `sh -c 'echo hello there; sleep 30': initialize: wrote a line that is not JSON: "hello there"`},
 		{"stdio-silent", []string{"--timeout", "300ms", "--start-timeout", "300ms", "--stdio", "--", "sh", "-c", `echo $$ >"$0"; exec sleep 30`, pidFile}, `sh -c 'echo $$ >"$0"; exec sleep 30' ` + pidFile + `: initialize: no answer within 300ms of the server's start (--start-timeout gives the server more time to start)`},
