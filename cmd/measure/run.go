@@ -41,7 +41,8 @@ Lints: the limits of the clients and model APIs that read a tool list,
 printed as warnings under the table (findings with --strict): a
 description or instructions over 2,048 characters (Claude Code cuts them),
 a tool name the major model APIs refuse (OpenAI and Anthropic take
-^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or _ first), more tools than
+^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or _ first), a tool without
+the inputSchema MCP requires, more tools than
 a client or API takes (Cursor 40, Gemini 64, Windsurf 100, OpenAI and
 VS Code 128). Sources: see docs/clients.md.
 
