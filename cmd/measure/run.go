@@ -30,7 +30,8 @@ bytes and tokens (floor(bytes/3)), per tool and per toolset, description
 sizes, and what-if savings.
 
 A CAPTURE is a JSON-RPC response, a bare result ({"tools": [...]}) or an
-event-stream body, detected by content. Its initialize (or server/discover)
+event-stream body, detected by content; - reads one from standard input
+(named stdin, its budget key stdin unless --budget-key says). Its initialize (or server/discover)
 answer, when saved beside it as STEM.init.EXT (tools-mcp.init.json for
 tools-mcp.json), gives the instructions checked against their ceiling.
 Several captures (one per address) are reported side by side; toolsets are
@@ -229,6 +230,9 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	if len(paths) == 0 {
 		return cli.Usage("no capture given (see measure --help)")
 	}
+	if n := len(slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p != "-" })); n > 1 {
+		return cli.Usage("- (standard input) is given twice: it can be read once")
+	}
 	limitMemory(paths)
 	transforms := o.lean || o.dropEmpty || o.words != ""
 	switch {
@@ -349,6 +353,9 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		r, err := measureOne(path, i == 0, sets, words, &o, pending)
 		if err != nil {
 			return err
+		}
+		if path == "-" {
+			paths[i] = toollist.StdinName // its name, and its budget key
 		}
 		defer r.capture.Close()
 		reports = append(reports, r)
@@ -498,9 +505,14 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	var c *toollist.Capture
 	var err error
-	if out == nil {
+	switch {
+	case path == "-" && out == nil:
+		c, err = toollist.ReadFrom(toollist.StdinName, os.Stdin, counters, ts...)
+	case path == "-":
+		c, err = toollist.ReadFrom(toollist.StdinName, os.Stdin, nil)
+	case out == nil:
 		c, err = toollist.ReadCounting(path, counters, ts...)
-	} else {
+	default:
 		c, err = toollist.Read(path)
 	}
 	if err != nil {
@@ -520,7 +532,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 	}
 	initPath := o.init
-	if initPath == "" {
+	if initPath == "" && path != "-" {
 		if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
 			initPath = toollist.InitPath(path)
 		}
