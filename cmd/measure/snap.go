@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
@@ -215,6 +216,10 @@ func snapshot(path string) (map[string][]byte, []string, error) {
 		if prev, dup := from[name]; dup {
 			return nil, nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, t.Name, name)
 		}
+		if len(name) > maxFileName {
+			// Refused here, before a file is written: a snapshot is written whole or not at all.
+			return nil, nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(t.Name), len(name), maxFileName)
+		}
 		from[name] = t.Name
 		text, err := c.ModelReadText(i)
 		if err != nil {
@@ -224,6 +229,20 @@ func snapshot(path string) (map[string][]byte, []string, error) {
 		order = append(order, name)
 	}
 	return out, order, nil
+}
+
+// maxFileName is the most bytes a file name may have (NAME_MAX on Linux
+// and macOS, and NTFS's 255 UTF-16 units for the ASCII names fileSafe
+// makes).
+const maxFileName = 255
+
+// clipName quotes a tool name for a message, its middle left out when
+// it is long.
+func clipName(name string) string {
+	if len(name) > 40 {
+		name = name[:20] + "..." + name[len(name)-12:]
+	}
+	return strconv.Quote(name)
 }
 
 // readSnapshot reads the *.json files of dir; nil when dir does not exist.
@@ -239,6 +258,11 @@ func readSnapshot(dir string) (map[string][]byte, error) {
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
+		}
+		if !e.Type().IsRegular() {
+			// A link would be read (or its target shown in a diff) from
+			// outside DIR: a snapshot holds files, nothing else.
+			return nil, cli.Usage("snap: %s is not a regular file (a symbolic link?): a snapshot holds one file per tool; remove it", filepath.Join(dir, e.Name()))
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
