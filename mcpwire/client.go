@@ -727,8 +727,11 @@ func (e *envelope) answers(id gjson.Result) bool {
 	return false
 }
 
-// isResponse reports whether msg is a JSON-RPC response of any id.
-func isResponse(msg []byte) bool { return parseEnvelope(msg).isResponse() }
-
-// jsonID returns the exact text of msg's id member ("" when absent).
-func jsonID(msg []byte) string { return gjson.GetBytes(msg, "id").Raw }
+// idText is the exact text of the message's id member, the last of
+// duplicates as JSON.parse reads it ("(none)" when absent).
+func (e *envelope) idText() string {
+	if e.id.Raw != "" {
+		return e.id.Raw
+	}
+	return "(none)"
+}

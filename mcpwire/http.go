@@ -362,7 +362,7 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 func streamError(err error) error {
 	var tl *eventstream.TooLargeError
 	if errors.As(err, &tl) {
-		return tooLargeError{tl.Max}
+		return tl
 	}
 	return fmt.Errorf("reading the event stream: %w", err)
 }
@@ -381,18 +381,11 @@ func checkAnswer(msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 func checkEnvelope(env *envelope, msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 	if !env.answers(m.id) {
 		if env.isResponse() {
-			return nil, fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
+			return nil, fmt.Errorf("the answer is to id %s, not %s", env.idText(), m.id.Raw)
 		}
 		return nil, fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg, secrets...))
 	}
 	return env, nil
-}
-
-func idText(msg []byte) string {
-	if v := jsonID(msg); v != "" {
-		return v
-	}
-	return "(none)"
 }
 
 func mediaType(ct string) string {
@@ -415,7 +408,7 @@ func readLimited(r io.Reader, max int64) ([]byte, error) {
 // sizes the buffer.
 func readLimitedSize(r io.Reader, max, size int64, w io.Writer) ([]byte, error) {
 	if size > max {
-		return nil, tooLargeError{max}
+		return nil, &eventstream.TooLargeError{Max: max}
 	}
 	lr := io.LimitReader(r, max+1)
 	if size < 0 {
@@ -429,7 +422,7 @@ func readLimitedSize(r io.Reader, max, size int64, w io.Writer) ([]byte, error) 
 		}
 		b = b[:len(b)+n]
 		if int64(len(b)) > max {
-			return nil, tooLargeError{max}
+			return nil, &eventstream.TooLargeError{Max: max}
 		}
 		if err == io.EOF {
 			return b, nil

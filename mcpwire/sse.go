@@ -173,9 +173,11 @@ func (t *sseTransport) read(connected chan<- error) {
 			break
 		}
 		t.mu.Lock()
-		if isResponse(ev.Data) {
-			if ch, ok := t.waiters[jsonID(ev.Data)]; ok {
-				delete(t.waiters, jsonID(ev.Data))
+		// routed by the id the answer is matched by: the last of
+		// duplicates, as JSON.parse reads it
+		if env := parseEnvelope(ev.Data); env.isResponse() {
+			if ch, ok := t.waiters[env.id.Raw]; ok {
+				delete(t.waiters, env.id.Raw)
 				ch <- ev
 				t.mu.Unlock()
 				continue

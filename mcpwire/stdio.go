@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/procgroup"
 )
 
@@ -151,7 +152,7 @@ func readLine(br *bufio.Reader, max int64) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if int64(len(b)+len(chunk)) > max+1 {
-			return nil, tooLargeError{max}
+			return nil, &eventstream.TooLargeError{Max: max}
 		}
 		b = append(b, chunk...)
 		if err == bufio.ErrBufferFull {
@@ -245,7 +246,7 @@ func (t *stdioTransport) ended(writeErr error) error {
 	t.state.Lock()
 	readErr, waitErr := t.readErr, t.waitErr
 	t.state.Unlock()
-	var tl tooLargeError
+	var tl *eventstream.TooLargeError
 	if errors.As(readErr, &tl) {
 		return tl
 	}

@@ -202,7 +202,7 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 		}
 		i = v
 		if res != nil {
-			if !plainKey(key) {
+			if !jsonjs.PlainKey(key) {
 				return false
 			}
 			keys = append(keys, key)
@@ -256,7 +256,7 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 		count++
 	}
 	if res != nil {
-		if hasDuplicate(keys) {
+		if jsonjs.HasDuplicate(keys) {
 			return false
 		}
 		res.L[0], res.L[1] = in.N+out.N, in.Kept+out.Kept

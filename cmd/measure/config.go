@@ -304,8 +304,8 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 	}
 	for _, c := range checks.With(gate.Over) {
 		n++
-		line(stderr, "measure: %s: %s reads %s tokens (%s bytes), over the budget of %s tokens declared at %s",
-			c.Key, c.Subject, group(c.Read), group(c.Bytes), group(c.Budget.Value), c.Budget.Where())
+		f := finding{kind: overBudget, check: c}
+		line(stderr, "measure: %s", f.text(plain))
 	}
 	if failed > 0 {
 		return cli.WalkFailed(fmt.Errorf("config: %d of %d servers failed", failed, len(runs)))

@@ -61,7 +61,8 @@ tool saves, the shared bytes counted once, and checks that they add up.
 measure calibrate fits the counts to a provider's (see measure calibrate
 --help); --calibration FILE prints each client's estimate with its error.
 
-What-ifs (--lean, --drop-empty-output-schemas, --words) apply in that order;
+What-ifs (--lean, --drop-empty-output-schemas, --words, --drop-unused-defs,
+--hoist-repeated) apply in that order;
 each reports its wire saving (the answer re-serialized compact, as
 JSON.stringify writes it, before minus after) and its model-read saving,
 measured after the ones before it.
@@ -155,6 +156,9 @@ type options struct {
 	serverName           string
 	marginal             bool
 	calibration          string
+	profile              bool
+	dropUnusedDefs       bool
+	hoistRepeated        bool
 	profiles             []*toollist.Profile
 	calib                *toollist.Calibration
 	// descCeiling and instrCeiling: the ceilings were asked for
@@ -170,7 +174,7 @@ func newCommand(o *options) *cli.Command {
 		"measure config [flags] [FILE...]",
 		"measure snap [--check | --update] DIR CAPTURE",
 		"measure calibrate [-o FILE] COUNTS.json")
-	c.Doc = measureDoc
+	c.Doc = measureDoc + profileDoc()
 	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130} // 3: measure capture and measure config
 	fs := c.Flags
 	c.JSON(&o.json)
@@ -179,6 +183,7 @@ func newCommand(o *options) *cli.Command {
 	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth, and any maximum equal to 9007199254740991, from the input and output schemas")
 	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
 	fs.StringVar(&o.words, "words", "", "what-if: JSON map in `FILE` from \"TOOL\" (its description) or \"TOOL:/json/pointer\" (a text inside its inputSchema) to the new text")
+	finderFlags(fs, o)
 	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form (one capture)")
 	fs.StringVar(&o.init, "init", "", "the initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
 	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
@@ -209,11 +214,15 @@ type report struct {
 	savings  []toollist.Saving
 	over     []toollist.Over
 	budgets  gate.Checks
-	stale    []string // budgets nothing read (on the first report)
+	stale    []budgets.Budget // budgets nothing read (on the first report)
 	lints    []toollist.Lint
 	warnings []string
-	clients  []*toollist.ClientFigures
-	marginal bool // --marginal: print what removing each tool saves
+	// budgetNotes are the warnings of the budget checks (on the first
+	// report): made anew by each checkBudgets, printed after warnings.
+	budgetNotes []string
+	clients     []*toollist.ClientFigures
+	marginal    bool // --marginal: print what removing each tool saves
+	profile     *toollist.ByteProfile
 	// estimates: each client's calibrated estimate, by client name
 	estimates map[string]estimate
 }
@@ -234,12 +243,12 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return cli.Usage("- (standard input) is given twice: it can be read once")
 	}
 	limitMemory(paths)
-	transforms := o.lean || o.dropEmpty || o.words != ""
+	transforms := o.lean || o.dropEmpty || o.words != "" || o.dropUnusedDefs || o.hoistRepeated
 	switch {
 	case o.write != "" && len(paths) != 1:
 		return cli.Usage("--write takes one capture; %d given", len(paths))
 	case o.write != "" && !transforms:
-		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas or --words")
+		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas, --words, --drop-unused-defs or --hoist-repeated")
 	case o.init != "" && len(paths) != 1:
 		return cli.Usage("--init takes one capture; %d given", len(paths))
 	case o.budgetKey != "" && len(paths) != 1:
@@ -365,7 +374,7 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if o.update {
-		moves, added, err := locked.Write(readings, server)
+		written, err := locked.Write(readings, server)
 		var ae *budgets.AddError
 		switch {
 		case errors.As(err, &ae):
@@ -377,24 +386,16 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		case err != nil:
 			return err
 		}
-		for _, m := range moves {
-			if m.Old != m.New && !slices.Contains(added, m.Name) {
+		for _, m := range written.Moves {
+			if m.Old != m.New && !slices.Contains(written.Added, m.Name) {
 				line(stderr, "measure: %s: %s moved from %s to %s (%s)", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
 			}
 		}
-		for _, a := range added {
+		for _, a := range written.Added {
 			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(readings[a]))
 		}
-		// the checks as they hold now
-		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
-			return err
-		}
-		for _, r := range reports {
-			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return slices.Contains(r.stale, w) })
-			r.budgets, r.stale = nil, nil
-			r.warnings = slices.DeleteFunc(r.warnings, func(w string) bool { return strings.HasPrefix(w, o.budgetsFile+": no budget for ") })
-		}
-		if _, err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile); err != nil {
+		// the checks as they hold now, against the file as written
+		if _, err := checkBudgets(reports, paths, o.budgetKey, given, written.File, o.budgetsFile); err != nil {
 			return err
 		}
 	}
@@ -417,12 +418,14 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	} else {
 		writeSideBySide(out, reports)
 	}
-	exit := findings(stderr, reports, o.strict)
+	subs := subjects(reports, paths, o.budgetKey)
+	found := reportFindings(reports, subs, o.strict)
+	exit := writeFindings(stderr, found)
 	annotate := stdout
 	if o.json { // stdout is the JSON document
 		annotate = stderr
 	}
-	if err := ciOutputs(annotate, stderr, reports, paths, &o, exit); err != nil {
+	if err := ciOutputs(annotate, stderr, reports, subs, found, &o); err != nil {
 		return cli.Usage("%v", err)
 	}
 	return exit
@@ -496,6 +499,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if words != nil {
 		ts = append(ts, words.Transform())
 	}
+	ts = append(ts, finderTransforms(o)...)
 	// The what-ifs are applied, and the tokens counted, as the tools are
 	// measured, in the same pass, unless the capture is written after the
 	// what-ifs (WhatIf writes it in order).
@@ -562,6 +566,10 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 			}
 			return nil, err
 		}
+		r.warnings = append(r.warnings, transformWarnings(ts)...)
+	}
+	if err := measureProfile(r, o); err != nil {
+		return nil, err
 	}
 	if o.descCeiling {
 		r.over = append(r.over, toollist.OverDescriptions(f, o.maxDescriptionChars)...)
@@ -615,47 +623,6 @@ func countTokens(c *toollist.Capture, f *toollist.Figures, ts []*tokenize.Tokeni
 		counters[i] = t
 	}
 	return toollist.CountTokens(c, f, counters)
-}
-
-// findings prints one line per ceiling or budget exceeded and returns the
-// exit they call for.
-func findings(stderr io.Writer, reports []*report, strict bool) error {
-	n := 0
-	for _, r := range reports {
-		if strict {
-			for _, st := range r.stale {
-				n++
-				line(stderr, "measure: %s (--strict)", st)
-			}
-			for _, l := range r.lints {
-				n++
-				where := r.capture.Path
-				if l.Rule == "instructions-cut" {
-					where = r.init.Path
-				}
-				line(stderr, "measure: %s: %s (--strict)", where, l.Text)
-			}
-		}
-		for _, ov := range r.over {
-			n++
-			if ov.What == "instructions" {
-				line(stderr, "measure: %s: the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)",
-					r.init.Path, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-				continue
-			}
-			line(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)",
-				r.capture.Path, ov.Tool, units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-		}
-		for _, c := range r.budgets.With(gate.Over) {
-			n++
-			line(stderr, "measure: %s: %s reads %s %s (%s bytes), over the budget of %s %s declared at %s",
-				c.Key, c.Subject, units.Group(c.Read), unitName(c.Key), units.Group(c.Bytes), units.Group(c.Budget.Value), unitName(c.Key), c.Budget.Where())
-		}
-	}
-	if n > 0 {
-		return cli.Silent
-	}
-	return nil
 }
 
 func unwrapPath(err error) error {

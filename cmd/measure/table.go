@@ -117,6 +117,9 @@ func writeSections(w io.Writer, reports []*report) {
 		}
 	}
 	for _, r := range reports {
+		writeProfile(w, r, len(reports) > 1)
+	}
+	for _, r := range reports {
 		if len(r.sets) > 0 {
 			fmt.Fprintln(w)
 			head := "toolset"
@@ -172,7 +175,7 @@ func budgetTable(checks gate.Checks) *table.Table {
 func writeWarnings(w io.Writer, reports []*report) {
 	var ws []string
 	for _, r := range reports {
-		ws = append(ws, r.warnings...)
+		ws = append(ws, r.allWarnings()...)
 	}
 	writeNotes(w, ws)
 }
