@@ -207,16 +207,20 @@ func newCommand(o *options) *cli.Command {
 
 // report is everything measured of one capture.
 type report struct {
-	capture  *toollist.Capture
-	figures  *toollist.Figures
-	sets     []toollist.ToolsetFigures
-	init     *toollist.Init
-	savings  []toollist.Saving
-	over     []toollist.Over
-	budgets  gate.Checks
-	stale    []budgets.Budget // budgets nothing read (on the first report)
-	lints    []toollist.Lint
-	warnings []string
+	capture *toollist.Capture
+	figures *toollist.Figures
+	sets    []toollist.ToolsetFigures
+	init    *toollist.Init
+	savings []toollist.Saving
+	over    []toollist.Over
+	budgets gate.Checks
+	stale   []budgets.Budget // budgets nothing read (on the first report)
+	// missing are the budgets the --budgets file lacks for what was read
+	// (on the first report), missingFile that file.
+	missing     []string
+	missingFile string
+	lints       []toollist.Lint
+	warnings    []string
 	// budgetNotes are the warnings of the budget checks (on the first
 	// report): made anew by each checkBudgets, printed after warnings.
 	budgetNotes []string
