@@ -517,12 +517,16 @@ func writeChecks(w io.Writer, checks gate.Checks) {
 }
 
 // writeNotes prints warnings once, under the tables.
-func writeNotes(w io.Writer, notes []string) {
+func writeNotes(w io.Writer, notes []string) { writeList(w, "warnings", notes) }
+
+// writeList prints a list under the tables, under its title (warnings,
+// notes).
+func writeList(w io.Writer, title string, notes []string) {
 	if len(notes) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "warnings:")
+	fmt.Fprintln(w, title+":")
 	bullet := "  "
 	if _, ok := w.(markdown); ok {
 		fmt.Fprintln(w)

@@ -221,6 +221,9 @@ type report struct {
 	missingFile string
 	lints       []toollist.Lint
 	warnings    []string
+	// notes are facts worth knowing that are no fault (an optional field
+	// absent): printed under the warnings, never a finding.
+	notes []string
 	// budgetNotes are the warnings of the budget checks (on the first
 	// report): made anew by each checkBudgets, printed after warnings.
 	budgetNotes []string
@@ -554,7 +557,8 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 				initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
 		}
 		if !r.init.HasInstructions {
-			r.warnings = append(r.warnings, initPath+": the answer holds no instructions")
+			// instructions are optional in MCP: a fact, not a fault
+			r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
 		}
 	}
 	if len(ts) > 0 {
