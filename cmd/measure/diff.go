@@ -109,7 +109,7 @@ func parseGrowth(flags []string) ([]growthLimit, error) {
 func runDiff(stdout, stderr io.Writer, args []string) error {
 	cmd := cli.NewCommand("measure diff", "measure diff [flags] OLD NEW")
 	cmd.Doc = diffDoc + breakingDoc
-	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage}
+	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := cmd.Flags
 	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
 	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N percent or N tokens (`N%|N`), in total or for one tool (repeatable)")
