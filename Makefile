@@ -46,6 +46,7 @@ bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up,
 	bash bench/compare.sh
 	bash bench/tokenizer.sh
 	bash bench/earlyerror.sh
+	bash bench/finders.sh
 
 fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs

@@ -85,6 +85,9 @@ func sections(r *report, o *options) []jsonjs.Member {
 	if len(r.savings) > 0 {
 		ms = append(ms, member(savingsKey, jsonjs.NullValue()))
 	}
+	if r.profile != nil {
+		ms = append(ms, member("profile", profileValue(r.profile)))
+	}
 	over := make([]jsonjs.Value, len(r.over))
 	for i, ov := range r.over {
 		om := []jsonjs.Member{member("what", str(ov.What))}

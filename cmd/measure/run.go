@@ -59,7 +59,8 @@ tool saves, the shared bytes counted once, and checks that they add up.
 measure calibrate fits the counts to a provider's (see measure calibrate
 --help); --calibration FILE prints each client's estimate with its error.
 
-What-ifs (--lean, --drop-empty-output-schemas, --words) apply in that order;
+What-ifs (--lean, --drop-empty-output-schemas, --words, --drop-unused-defs,
+--hoist-repeated) apply in that order;
 each reports its wire saving (the answer re-serialized compact, as
 JSON.stringify writes it, before minus after) and its model-read saving,
 measured after the ones before it.
@@ -153,6 +154,9 @@ type options struct {
 	serverName           string
 	marginal             bool
 	calibration          string
+	profile              bool
+	dropUnusedDefs       bool
+	hoistRepeated        bool
 	profiles             []*toollist.Profile
 	calib                *toollist.Calibration
 	// descCeiling and instrCeiling: the ceilings were asked for
@@ -168,7 +172,7 @@ func newCommand(o *options) *cli.Command {
 		"measure config [flags] [FILE...]",
 		"measure snap [--check | --update] DIR CAPTURE",
 		"measure calibrate [-o FILE] COUNTS.json")
-	c.Doc = measureDoc
+	c.Doc = measureDoc + profileDoc()
 	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := c.Flags
 	c.JSON(&o.json)
@@ -177,6 +181,7 @@ func newCommand(o *options) *cli.Command {
 	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth, and any maximum equal to 9007199254740991, from the input and output schemas")
 	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
 	fs.StringVar(&o.words, "words", "", "what-if: JSON map in `FILE` from \"TOOL\" (its description) or \"TOOL:/json/pointer\" (a text inside its inputSchema) to the new text")
+	finderFlags(fs, o)
 	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form (one capture)")
 	fs.StringVar(&o.init, "init", "", "the initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
 	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
@@ -215,6 +220,7 @@ type report struct {
 	budgetNotes []string
 	clients     []*toollist.ClientFigures
 	marginal    bool // --marginal: print what removing each tool saves
+	profile     *toollist.ByteProfile
 	// estimates: each client's calibrated estimate, by client name
 	estimates map[string]estimate
 }
@@ -287,12 +293,12 @@ func prepareMeasure(stdout, stderr io.Writer, args []string) (*measureRun, error
 // that name a list: budgets, tokenizers, clients.
 func (m *measureRun) checkFlags() error {
 	o := &m.o
-	transforms := o.lean || o.dropEmpty || o.words != ""
+	transforms := o.lean || o.dropEmpty || o.words != "" || o.dropUnusedDefs || o.hoistRepeated
 	switch {
 	case o.write != "" && len(m.paths) != 1:
 		return cli.Usage("--write takes one capture; %d given", len(m.paths))
 	case o.write != "" && !transforms:
-		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas or --words")
+		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas, --words, --drop-unused-defs or --hoist-repeated")
 	case o.init != "" && len(m.paths) != 1:
 		return cli.Usage("--init takes one capture; %d given", len(m.paths))
 	case o.budgetKey != "" && len(m.paths) != 1:
@@ -592,6 +598,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if words != nil {
 		ts = append(ts, words.Transform())
 	}
+	ts = append(ts, finderTransforms(o)...)
 	// The what-ifs are applied, and the tokens counted, as the tools are
 	// measured, in the same pass, unless the capture is written after the
 	// what-ifs (WhatIf writes it in order).
@@ -653,6 +660,10 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 			}
 			return nil, err
 		}
+		r.warnings = append(r.warnings, transformWarnings(ts)...)
+	}
+	if err := measureProfile(r, o); err != nil {
+		return nil, err
 	}
 	if o.descCeiling {
 		r.over = append(r.over, toollist.OverDescriptions(f, o.maxDescriptionChars)...)

@@ -117,6 +117,9 @@ func writeSections(w io.Writer, reports []*report) {
 		}
 	}
 	for _, r := range reports {
+		writeProfile(w, r, len(reports) > 1)
+	}
+	for _, r := range reports {
 		if len(r.sets) > 0 {
 			fmt.Fprintln(w)
 			head := "toolset"
