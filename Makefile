@@ -11,7 +11,7 @@ export GOTOOLCHAIN := local
 .PHONY: help demo test lint fmt vet tidy-check npm-deps bench fuzz screenshot
 
 help: ## List the targets.
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST) | sed 's/$$(FUZZTIME)/$(FUZZTIME)/'
 
 demo: ## Run every walk and tool-list count on the embedded twin and check the budgets.
 	$(GO) run ./cmd/walks run specs/schellingaf --budgets specs/twin/budgets.json
@@ -37,8 +37,18 @@ lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing
 	@out=$$($(GO) run $(DEADCODE) ./...) || exit 1; out=$$(echo "$$out" | grep -Ev '^$(TESTSUPPORT)' || true); \
 	  if [ -n "$$out" ]; then echo "deadcode: functions only tests reach (move them to an export_test.go, or delete them):"; echo "$$out"; exit 1; fi
 
-npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
-	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi
+npm-deps: testdata/npm/node_modules/.package-lock.json testdata/npm/versions/node_modules/.package-lock.json ## Install the pinned MCP servers from npm that integration tests run (again only when a lock file changed).
+	@:
+
+# npm ci writes node_modules/.package-lock.json; it is older than the lock
+# file only when the lock file changed since (or nothing is installed).
+testdata/npm/node_modules/.package-lock.json: testdata/npm/package-lock.json testdata/npm/package.json
+	@cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+testdata/npm/versions/node_modules/.package-lock.json: testdata/npm/versions/package-lock.json testdata/npm/versions/package.json
+	@cd testdata/npm/versions && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up, measure against Node, tokenizers).
 	$(GO) test -run '^$$' -bench . -benchmem ./...
