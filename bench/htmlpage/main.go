@@ -74,7 +74,7 @@ func run(stdout io.Writer, args []string) error {
 	for range *runs {
 		lctx, stop := context.WithTimeout(ctx, time.Minute)
 		err := chromedp.Do(lctx,
-			chromedp.Navigate("file://"+filepath.ToSlash(path)),
+			chromedp.Navigate(browsertest.FileURL(path)),
 			chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)))
 		stop()
 		if err != nil {

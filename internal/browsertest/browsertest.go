@@ -16,6 +16,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,17 @@ func Binary() string {
 	return ""
 }
 
+// FileURL returns the file: URL of the absolute path abs
+// (file:///tmp/a.html, file:///C:/a.html), its characters escaped as a
+// URL path's.
+func FileURL(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
 // Start returns a chromedp context on a new headless Chromium (the binary
 // bin, with a window of w by h CSS pixels and its profile in dir), and the
 // func that stops it. The browser starts at the context's first Run.
@@ -92,7 +104,7 @@ func Open(t testing.TB, path string, size ...int) *Page {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Page{t: t, url: "file://" + filepath.ToSlash(abs)}
+	p := &Page{t: t, url: FileURL(abs)}
 	ctx, cancel := Start(bin, w, h, t.TempDir(), chromedp.WithListener(p.listen))
 	p.ctx = ctx
 	t.Cleanup(cancel)
