@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/infile"
 )
 
 // Locked is a budget file held for one --update run: locked (atomicfile's
@@ -43,7 +44,7 @@ func Lock(ctx context.Context, path string, waiting func()) (*Locked, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	l := &Locked{Path: path, unlock: unlock}
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "budget file", infile.MaxText)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		seed, err := New(path, "", nil)
@@ -56,11 +57,7 @@ func Lock(ctx context.Context, path string, waiting func()) (*Locked, error) {
 		}
 	case err != nil:
 		unlock()
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	default:
 		if l.file, err = Parse(path, data); err != nil {
 			unlock()

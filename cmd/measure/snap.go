@@ -13,6 +13,7 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -240,9 +241,9 @@ func readSnapshot(dir string) (map[string][]byte, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := infile.Read(filepath.Join(dir, e.Name()), "snapshot file", infile.Max)
 		if err != nil {
-			return nil, cli.Usage("snap: %s: %v", filepath.Join(dir, e.Name()), unwrapPath(err))
+			return nil, cli.Usage("snap: %v", err)
 		}
 		out[e.Name()] = b
 	}
