@@ -50,10 +50,16 @@ func mutate(seeds []string, n int) []string {
 			return s[:i] + fmt.Sprintf(`\u%04X`, s[i]) + s[i+1:]
 		},
 		func(s string) string { return s + "\nexport var Z = { z: 1 };\nvar Z = { z: 2 };\n" },
-		func(s string) string { return strings.Replace(s, "export const", "export let", 1) + "\n" + firstName(s) + " = { q: 5 };\n" },
-		func(s string) string { return strings.Replace(s, "export const", "export var", 1) + "\n" + firstName(s) + ".q = 5;\n" },
+		func(s string) string {
+			return strings.Replace(s, "export const", "export let", 1) + "\n" + firstName(s) + " = { q: 5 };\n"
+		},
+		func(s string) string {
+			return strings.Replace(s, "export const", "export var", 1) + "\n" + firstName(s) + ".q = 5;\n"
+		},
 		func(s string) string { return strings.Replace(s, "{\n", "{\n  __proto__: 7,\n", 1) },
-		func(s string) string { return strings.Replace(s, "export const", "export var", 1) + "\nvar " + firstName(s) + " = { q: 6 };\n" },
+		func(s string) string {
+			return strings.Replace(s, "export const", "export var", 1) + "\nvar " + firstName(s) + " = { q: 6 };\n"
+		},
 	}
 	var out []string
 	for len(out) < n {
