@@ -12,8 +12,9 @@ import (
 
 // What a caller holding no token can make the twin keep is bounded, as
 // the service bounds it (its src/http/ratelimit.ts and
-// src/oauth/clients.ts, read at 0e9166e): registrations of apps and
-// requests to connect one are rationed per address (an IPv4 host, an IPv6
+// src/oauth/clients.ts, read at 0e9166e): challenges to register a KEY
+// (which expire in five minutes), registrations of apps and requests to
+// connect one are rationed per address (an IPv4 host, an IPv6
 // /64) in token buckets; an app registered that never got a token is
 // forgotten a day later; a registration keeps at most 10 redirect URIs of
 // at most 2,048 bytes and a name of at most 128 bytes, cleaned of what is
@@ -29,6 +30,11 @@ const (
 	// /oauth/authorize per address.
 	appConnectionBurst    = 30
 	appConnectionsPerHour = 300
+	// keyChallengeBurst and keyChallengesPerHour ration POST
+	// /v1/keys/challenge per address, as the service rations registering
+	// a KEY (its REGISTRATION_BURST and REGISTRATION_PER_HOUR defaults).
+	keyChallengeBurst    = 10000
+	keyChallengesPerHour = 100000
 	// maxClients is the most registered apps the twin keeps at once.
 	maxClients = 20000
 	// unusedClientTTL is how long an app that never got a token is kept.

@@ -43,6 +43,7 @@ type apiState struct {
 
 	registers *limiter // POST /oauth/register, per address (see limits.go)
 	connects  *limiter // GET /oauth/authorize, per address
+	keyings   *limiter // POST /v1/keys/challenge, per address
 
 	signKey     ed25519.PrivateKey
 	signerKeyID string
@@ -67,6 +68,7 @@ func newAPIState(s *Server) *apiState {
 		authReqs:    map[string]*authRequest{},
 		registers:   newLimiter(appRegistrationBurst, appRegistrationsPerHour),
 		connects:    newLimiter(appConnectionBurst, appConnectionsPerHour),
+		keyings:     newLimiter(keyChallengeBurst, keyChallengesPerHour),
 		codes:       map[string]*authRequest{},
 		signKey:     priv,
 		signerKeyID: hex.EncodeToString(sum[:]),
