@@ -15,7 +15,8 @@ import (
 // src/oauth/clients.ts, read at 0e9166e): challenges to register a KEY
 // (which expire in five minutes), registrations of apps and requests to
 // connect one are rationed per address (an IPv4 host, an IPv6
-// /64) in token buckets; an app registered that never got a token is
+// /64) in token buckets, larger than the service's where the walks of a
+// CI run, all from one address, would meet them; an app registered that never got a token is
 // forgotten a day later; a registration keeps at most 10 redirect URIs of
 // at most 2,048 bytes and a name of at most 128 bytes, cleaned of what is
 // not seen. A refusal is RATE_LIMITED, 429, with Retry-After: 60 and no
@@ -23,13 +24,16 @@ import (
 
 const (
 	// appRegistrationBurst and appRegistrationsPerHour ration POST
-	// /oauth/register per address.
-	appRegistrationBurst    = 10
-	appRegistrationsPerHour = 60
+	// /oauth/register per address: a hundred times the service's (10 at
+	// once, 60 an hour), since every walk of a CI run, each registering
+	// its app, comes from the one address of the runner.
+	appRegistrationBurst    = 1000
+	appRegistrationsPerHour = 6000
 	// appConnectionBurst and appConnectionsPerHour ration GET
-	// /oauth/authorize per address.
-	appConnectionBurst    = 30
-	appConnectionsPerHour = 300
+	// /oauth/authorize per address: a hundred times the service's (30 at
+	// once, 300 an hour), for the same reason.
+	appConnectionBurst    = 3000
+	appConnectionsPerHour = 30000
 	// keyChallengeBurst and keyChallengesPerHour ration POST
 	// /v1/keys/challenge per address, as the service rations registering
 	// a KEY (its REGISTRATION_BURST and REGISTRATION_PER_HOUR defaults).
