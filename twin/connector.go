@@ -141,10 +141,13 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 		if r.TLS != nil {
 			c.scheme = "https"
 		}
+		jw := &rpcErrorWriter{ResponseWriter: w, id: requestID(body)}
+		if swapped, ph, id, ok := swapID(body); ok {
+			body, jw.ids = swapped, &idWriter{placeholder: ph, id: id}
+		}
 		r2 := r.WithContext(context.WithValue(r.Context(), connKey{}, c))
 		r2.Body = io.NopCloser(bytes.NewReader(body))
 		r2.ContentLength = int64(len(body))
-		jw := &rpcErrorWriter{ResponseWriter: w, id: requestID(body)}
 		sdk.ServeHTTP(jw, r2)
 		jw.finish()
 	})
@@ -158,7 +161,8 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 type rpcErrorWriter struct {
 	http.ResponseWriter
 	id      json.RawMessage
-	status  int // set when the answer is a plain-text refusal being held
+	ids     *idWriter // a numeric id's placeholder to put back (rpcid.go)
+	status  int       // set when the answer is a plain-text refusal being held
 	held    bytes.Buffer
 	written bool
 }
@@ -173,6 +177,7 @@ func (w *rpcErrorWriter) WriteHeader(code int) {
 		return
 	}
 	w.written = true
+	w.Header().Del("Content-Length") // an id put back, an error in plain words: the length may change
 	w.ResponseWriter.WriteHeader(code)
 }
 
@@ -181,8 +186,14 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 	if w.status != 0 {
 		return w.held.Write(p)
 	}
+	if !w.written {
+		w.Header().Del("Content-Length") // an id put back, an error in plain words: the length may change
+	}
 	w.written = true
-	return w.ResponseWriter.Write(p)
+	if _, err := w.ResponseWriter.Write(plainErrors(w.ids.restore(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Flush passes a flush on, so event streams go out as they are written.
@@ -208,9 +219,9 @@ func (w *rpcErrorWriter) finish() {
 	case w.status == http.StatusMethodNotAllowed:
 		writeRPCErrorCode(w.ResponseWriter, w.status, nil, -32000, "METHOD_NOT_ALLOWED. The connector takes POST only: one JSON-RPC message per request, no session and no GET stream. Send the message with POST.")
 	case strings.Contains(text, "not handled"):
-		writeRPCErrorCode(w.ResponseWriter, w.status, w.id, -32601, "METHOD_NOT_FOUND. The connector does not serve that method ("+text+"). Use initialize, server/discover, tools/list or tools/call.")
+		writeRPCErrorCode(w.ResponseWriter, w.status, w.id, -32601, "METHOD_NOT_FOUND. The connector does not serve that method ("+clip(text, 200)+"). Use initialize, server/discover, tools/list or tools/call.")
 	default:
-		writeRPCError(w.ResponseWriter, w.status, w.id, invalidRequest(text))
+		writeRPCError(w.ResponseWriter, w.status, w.id, invalidRequest(clip(text, 200)))
 	}
 }
 
