@@ -143,12 +143,8 @@ func ProfileBytes(c *Capture) (_ *ByteProfile, err error) {
 	return p, nil
 }
 
-// ProfileTool profiles one tool (a parsed tools[] element). warn is not
+// profileTool profiles one tool (a parsed tools[] element). warn is not
 // empty when its definitions could not be judged (they count as used).
-func ProfileTool(tool jsonjs.Value, name string) (ToolProfile, string, error) {
-	return profileTool(tool, name)
-}
-
 func profileTool(tool jsonjs.Value, name string) (ToolProfile, string, error) {
 	a := map[string]int64{}
 	mr := ModelRead(tool)

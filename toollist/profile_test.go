@@ -282,3 +282,43 @@ func checkSameMeaning(t *testing.T, label string, before, after jsonjs.Value) {
 		t.Errorf("%s: the meaning changed:\nbefore %s\nafter  %s", label, jsonjs.Stringify(eb), jsonjs.Stringify(ea))
 	}
 }
+
+// FuzzFinders holds, for any tool, that the profile adds up (or says
+// why not), that the finders never crash, never grow what a model reads,
+// and keep the schema's meaning. The Node comparison of the same rules is
+// TestProfileGeneratedAgainstNode's.
+func FuzzFinders(f *testing.F) {
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 30; i++ {
+		f.Add([]byte(genTool(r, i)))
+	}
+	f.Add([]byte(`{"name":"x","inputSchema":{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}}`))
+	f.Add([]byte(`{"name":"x","inputSchema":{"definitions":{"~":{"type":"string"},"é/":{}},"properties":{"p":{"$ref":"#/definitions/~0"},"q":{"$ref":"#/definitions/%C3%A9~1"}}}}`))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		tool, err := jsonjs.Parse(text)
+		if err != nil || tool.Kind() != jsonjs.Object {
+			return
+		}
+		c, err := toollist.Parse("fuzz.json", []byte(`{"tools":[`+string(text)+`]}`))
+		if err != nil {
+			return
+		}
+		if _, err := toollist.ProfileBytes(c); err != nil {
+			t.Fatalf("profile: %v", err)
+		}
+		before := toollist.ModelReadBytes(tool)
+		for _, tr := range []toollist.Transform{toollist.DropUnusedDefs(), toollist.HoistRepeated()} {
+			got, n, err := toollist.Apply(tr, tool, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				continue
+			}
+			if after := toollist.ModelReadBytes(got); after >= before {
+				t.Fatalf("%s: %d bytes before, %d after", tr.Name(), before, after)
+			}
+			checkSameMeaning(t, tr.Name(), tool, got)
+		}
+	})
+}
