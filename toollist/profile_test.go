@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
 	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -321,4 +322,49 @@ func FuzzFinders(f *testing.F) {
 			checkSameMeaning(t, tr.Name(), tool, got)
 		}
 	})
+}
+
+// TestProfileTokens holds that each component's tokens add up to the
+// tokenizer's count of the tool, and of the list.
+func TestProfileTokens(t *testing.T) {
+	toks, err := tokenize.Parse("o200k,cl100k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters := []toollist.Counter{toks[0], toks[1]}
+	for _, path := range append(profileCaptures(t), "testdata/demo.json") {
+		c, err := toollist.Read(path)
+		if err != nil {
+			continue
+		}
+		p, err := toollist.ProfileBytes(c, counters...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, tk := range toks {
+			var total, sum int64
+			for i, tp := range p.PerTool {
+				text, err := c.ModelReadText(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := int64(tk.Count(string(text)))
+				total += want
+				var got int64
+				for _, cp := range tp.Components {
+					got += cp.Tokenizers[k].Tokens
+				}
+				if got != want {
+					t.Errorf("%s: %s: %s: components hold %d tokens, the tool %d", path, tp.Name, tk.Name(), got, want)
+				}
+			}
+			for _, cp := range p.Components {
+				sum += cp.Tokenizers[k].Tokens
+			}
+			if sum != total {
+				t.Errorf("%s: %s: components hold %d tokens, the list %d", path, tk.Name(), sum, total)
+			}
+		}
+		c.Close()
+	}
 }
