@@ -39,6 +39,7 @@ lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing
 
 npm-deps: ## Install the pinned MCP servers from npm that integration tests run.
 	@if [ -f testdata/npm/package.json ]; then cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error; fi
+	@if [ -f testdata/npm/versions/package.json ]; then cd testdata/npm/versions && npm ci --no-audit --no-fund --loglevel=error; fi
 
 bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up, measure against Node, tokenizers).
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -3,10 +3,10 @@ package walk
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 )
@@ -175,11 +175,12 @@ type MoveReport struct {
 	Where string `json:"where"`
 }
 
-// ReadReport reads a Report from a JSON file (a base to compare with).
+// ReadReport reads a Report from a JSON file (a base to compare with, a
+// share to merge): a regular file of at most infile.MaxText bytes.
 func ReadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "report", infile.MaxText)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+		return nil, err
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {

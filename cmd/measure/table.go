@@ -175,7 +175,7 @@ func budgetTable(checks gate.Checks) *table.Table {
 func writeWarnings(w io.Writer, reports []*report) {
 	var ws []string
 	for _, r := range reports {
-		ws = append(ws, r.warnings...)
+		ws = append(ws, r.allWarnings()...)
 	}
 	writeNotes(w, ws)
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
@@ -57,7 +58,7 @@ func annotations(rep *walk.Report, checks gate.Checks, slack float64) []ghaction
 					parts = nil
 				}
 				a.Level = ghactions.Error
-				a.Message = fmt.Sprintf("%s over budget by %s %s\n%s", escape.Term(c.Key), units.Group(-c.Slack()), c.Unit(), overText(c, parts))
+				a.Message = cli.OverBy(c.Key, -c.Slack(), string(c.Unit())) + "\n" + overText(c, parts)
 			case c.Status == gate.Unbudgeted:
 				a.Level, a.File = ghactions.Warning, spec
 				a.Message = fmt.Sprintf("walk %s: %v; the walk read %s %s", wr.Walk, c.Missing, units.Group(c.Read), c.Unit())

@@ -216,6 +216,31 @@ type verdict struct {
 	// over are the texts of the budgets exceeded, escaped for printing
 	// (overText); rep.Over keeps them raw.
 	over []string
+	// notes are the warnings in the order met; rep.Warnings holds those
+	// that still hold (warnings).
+	notes []note
+}
+
+// note is one warning of a run. One that a check is unbudgeted names the
+// check (its subject and key): it holds while the check is unbudgeted,
+// and lapses once --update adds the budget.
+type note struct {
+	text         string
+	subject, key string
+}
+
+// warnings returns the texts of the notes that hold, in order.
+func (v *verdict) warnings() []string {
+	out := []string{}
+	for _, n := range v.notes {
+		if n.key != "" && !slices.ContainsFunc(v.checks, func(c gate.Check) bool {
+			return c.Subject == n.subject && c.Key == n.key && c.Status == gate.Unbudgeted
+		}) {
+			continue
+		}
+		out = append(out, n.text)
+	}
+	return out
 }
 
 // prepare reads the flags, the specs, the budget file and the base report.
@@ -410,10 +435,10 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 		if oc.Differ != "" {
 			wr.Differ = oc.Differ
 			v.differ++
-			v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ))
+			v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ)})
 		}
 		if len(s.AllMeasures()) == 0 {
-			v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name))
+			v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name)})
 			wr.Unbudgeted = true
 		}
 		checks, err := oc.Result.Checks(bs)
@@ -424,18 +449,19 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 		for _, c := range checks {
 			switch {
 			case c.Status == gate.Unbudgeted:
-				v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: unbudgeted: %v", s.Name, c.Missing))
+				v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: unbudgeted: %v", s.Name, c.Missing), subject: c.Subject, key: c.Key})
 			case r.f.slack >= 0 && c.Stale(r.f.slack):
-				v.rep.Warnings = append(v.rep.Warnings, fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
-					s.Name, c.Key, units.Group(c.Budget.Value), c.Unit(), units.Group(c.Slack()), units.Group(c.Read), r.f.slack, c.Budget.Where()))
+				v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
+					s.Name, c.Key, units.Group(c.Budget.Value), c.Unit(), units.Group(c.Slack()), units.Group(c.Read), r.f.slack, c.Budget.Where())})
 			}
 		}
 		v.checks = append(v.checks, checks...)
 		v.rep.Walks = append(v.rep.Walks, wr)
 	}
 	if len(dependent) > 0 {
-		v.rep.Warnings = append(v.rep.Warnings, orderNote(dependent))
+		v.notes = append(v.notes, note{text: orderNote(dependent)})
 	}
+	v.rep.Warnings = v.warnings()
 	return v
 }
 
@@ -450,7 +476,7 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 	case v.differ > 0:
 		return cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", r.f.budgetFile))
 	}
-	moves, err := updateBudgets(r.locked, r.server, v.checks)
+	moves, file, err := updateBudgets(r.locked, r.server, v.checks)
 	var ae *budgets.AddError
 	switch {
 	case errors.As(err, &ae):
@@ -467,28 +493,14 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 		return fmt.Errorf("--update: %v", err)
 	}
 	v.rep.Moves = moves
-	// A budget the file lacked is in it now: its warning is old news.
-	added := map[string]bool{}
-	for _, m := range moves {
-		if m.Old == 0 {
-			added[m.Key] = true
+	// A budget the file lacked is in it now: its check holds, at the line
+	// it was added at, and its warning lapses.
+	for i, c := range v.checks {
+		if b, ok := file.Get(c.Key); ok && c.Status == gate.Unbudgeted {
+			v.checks[i].Budget, v.checks[i].Status, v.checks[i].Missing = b, gate.OK, nil
 		}
 	}
-	var stale []string
-	for _, c := range v.checks.With(gate.Unbudgeted) {
-		if added[c.Key] {
-			stale = append(stale, fmt.Sprintf("walk %s: unbudgeted: %v", c.Subject, c.Missing))
-		}
-	}
-	v.rep.Warnings = slices.DeleteFunc(v.rep.Warnings, func(w string) bool { return slices.Contains(stale, w) })
-	// and its check holds, at the line it was added at.
-	if nf, err := budgets.Load(r.f.budgetFile); err == nil {
-		for i, c := range v.checks {
-			if b, ok := nf.Get(c.Key); ok && c.Status == gate.Unbudgeted && added[c.Key] {
-				v.checks[i].Budget, v.checks[i].Status, v.checks[i].Missing = b, gate.OK, nil
-			}
-		}
-	}
+	v.rep.Warnings = v.warnings()
 	v.checks = v.checks.Settled()
 	return nil
 }
@@ -827,11 +839,12 @@ func hasToolList(ts []walk.ToolListReport, part string) bool {
 
 // updateBudgets rewrites each budget the checks found at what was read,
 // adding the ones the file lacks, into the locked file (a file it creates
-// is marked as server's), and returns the budgets that moved or were added.
-func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk.MoveReport, error) {
+// is marked as server's), and returns the budgets that moved or were added
+// and the file as written.
+func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk.MoveReport, *budgets.File, error) {
 	values, err := checks.Values()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A budget the file lacks (its key or its whole block) is added at
 	// what was read, so a new project starts its file with one run.
@@ -840,19 +853,19 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk
 			values[c.Key] = c.Read
 		}
 	}
-	moves, added, err := l.Write(values, server)
+	w, err := l.Write(values, server)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := []walk.MoveReport{}
-	for _, m := range moves {
-		if slices.Contains(added, m.Name) {
+	for _, m := range w.Moves {
+		if slices.Contains(w.Added, m.Name) {
 			out = append(out, walk.MoveReport{Key: m.Name, Old: 0, New: m.New, Where: m.Where()})
 		} else if m.Old != m.New {
 			out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 		}
 	}
-	return out, nil
+	return out, w.File, nil
 }
 
 func writeJSONFile(path string, v any) error {
