@@ -82,6 +82,7 @@ type runFlags struct {
 	shard      string
 	github     bool
 	junit      string
+	html       string
 }
 
 // addGateFlags defines the flags of gating and output that walks run and
@@ -100,6 +101,7 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
 	c.GitHub(&f.github)
 	c.JUnit(&f.junit)
+	fs.StringVar(&f.html, "html", "", "also write the report as one self-contained HTML page to `FILE`: per walk its parts as a bar against its budget (it works offline, from disk)")
 }
 
 // checkGateFlags refuses the gating and output flags that do not go
@@ -115,7 +117,7 @@ func checkGateFlags(c *cli.Command, f runFlags) error {
 	if f.asJSON && f.markdown {
 		return c.Usagef("--json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
 	}
-	for _, out := range []struct{ flag, path string }{{"--report", f.report}, {"--junit", f.junit}} {
+	for _, out := range []struct{ flag, path string }{{"--report", f.report}, {"--junit", f.junit}, {"--html", f.html}} {
 		if out.path == "" {
 			continue
 		}
@@ -551,6 +553,11 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 	}
 	if r.f.report != "" {
 		if err := writeJSONFile(r.f.report, rep); err != nil {
+			return err
+		}
+	}
+	if r.f.html != "" {
+		if err := writeHTML(r.f.html, *rep); err != nil {
 			return err
 		}
 	}
