@@ -1,6 +1,8 @@
 package walk
 
 import (
+	"slices"
+
 	"github.com/readmeter/readmeter/mcpwire"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -46,9 +48,9 @@ type AnswerLimitReport struct {
 
 // AnswerLints holds every counted tools/call answer of the run to the
 // clients' answer limits and returns those over one, in the order the
-// answers came.
+// answers came, after the lints held already (Held).
 func (r *Result) AnswerLints() []AnswerLimitReport {
-	var out []AnswerLimitReport
+	out := slices.Clone(r.Held)
 	for _, a := range r.Answers {
 		for _, l := range toollist.CheckAnswer(a.Answer, a.Meta) {
 			out = append(out, AnswerLimitReport{

@@ -67,6 +67,9 @@ type Result struct {
 	// Answers are the counted tools/call answers as a client renders
 	// them, in order: what the clients' answer limits hold (AnswerLints).
 	Answers []CallAnswer
+	// Held are answer lints an earlier run held already (a shard's
+	// report, merged): AnswerLints returns them first.
+	Held []AnswerLimitReport
 }
 
 // Read returns what m reads in the result, and the bytes behind it: the

@@ -164,6 +164,7 @@ func outcomeOf(wr walk.WalkReport, shared bool) (walk.Outcome, error) {
 		Calls:     wr.Calls,
 		ToolLists: map[string]int64{},
 		Items:     map[string]int64{},
+		Held:      wr.AnswerLimits,
 	}
 	for _, tl := range wr.ToolLists {
 		s.Steps = append(s.Steps, &walk.Step{Part: tl.Part})

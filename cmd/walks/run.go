@@ -42,6 +42,12 @@ walks write (isolation: shared in its spec) counts what ran there before
 it: such walks run first, one at a time, in the run's order, are named
 in the report, and --shard deals them all to one share.
 
+Each counted tools/call answer is held to the clients' answer limits (the
+text of its content blocks, against Claude Code's file threshold, output
+limit and error cut; see docs/clients.md): a limit passed is a warning
+naming the walk, the part, the client and the limit; with --strict (which
+needs no --budgets for it), a finding.
+
 --update rewrites each budget at what its walk read and adds what the file
 lacks (a key at any depth, a block, the file), keeping every other byte.
 The file is locked from its first read to its write, so runs that update
