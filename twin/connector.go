@@ -364,26 +364,37 @@ func (s *Server) newMCPServer(c *conn) *mcp.Server {
 	for _, name := range c.toolNames() {
 		srv.AddTool(toolDef(name), s.toolHandler(c, name))
 	}
-	srv.AddPrompt(proposeChangePrompt(), proposeChange)
-	srv.AddReceivingMiddleware(listInOrder(c.toolNames()))
+	addPrompts(srv, c.toolNames())
+	srv.AddReceivingMiddleware(listInOrder(c.toolNames(), promptsFor(c.toolNames())))
 	if c.set != nil {
 		srv.AddReceivingMiddleware(notInToolset(c.set))
 	}
 	return srv
 }
 
-// listInOrder puts a tools/list result in the connection's order: the SDK
-// lists tools sorted by name, the service in its own order.
-func listInOrder(order []string) mcp.Middleware {
+// listInOrder puts a tools/list and a prompts/list result in the
+// connection's order: the SDK lists both sorted by name, the service in
+// its own order.
+func listInOrder(tools, prompts []string) mcp.Middleware {
 	rank := map[string]int{}
-	for i, n := range order {
+	for i, n := range tools {
 		rank[n] = i
+	}
+	promptRank := map[string]int{}
+	for i, n := range prompts {
+		promptRank[n] = i
 	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
-			if l, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+			if err != nil {
+				return res, err
+			}
+			switch l := res.(type) {
+			case *mcp.ListToolsResult:
 				slices.SortStableFunc(l.Tools, func(a, b *mcp.Tool) int { return rank[a.Name] - rank[b.Name] })
+			case *mcp.ListPromptsResult:
+				slices.SortStableFunc(l.Prompts, func(a, b *mcp.Prompt) int { return promptRank[a.Name] - promptRank[b.Name] })
 			}
 			return res, err
 		}
