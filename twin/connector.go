@@ -70,15 +70,21 @@ func serverInfo() *mcp.Implementation {
 // cacheHint is how long a client may keep the answer to req, and who may:
 // every list an hour and public, but at a toolset the tool and prompt
 // lists (that set's) private and never kept, and the resource list (the
-// caller's SPACEs) private for a minute.
+// caller's SPACEs) private for a minute; a document read five minutes and
+// public when it is the same for every caller, else private and never kept.
 func cacheHint(req mcp.Request, set bool) (ttlMs int, scope string) {
-	switch req.(type) {
+	switch r := req.(type) {
 	case *mcp.ListToolsRequest, *mcp.ListPromptsRequest:
 		if set {
 			return 0, "private"
 		}
 	case *mcp.ListResourcesRequest:
 		return cacheTTLResources, "private"
+	case *mcp.ReadResourceRequest:
+		if r.Params != nil && sharedResource(r.Params.URI) {
+			return sharedTTL, "public"
+		}
+		return 0, "private"
 	}
 	return cacheTTLPublic, "public"
 }
@@ -365,6 +371,7 @@ func (s *Server) newMCPServer(c *conn) *mcp.Server {
 		srv.AddTool(toolDef(name), s.toolHandler(c, name))
 	}
 	addPrompts(srv, c.toolNames())
+	s.addResources(srv, c)
 	srv.AddReceivingMiddleware(listInOrder(c.toolNames(), promptsFor(c.toolNames())))
 	if c.set != nil {
 		srv.AddReceivingMiddleware(notInToolset(c.set))
