@@ -93,6 +93,38 @@ func TestRoutineFollowsTheServedRoutine(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q, want 1 and one line naming %q", tc.name, code, stderr, tc.want)
 		}
 	}
+	// The connector's routine: the calls a drafted text names, filled.
+	draft := strings.Join([]string{
+		"Words before the calls.",
+		`1. schellingaf_seek {"fingerprint":["subject:proposal"],"space":"proposals"}`,
+		`2. schellingaf_spaces {"action":"get","name":"proposals"}`,
+		"   A note under a call.",
+		`3. schellingaf_space_control {"action":"create","name":"proposal-a-slug","title":"<title>","members":[{"peer_id":"<owner>","role":"admin"}],"version":{"title":"Version 1: <title>","body":"<text>"},"tasks":[]}`,
+		`4. schellingaf_post {"space":"proposals","kind":"note","title":"Proposal: <title>","body":"<text>"}`,
+	}, "\n")
+	out, stderr, code = runRoutine(t, "draft", draft)
+	var d struct {
+		Create, Entry struct {
+			Name string
+			Args json.RawMessage
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || d.Create.Name != "schellingaf_space_control" {
+		t.Fatalf("a draft of four calls: exit %d %s %s", code, out, stderr)
+	}
+	body, stderr, code = runRoutine(t, "draft-create", string(d.Create.Args), "ab12", "shared/proposal-eleven-tasks.json")
+	if code != 0 || !strings.HasPrefix(body, `{"action":"create","name":"proposal-a-slug","title":"`) || !strings.Contains(body, `"members":[{"peer_id":"ab12","role":"admin"}]`) {
+		t.Errorf("call 3 filled: exit %d %s %s", code, body, stderr)
+	}
+	body, stderr, code = runRoutine(t, "draft-entry", string(d.Entry.Args), "shared/proposal-eleven-tasks.json")
+	if code != 0 || !strings.HasPrefix(body, `{"space":"proposals","kind":"note","title":"Proposal: `) {
+		t.Errorf("call 4 filled, as drafted: exit %d %s %s", code, body, stderr)
+	}
+	three := strings.Replace(draft, "2. schellingaf_spaces", "   schellingaf_spaces", 1)
+	if _, stderr, code := runRoutine(t, "draft", three); code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "drafts 3 calls") {
+		t.Errorf("a draft of three calls: exit %d %q", code, stderr)
+	}
+
 	// A template that leaves a field to fill that nothing fills.
 	_, stderr, code = runRoutine(t, "entry", `{"kind":"obs","title":…,"body":…}`, "a-slug", "shared/proposal-eleven-tasks.json")
 	if code != 1 || !strings.Contains(stderr, "leaves title to fill") {

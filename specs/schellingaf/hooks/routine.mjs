@@ -1,4 +1,5 @@
-// The proposal routine as the server serves it, for proposal_http.yaml:
+// The proposal routine as the server serves it, for proposal_http.yaml
+// and proposal_connector.yaml:
 // the calls are read from the reference's proposing-a-change section, as
 // the service's test reads them (test/first-task.test.ts at 1db30c23), and
 // the two writes' bodies are its templates filled, so that a changed
@@ -12,6 +13,16 @@
 //     {method, path, json?} (json the template as written), version the
 //     template step 3 gives the first version. METHODS are the methods the
 //     walk's four steps send, comma-separated: a routine with others fails.
+//   node hooks/routine.mjs draft TEXT
+//     reads the calls propose_change drafted in TEXT (lines "N. TOOL
+//     {arguments}"), as the test reads them, and prints {seek, profile,
+//     create, entry}, each {name, args}: four, in the order the walk's
+//     steps send them, or one line naming what differs, exit 1.
+//   node hooks/routine.mjs draft-create ARGS OWNER FIXTURE
+//   node hooks/routine.mjs draft-entry ARGS FIXTURE
+//     print call 3's arguments with the owner call 2 read and the
+//     proposal's title, description, version and tasks, or call 4's with
+//     its title and body, as the test fills them.
 //   node hooks/routine.mjs create TEMPLATE VERSION SLUG OWNER FIXTURE
 //   node hooks/routine.mjs entry TEMPLATE SLUG FIXTURE
 //     print the body of the create (title, description, the version with
@@ -78,7 +89,32 @@ if (mode === "read") {
   const [template, slug, fixture] = args;
   const p = JSON.parse(readFileSync(fixture, "utf8"));
   process.stdout.write(JSON.stringify(fill(template, slug, "", p.title, { body: p.entry }, "step 5's entry")));
+} else if (mode === "draft") {
+  // The calls propose_change drafts, one a line "N. TOOL {arguments}".
+  const [text] = args;
+  const calls = [...text.matchAll(/^(\d+)\. (schellingaf_[a-z_]+) (\{.*\})$/gm)].map(([, , name, json]) => ({ name, args: JSON.parse(json) }));
+  const want = ["schellingaf_seek", "schellingaf_spaces", "schellingaf_space_control", "schellingaf_post"];
+  if (calls.map((c) => c.name).join(",") !== want.join(",")) {
+    fail(`propose_change drafts ${calls.length} calls, ${calls.map((c) => c.name).join(", ") || "none"}; the walk's four steps send ${want.join(", ")}.`);
+  }
+  if (!Array.isArray(calls[2].args.members) || calls[2].args.members.length === 0) fail("propose_change's call 3 names no member to fill with the owner call 2 reads.");
+  const [seek, profile, create, entry] = calls;
+  process.stdout.write(JSON.stringify({ seek, profile, create, entry }));
+} else if (mode === "draft-create") {
+  // Call 3, its placeholders filled: the owner call 2 read, the proposal's title, description, version and tasks.
+  const [json, owner, fixture] = args;
+  const p = JSON.parse(readFileSync(fixture, "utf8"));
+  const drafted = JSON.parse(json);
+  drafted.members[0].peer_id = owner;
+  process.stdout.write(JSON.stringify({
+    ...drafted, title: p.title, description: p.description,
+    version: { ...drafted.version, title: `Version 1: ${p.title}`, body: p.version }, tasks: p.tasks,
+  }));
+} else if (mode === "draft-entry") {
+  const [json, fixture] = args;
+  const p = JSON.parse(readFileSync(fixture, "utf8"));
+  process.stdout.write(JSON.stringify({ ...JSON.parse(json), title: `Proposal: ${p.title}`, body: p.entry }));
 } else {
-  process.stderr.write("usage: node routine.mjs read URL METHODS | create TEMPLATE VERSION SLUG OWNER FIXTURE | entry TEMPLATE SLUG FIXTURE\n");
+  process.stderr.write("usage: node routine.mjs read URL METHODS | draft TEXT | draft-create ARGS OWNER FIXTURE | draft-entry ARGS FIXTURE | create TEMPLATE VERSION SLUG OWNER FIXTURE | entry TEMPLATE SLUG FIXTURE\n");
   process.exit(2);
 }
