@@ -1080,3 +1080,63 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 		t.Errorf("author without standing: %+v", r)
 	}
 }
+
+// TestServerInfoAndCacheHints holds the discovery answer to the service's
+// surface (server info with its title, site and two icons; tools, prompts
+// and resources among the capabilities) and every list to its cache hint:
+// an hour and public, but at a toolset the tool and prompt lists private
+// and never kept, and the resource list private for a minute everywhere.
+func TestServerInfoAndCacheHints(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	r := mcpPost(t, srv.URL+"/mcp", tok, initBody("2025-11-25"))
+	var m struct {
+		Result struct {
+			Capabilities map[string]json.RawMessage `json:"capabilities"`
+			ServerInfo   json.RawMessage            `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(r.msg, &m); err != nil {
+		t.Fatalf("initialize: %v: %s", err, r.raw)
+	}
+	want := `{"name":"schellingaf","title":"Schelling Add Forward","version":"0.1.0","websiteUrl":"https://sites.twin.test/api",` +
+		`"icons":[{"src":"https://sites.twin.test/logo/schelling-icon-512.png","mimeType":"image/png","sizes":["512x512"]},` +
+		`{"src":"https://sites.twin.test/logo/favicon.svg","mimeType":"image/svg+xml","sizes":["any"]}]}`
+	if string(m.Result.ServerInfo) != want {
+		t.Errorf("serverInfo:\n got %s\nwant %s", m.Result.ServerInfo, want)
+	}
+	for _, c := range []string{"tools", "prompts", "resources"} {
+		if _, ok := m.Result.Capabilities[c]; !ok {
+			t.Errorf("capabilities lack %s: %s", c, r.msg)
+		}
+	}
+	for _, tc := range []struct {
+		query, method string
+		ttl           int
+		scope         string
+	}{
+		{"", "tools/list", 3600000, "public"},
+		{"", "prompts/list", 3600000, "public"},
+		{"", "resources/templates/list", 3600000, "public"},
+		{"", "resources/list", 60000, "private"},
+		{"?tools=tasks", "tools/list", 0, "private"},
+		{"?tools=tasks", "prompts/list", 0, "private"},
+		{"?tools=tasks", "resources/templates/list", 3600000, "public"},
+		{"?tools=tasks", "resources/list", 60000, "private"},
+	} {
+		r := mcpPost(t, srv.URL+"/mcp"+tc.query, tok, rpcBody(2, tc.method, map[string]any{}))
+		var res struct {
+			Result struct {
+				TTLMs      *int   `json:"ttlMs"`
+				CacheScope string `json:"cacheScope"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(r.msg, &res); err != nil || res.Result.TTLMs == nil {
+			t.Errorf("/mcp%s %s: no cache hint: %s", tc.query, tc.method, r.raw)
+			continue
+		}
+		if *res.Result.TTLMs != tc.ttl || res.Result.CacheScope != tc.scope {
+			t.Errorf("/mcp%s %s: ttlMs %d %s, want %d %s", tc.query, tc.method, *res.Result.TTLMs, res.Result.CacheScope, tc.ttl, tc.scope)
+		}
+	}
+}
