@@ -6,7 +6,9 @@
 //	l, err := budgets.Lock(ctx, "first-task.ts", waiting) // at the start of an --update run
 //	defer l.Unlock()
 //	// ... run, holding what is read to l.File() ...
-//	moves, added, err := l.Write(map[string]int64{"PROPOSAL_ROUTINE.connector.entry": 1508}, "twin")
+//	w, err := l.Write(map[string]int64{"PROPOSAL_ROUTINE.connector.entry": 1508}, "twin")
+//	// w.Moves, w.Added; w.File is the file as written, to check against
+
 //
 // A budget is a non-negative integer with a dotted name
 // ("FIRST_TASK_TOKENS.plugin", "PROPOSAL_ROUTINE.http.create") and the place
@@ -43,9 +45,9 @@
 // run, Update computes the new file bytes, where only the digits of the
 // named entries change, and Insert adds the budgets the file lacks (a key
 // at any depth, an object, a block) in the file's own style; Lock holds a
-// file for a whole --update run and its Write does both and writes the
+// file for a whole --update run and its Write does both, writes the
 // file, refusing (ErrChanged) when the file on disk is no longer what was
-// read. A file may say whose numbers it holds (ServerMember); CheckServer
+// read, and returns the file as written. A file may say whose numbers it holds (ServerMember); CheckServer
 // is the one rule that keeps another server's numbers out of it.
 // RenderFile writes text from the budgets with en-US digit grouping, as the
 // service's reference prints them.

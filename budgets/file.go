@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/readmeter/readmeter/internal/infile"
 )
 
 // Format is a budget file's form.
@@ -64,14 +65,11 @@ type entry struct {
 	sep  bool // write the number with "_" separators when it is rewritten
 }
 
-// Load reads and parses the budget file at path.
+// Load reads and parses the budget file at path: a regular file of at
+// most infile.MaxText bytes.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "budget file", infile.MaxText)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s: %w", path, pe.Err) // one place, named once
-		}
 		return nil, err
 	}
 	return Parse(path, data)

@@ -22,6 +22,9 @@ func FuzzTSBudgets(f *testing.F) {
 	for _, tc := range inserts {
 		f.Add([]byte(tc.src))
 	}
+	for _, tc := range twice {
+		f.Add([]byte(tc.src))
+	}
 	f.Add([]byte("export const A = { a: 1, n: { b: 2_000 } } as const;\r\nexport default { c: 3 };\r\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := budgets.Parse("f.ts", src)

@@ -81,21 +81,29 @@ func TestLockedWrite(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "budgets.json")
 	ctx := context.Background()
-	set := func(values map[string]int64) ([]Move, []string, error) {
+	set := func(values map[string]int64) (*Written, error) {
 		l, err := Lock(ctx, path, nil)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		defer l.Unlock()
 		return l.Write(values, "")
 	}
-	moves, added, err := set(map[string]int64{"TOOL_LIST_TOKENS.mcp": 10})
-	if err != nil || len(moves) != 1 || len(added) != 1 {
-		t.Fatalf("create: %v %v %v", moves, added, err)
+	w, err := set(map[string]int64{"TOOL_LIST_TOKENS.mcp": 10})
+	if err != nil || len(w.Moves) != 1 || len(w.Added) != 1 {
+		t.Fatalf("create: %+v %v", w, err)
 	}
-	moves, added, err = set(map[string]int64{"TOOL_LIST_TOKENS.mcp": 12, "FIRST_TASK_TOKENS.plugin": 5})
-	if err != nil || len(added) != 1 || added[0] != "FIRST_TASK_TOKENS.plugin" {
-		t.Fatalf("add: %v %v %v", moves, added, err)
+	w, err = set(map[string]int64{"TOOL_LIST_TOKENS.mcp": 12, "FIRST_TASK_TOKENS.plugin": 5})
+	if err != nil || len(w.Added) != 1 || w.Added[0] != "FIRST_TASK_TOKENS.plugin" {
+		t.Fatalf("add: %+v %v", w, err)
+	}
+	if b, ok := w.File.Get("FIRST_TASK_TOKENS.plugin"); !ok || b.Value != 5 || b.Line != 6 {
+		t.Errorf("the file as written holds %+v, %v; want plugin 5 at line 6", b, ok)
+	}
+	if w, err = set(map[string]int64{"TOOL_LIST_TOKENS.mcp": 12}); err != nil || w.File.Bytes() == nil {
+		t.Fatalf("unchanged: %+v %v", w, err)
+	} else if b, _ := w.File.Get("TOOL_LIST_TOKENS.mcp"); b.Value != 12 {
+		t.Errorf("unchanged: the file holds mcp %d, want 12", b.Value)
 	}
 	got, _ := os.ReadFile(path)
 	want := "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 12\n  },\n  \"FIRST_TASK_TOKENS\": {\n    \"plugin\": 5\n  }\n}\n"

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/infile"
 )
 
 // Locked is a budget file held for one --update run: locked (atomicfile's
@@ -43,7 +44,7 @@ func Lock(ctx context.Context, path string, waiting func()) (*Locked, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	l := &Locked{Path: path, unlock: unlock}
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "budget file", infile.MaxText)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		seed, err := New(path, "", nil)
@@ -56,11 +57,7 @@ func Lock(ctx context.Context, path string, waiting func()) (*Locked, error) {
 		}
 	case err != nil:
 		unlock()
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	default:
 		if l.file, err = Parse(path, data); err != nil {
 			unlock()
@@ -85,47 +82,63 @@ func (l *Locked) Unlock() {
 	}
 }
 
+// Written is what Write did to the file.
+type Written struct {
+	// Moves has one per value, in file order.
+	Moves []Move
+	// Added names the budgets the file lacked, sorted.
+	Added []string
+	// File is the file as it is now: the budgets at their new values and
+	// lines, to check a run's readings against once more.
+	File *File
+}
+
 // Write sets the named budgets to their values (Update), adding the ones
 // the file lacks (Insert; a file that did not exist is created, marked as
 // server's when server is not ""), and writes the file atomically, if it
 // is byte for byte what was read when it was locked: a file changed or
 // deleted since (by hand: another run waits for the lock) is an error
-// wrapping ErrChanged, and nothing is written. added names the budgets
-// added, sorted; moves has one per value, in file order.
-func (l *Locked) Write(values map[string]int64, server string) (moves []Move, added []string, err error) {
+// wrapping ErrChanged, and nothing is written. It returns the moves, the
+// budgets added and the file as written, read again.
+func (l *Locked) Write(values map[string]int64, server string) (*Written, error) {
 	var data []byte
+	var err error
 	if l.old == nil {
 		data, err = New(l.Path, server, values)
 	} else {
 		data, err = l.file.Insert(values)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f, err := Parse(l.Path, data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	w := &Written{}
 	for name := range values {
 		if _, ok := l.file.index[name]; !ok {
-			added = append(added, name)
+			w.Added = append(w.Added, name)
 		}
 	}
-	sort.Strings(added)
-	data, moves, err = f.Update(values)
-	if err != nil {
-		return nil, nil, err
+	sort.Strings(w.Added)
+	if data, w.Moves, err = f.Update(values); err != nil {
+		return nil, err
 	}
 	if l.old != nil && string(data) == string(l.old) {
 		// Nothing to write; the file must still be what was read.
 		cur, err := os.ReadFile(l.Path)
 		if err != nil || string(cur) != string(l.old) {
-			return nil, nil, fmt.Errorf("%s %w; nothing written", l.Path, ErrChanged)
+			return nil, fmt.Errorf("%s %w; nothing written", l.Path, ErrChanged)
 		}
-		return moves, added, nil
+		w.File = l.file
+		return w, nil
 	}
 	if err := WriteAtomic(l.Path, l.old, data); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return moves, added, nil
+	if w.File, err = Parse(l.Path, data); err != nil {
+		return nil, err
+	}
+	return w, nil
 }

@@ -23,6 +23,12 @@ type tsParser struct {
 	comments []comment
 	ls       lines
 	match    []int // for each bracket token, the index of its partner
+	// missing is the token before which a block's object lacks a comma
+	// (`a: 1` then `b: 2` on the next line), or -1.
+	missing int
+	// extra is a comma of a block's object that follows another (`1,,`),
+	// or -1.
+	extra int
 }
 
 // defaultBlock is the name of the block `export default {...}` declares:
@@ -39,7 +45,7 @@ func (f *File) parseTS() error {
 		}
 		return err
 	}
-	p := &tsParser{f: f, src: f.data, toks: toks, comments: comments, ls: f.lines}
+	p := &tsParser{f: f, src: f.data, toks: toks, comments: comments, ls: f.lines, missing: -1, extra: -1}
 	p.match = make([]int, len(toks))
 	var st []int
 	for i, t := range toks {
@@ -101,6 +107,16 @@ func (p *tsParser) text(i int) string {
 		return ""
 	}
 	return p.toks[i].text(p.src)
+}
+
+// name returns the name toks[i] spells, decoded as JavaScript decodes it:
+// an identifier's \u escapes, a string's quotes and escapes
+// (TOOL_LIST_\u0054OKENS is TOOL_LIST_TOKENS).
+func (p *tsParser) name(i int) string {
+	if p.tt(i) == js.StringToken {
+		return unquoteTS(p.text(i))
+	}
+	return identName(p.text(i))
 }
 
 // isWord reports whether toks[i] is the identifier or keyword w.
@@ -196,10 +212,7 @@ func (p *tsParser) file() error {
 	p.f.declared = map[string]decl{}
 	p.f.reexported = map[string]decl{}
 	declare := func(i int, what string) {
-		name := p.text(i)
-		if p.tt(i) == js.StringToken {
-			name = unquoteTS(name)
-		}
+		name := p.name(i)
 		if _, dup := p.f.declared[name]; !dup {
 			p.f.declared[name] = decl{p.toks[i].s, what}
 		}
@@ -249,7 +262,7 @@ func (p *tsParser) file() error {
 						i = j + 1
 					}
 				case js.IsIdentifier(p.tt(j+1)) && (p.tt(j+2) == js.SemicolonToken || p.startsStatement(j+2)):
-					exports[p.text(j+1)] = append(exports[p.text(j+1)], j)
+					exports[p.name(j+1)] = append(exports[p.name(j+1)], j)
 					i = j + 2
 				default:
 					declare(j, "an export default")
@@ -260,7 +273,7 @@ func (p *tsParser) file() error {
 			case p.tt(j) == js.MulToken:
 				k := j + 1
 				if p.isWord(k, "as") {
-					p.f.reexported[p.text(k+1)] = decl{p.toks[k+1].s, "a re-export"}
+					p.f.reexported[p.name(k+1)] = decl{p.toks[k+1].s, "a re-export"}
 					k += 2
 				}
 				if p.isWord(k, "from") && p.tt(k+1) == js.StringToken {
@@ -382,16 +395,13 @@ func (p *tsParser) exportClause(i int, exports map[string][]int, declare func(in
 	end := close + 1
 	if p.isWord(end, "from") {
 		for _, s := range specs {
-			name := p.text(s.exported)
-			if p.tt(s.exported) == js.StringToken {
-				name = unquoteTS(name)
-			}
+			name := p.name(s.exported)
 			p.f.reexported[name] = decl{p.toks[s.exported].s, "a re-export from " + p.text(end+1)}
 		}
 		return end + 2
 	}
 	for _, s := range specs {
-		exports[p.text(s.local)] = append(exports[p.text(s.local)], s.exported)
+		exports[p.name(s.local)] = append(exports[p.name(s.local)], s.exported)
 	}
 	return end
 }
@@ -419,7 +429,7 @@ func (p *tsParser) decls(i int, exported bool, cands *[]*candidate, declare func
 		}
 		if p.tt(i) == js.EqToken {
 			if nameTok >= 0 && p.tt(i+1) == js.OpenBraceToken {
-				b, end, err := p.block(p.text(nameTok), nameTok, i+1)
+				b, end, err := p.block(p.name(nameTok), nameTok, i+1)
 				if err != nil {
 					return 0, err
 				}
@@ -536,6 +546,9 @@ func (p *tsParser) object(open int, parent *object, b *tsBlock) (*object, bool) 
 			m.kind = leafForeign
 			i = p.valueEnd(i+1, close)
 		default:
+			if tt == js.CommaToken && p.extra < 0 {
+				p.extra = i
+			}
 			return nil, false
 		}
 		if vs >= 0 {
@@ -545,6 +558,9 @@ func (p *tsParser) object(open int, parent *object, b *tsBlock) (*object, bool) 
 			ve := p.valueEnd(vs, close)
 			if ve == vs {
 				return nil, false
+			}
+			if k := p.keyInside(vs, ve); k >= 0 && p.missing < 0 {
+				p.missing = k
 			}
 			m.s, m.e = p.toks[vs].s, p.toks[ve-1].e
 			if p.tt(vs) == js.OpenBraceToken && p.nestedEnd(vs) == ve {
@@ -572,6 +588,38 @@ func (p *tsParser) object(open int, parent *object, b *tsBlock) (*object, bool) 
 		}
 	}
 	return o, true
+}
+
+// keyInside returns the index of a `key:` that starts a line inside the
+// value toks[s:e] right after a complete value, as the next member does
+// when a comma is missing (no expression reads so: a conditional's ":"
+// follows a "?" branch), or -1.
+func (p *tsParser) keyInside(s, e int) int {
+	for k := s + 1; k+1 < e; k++ {
+		tt := p.tt(k)
+		if !p.toks[k].nl || p.tt(k+1) != js.ColonToken || !(js.IsIdentifierName(tt) || tt == js.StringToken || js.IsNumeric(tt)) {
+			continue
+		}
+		switch prev := p.tt(k - 1); {
+		case js.IsNumeric(prev), prev == js.StringToken, js.IsIdentifier(prev),
+			prev == js.CloseBraceToken, prev == js.CloseBracketToken, prev == js.CloseParenToken:
+			if !p.questionBefore(s, k) {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// questionBefore reports whether a "?" of a conditional comes in
+// toks[s:k] (its ":" may start a line).
+func (p *tsParser) questionBefore(s, k int) bool {
+	for i := s; i < k; i++ {
+		if p.tt(i) == js.QuestionToken {
+			return true
+		}
+	}
+	return false
 }
 
 // valueEnd returns the index of the "," or "}" that ends the value
@@ -651,29 +699,40 @@ func (p *tsParser) blocks(cands []*candidate, exports map[string][]int) error {
 		names[name] = off
 		return nil
 	}
+	bind := func(local string, off int) error {
+		if first, dup := names["\x00"+local]; dup {
+			return errAt(p.f.Path, p.ls, off, "%s is declared twice (first at line %d): the module's value is the second; keep one", local, p.ls.at(first))
+		}
+		if d, dup := p.f.declared[local]; dup {
+			return errAt(p.f.Path, p.ls, off, "%s is declared twice (first at line %d, %s); keep one", local, p.ls.at(d.off), d.what)
+		}
+		names["\x00"+local] = off
+		return nil
+	}
 	for _, c := range cands {
 		b := c.block
 		if c.exported {
 			if err := claim(b.name, b.nameOff); err != nil {
 				return err
 			}
+			if b.name != defaultBlock {
+				if err := bind(b.name, b.nameOff); err != nil {
+					return err
+				}
+			}
 			p.f.blocks = append(p.f.blocks, b)
 			continue
+		}
+		if err := bind(b.local, b.nameOff); err != nil {
+			return err
 		}
 		ex := exports[b.local]
 		switch len(ex) {
 		case 0:
-			if first, dup := names["\x00"+b.local]; dup {
-				return errAt(p.f.Path, p.ls, b.nameOff, "%s is declared twice (first at line %d); keep one", b.local, p.ls.at(first))
-			}
-			names["\x00"+b.local] = b.nameOff
 			p.f.locals = append(p.f.locals, b)
 			continue
 		case 1:
-			name := p.text(ex[0])
-			if p.tt(ex[0]) == js.StringToken {
-				name = unquoteTS(name)
-			}
+			name := p.name(ex[0])
 			if p.tt(ex[0]) == js.DefaultToken {
 				name = defaultBlock
 			}
@@ -685,7 +744,7 @@ func (p *tsParser) blocks(cands []*candidate, exports map[string][]int) error {
 		default:
 			var as []string
 			for _, k := range ex {
-				as = append(as, p.text(k))
+				as = append(as, p.name(k))
 			}
 			return errAt(p.f.Path, p.ls, p.toks[ex[1]].s, "%s is exported as %s: a budget block is exported once; keep one name", b.local, strings.Join(as, " and "))
 		}
@@ -696,6 +755,15 @@ func (p *tsParser) blocks(cands []*candidate, exports map[string][]int) error {
 		if d, dup := p.f.declared[b.name]; dup && b.local == "" {
 			return errAt(p.f.Path, p.ls, b.nameOff, "%s is declared twice (first at line %d, %s); keep one", b.name, p.ls.at(d.off), d.what)
 		}
+	}
+	if err := p.assigned(names); err != nil {
+		return err
+	}
+	if k := p.extra; k >= 0 {
+		return errAt(p.f.Path, p.ls, p.toks[k].s, "a comma too many: an object takes one comma between two members; remove this one")
+	}
+	if k := p.missing; k >= 0 {
+		return errAt(p.f.Path, p.ls, p.toks[k].s, "a missing comma before %s: end the member above it with a comma", clipLit(p.text(k)))
 	}
 	for _, b := range p.f.blocks {
 		if err := p.classifyBlock(b); err != nil {
@@ -714,6 +782,68 @@ func (p *tsParser) blocks(cands []*candidate, exports map[string][]int) error {
 	return nil
 }
 
+// assigned refuses a block's name (a local binding, in bound with the
+// offset of its declaration) that a top-level statement of the file
+// assigns, updates or deletes after declaring it (`T = {...}`, `T.mcp = 2`, `T.a++`, `delete T.a`,
+// `Object.assign(T, ...)`): the module's value is not the declaration's.
+func (p *tsParser) assigned(bound map[string]int) error {
+	braces := 0 // a statement in a block, a class, an enum or a function body is not the module's own
+	for i := range p.toks {
+		switch p.tt(i) {
+		case js.OpenBraceToken, js.TemplateStartToken:
+			braces++
+		case js.CloseBraceToken, js.TemplateEndToken:
+			braces--
+		}
+		if braces > 0 || !js.IsIdentifierName(p.tt(i)) {
+			continue
+		}
+		first, ok := bound["\x00"+p.name(i)]
+		if !ok || p.toks[i].s == first {
+			continue
+		}
+		if prev := p.tt(i - 1); prev == js.DotToken || prev == js.OptChainToken {
+			continue // a member of something else
+		}
+		j := i + 1
+		for {
+			switch p.tt(j) {
+			case js.DotToken, js.OptChainToken:
+				j += 2
+				continue
+			case js.OpenBracketToken:
+				j = p.match[j] + 1
+				continue
+			case js.NotToken:
+				if js.IsIdentifierName(p.tt(j+1)) || p.tt(j+1) == js.OpenParenToken {
+					break // a new expression, not a non-null assertion
+				}
+				j++
+				continue
+			}
+			break
+		}
+		write := false
+		switch p.tt(j) {
+		case js.EqToken, js.AddEqToken, js.SubEqToken, js.MulEqToken, js.ExpEqToken, js.DivEqToken, js.ModEqToken,
+			js.LtLtEqToken, js.GtGtEqToken, js.GtGtGtEqToken, js.BitAndEqToken, js.BitOrEqToken, js.BitXorEqToken,
+			js.AndEqToken, js.OrEqToken, js.NullishEqToken, js.IncrToken, js.DecrToken:
+			write = !(p.tt(j) == js.IncrToken || p.tt(j) == js.DecrToken) || !p.toks[j].nl
+		}
+		switch prev := p.tt(i - 1); {
+		case prev == js.IncrToken, prev == js.DecrToken, prev == js.DeleteToken:
+			write = true
+		case prev == js.OpenParenToken && p.tt(i-2) != js.OpenParenToken && js.IsIdentifierName(p.tt(i-2)) && p.tt(i-3) == js.DotToken && p.text(i-4) == "Object":
+			write = true // Object.assign(T, ...), Object.defineProperty(T, ...)
+		}
+		if write {
+			name := p.name(i)
+			return errAt(p.f.Path, p.ls, p.toks[i].s, "%s is changed after its declaration (line %d): the module's value is not what the declaration says; keep one declaration and change nothing after it", name, p.ls.at(first))
+		}
+	}
+	return nil
+}
+
 // classifyBlock sets why a block is not a budget block, or refuses one
 // that holds budgets beside what cannot be read for sure.
 func (p *tsParser) classifyBlock(b *tsBlock) error {
@@ -721,10 +851,13 @@ func (p *tsParser) classifyBlock(b *tsBlock) error {
 		return nil
 	}
 	var ints, numeric, foreign int
-	var odd *member
+	var odd, proto *member
 	var walk func(o *object)
 	walk = func(o *object) {
 		for _, m := range o.members {
+			if m.key == "__proto__" && m.odd == "" && proto == nil {
+				proto = m
+			}
 			switch {
 			case m.odd != "" && m.kind != leafForeign:
 				if odd == nil {
@@ -751,6 +884,9 @@ func (p *tsParser) classifyBlock(b *tsBlock) error {
 		b.why = "none of its values is a plain integer literal"
 	case odd != nil:
 		return errAt(p.f.Path, p.ls, odd.keyOff, "%s: %s cannot be read for sure; write each budget of the block as `key: 23_324`", b.name, odd.odd)
+	}
+	if proto != nil && b.why == "" {
+		return errAt(p.f.Path, p.ls, proto.keyOff, "%s: __proto__ is not a budget key: in JavaScript `__proto__: value` sets the object's prototype and adds no member; rename it", b.name)
 	}
 	return nil
 }

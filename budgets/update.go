@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
+	"github.com/readmeter/readmeter/internal/infile"
 )
 
 // Move is one budget's change by Update.
@@ -118,13 +118,13 @@ func WriteAtomic(path string, expectOld, data []byte) error {
 		return pathErr(path, err)
 	}
 	defer pending.Abort()
-	cur, err := os.ReadFile(path)
+	cur, err := infile.Read(path, "budget file", infile.MaxText)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && expectOld == nil:
 	case errors.Is(err, fs.ErrNotExist), err == nil && (expectOld == nil || !bytes.Equal(cur, expectOld)):
 		return fmt.Errorf("%s %w; nothing written", named, ErrChanged)
 	case err != nil:
-		return pathErr(path, err)
+		return err
 	}
 	if err := pending.Commit(); err != nil {
 		return pathErr(path, err)

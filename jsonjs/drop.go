@@ -121,7 +121,7 @@ func (w *dropWalker) object(i int) (int, Dropped) {
 		}
 		i = validWS(b, i+1) // past ','
 	}
-	if hasDuplicate(keys) {
+	if HasDuplicate(keys) {
 		w.slow = true
 	}
 	if kept == 0 {

@@ -32,7 +32,9 @@ func numberLen(t []byte) int {
 	return StringifyLen(NumberValue(f))
 }
 
-func hasDuplicate(keys [][]byte) bool {
+// HasDuplicate reports whether a key repeats among keys (raw, as they
+// are written).
+func HasDuplicate(keys [][]byte) bool {
 	if len(keys) <= 24 {
 		for i := 1; i < len(keys); i++ {
 			for j := 0; j < i; j++ {

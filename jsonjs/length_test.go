@@ -202,7 +202,7 @@ func (p *parser) lenObject() (int, error) {
 		if !done {
 			continue
 		}
-		if escaped || hasDuplicate(keys) {
+		if escaped || HasDuplicate(keys) {
 			// Rare: parse the object to drop what JavaScript drops.
 			q := parser{text: p.text, pos: start, depth: p.depth}
 			v, err := q.object()

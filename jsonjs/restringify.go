@@ -113,7 +113,7 @@ func appendObjectValid(dst, b []byte, i int, kc *keyCount) ([]byte, int) {
 	for {
 		ke := StringEnd(b, i)
 		key := b[i+1 : ke-1]
-		if plainKey(key) {
+		if PlainKey(key) {
 			// written as it is
 		} else {
 			return appendObjectParsed(dst[:mark], b, start, kc, counted)
@@ -143,16 +143,16 @@ func appendObjectValid(dst, b []byte, i int, kc *keyCount) ([]byte, int) {
 		dst = append(dst, ',')
 		i = validWS(b, i+1)
 	}
-	if hasDuplicate(keys) {
+	if HasDuplicate(keys) {
 		return appendObjectParsed(dst[:mark], b, start, kc, counted)
 	}
 	return append(dst, '}'), i
 }
 
-// plainKey reports whether a raw key is written back as it is and keeps
+// PlainKey reports whether a raw key is written back as it is and keeps
 // its place: no escape, and not starting with a digit (an integer-like
 // key moves first).
-func plainKey(key []byte) bool {
+func PlainKey(key []byte) bool {
 	if len(key) > 0 && key[0] >= '0' && key[0] <= '9' {
 		return false
 	}
@@ -271,7 +271,7 @@ func appendStringBody(dst, b []byte, i int) ([]byte, int) {
 func OrderValid(ms []MemberValid) []MemberValid {
 	moves := false
 	for _, m := range ms {
-		if !plainKey(m.Key) {
+		if !PlainKey(m.Key) {
 			moves = true
 			break
 		}
@@ -281,7 +281,7 @@ func OrderValid(ms []MemberValid) []MemberValid {
 		for i, m := range ms {
 			keys[i] = m.Key
 		}
-		if !hasDuplicate(keys) {
+		if !HasDuplicate(keys) {
 			return ms
 		}
 	}

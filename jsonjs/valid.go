@@ -162,7 +162,7 @@ func (w *validWalker) object(i int) (end, n int, kb int64) {
 		}
 		i = validWS(b, i+1) // past ','
 	}
-	if slow || hasDuplicate(keys) {
+	if slow || HasDuplicate(keys) {
 		// Rare: parse the object to drop what JavaScript drops.
 		p := parser{text: b, pos: start}
 		v, err := p.object()

@@ -35,6 +35,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/readmeter/readmeter/internal/infile"
 )
 
 // Transports a server is reached over.
@@ -143,13 +145,9 @@ func Found(locs []Location) []Location {
 
 // Read reads the configuration file at path.
 func Read(path string, v Vars) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "configuration file", infile.MaxText)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	return Parse(path, data, v)
 }

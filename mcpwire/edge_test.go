@@ -140,6 +140,54 @@ func TestStatelessWithoutHandshake(t *testing.T) {
 	}
 }
 
+// TestSSEDuplicateID: an answer on the event stream with two ids goes to
+// the request its last id names, the id it is matched by, as JSON.parse
+// reads it.
+func TestSSEDuplicateID(t *testing.T) {
+	ids := make(chan string, 4)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/messages", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if id := gjson.GetBytes(body, "id"); id.Exists() {
+			ids <- id.Raw
+		}
+		w.WriteHeader(http.StatusAccepted)
+	})
+	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: endpoint\ndata: /messages\n\n")
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case id := <-ids:
+				fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":99,\"id\":%s,\"result\":{}}\n\n", id)
+				w.(http.Flusher).Flush()
+			case <-r.Context().Done():
+				return
+			}
+		}
+	})
+	stream := httptest.NewServer(mux)
+	defer func() {
+		stream.CloseClientConnections()
+		stream.Close()
+	}()
+	c, err := mcpwire.NewSSE(stream.URL+"/sse", mcpwire.HTTPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := c.Request(cx, "ping", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"jsonrpc":"2.0","id":99,"id":1,"result":{}}`; string(r.Message) != want {
+		t.Errorf("Message = %s, want %s", r.Message, want)
+	}
+}
+
 // TestSSEEndpointElsewhere: an endpoint event naming another origin is
 // refused, nothing sent there, unless Follow allows it; then it gets the
 // messages but neither the token nor a header the caller set.

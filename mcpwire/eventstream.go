@@ -5,13 +5,6 @@ import (
 	"fmt"
 )
 
-// tooLargeError is the cause when an answer passes the byte limit.
-type tooLargeError struct{ max int64 }
-
-func (e tooLargeError) Error() string {
-	return fmt.Sprintf("answer larger than the limit of %d bytes", e.max)
-}
-
 var (
 	errEnded        = errors.New("the event stream ended before the answer")
 	errEndedInEvent = errors.New("the event stream ended in the middle of an event, before the answer")

@@ -258,6 +258,9 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 	if ct == "" {
 		return r, fmt.Errorf("the answer has no Content-Type, not JSON or an event stream: %s", excerpt(head, t.secrets...))
 	}
+	if ct == "text/html" {
+		return r, fmt.Errorf("answered text/html, a web page, not JSON or an event stream (is the URL the MCP endpoint, often .../mcp?): %s", excerpt(head, t.secrets...))
+	}
 	return r, fmt.Errorf("answered %s, not JSON or an event stream: %s", ct, excerpt(head, t.secrets...))
 }
 
@@ -359,7 +362,7 @@ func (t *httpTransport) readStream(r *Response, closer io.Closer, body io.Reader
 func streamError(err error) error {
 	var tl *eventstream.TooLargeError
 	if errors.As(err, &tl) {
-		return tooLargeError{tl.Max}
+		return tl
 	}
 	return fmt.Errorf("reading the event stream: %w", err)
 }
@@ -378,18 +381,11 @@ func checkAnswer(msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 func checkEnvelope(env *envelope, msg []byte, m *outgoing, secrets []string) (*envelope, error) {
 	if !env.answers(m.id) {
 		if env.isResponse() {
-			return nil, fmt.Errorf("the answer is to id %s, not %s", idText(msg), m.id.Raw)
+			return nil, fmt.Errorf("the answer is to id %s, not %s", env.idText(), m.id.Raw)
 		}
 		return nil, fmt.Errorf("the answer is not a JSON-RPC response: %s", excerpt(msg, secrets...))
 	}
 	return env, nil
-}
-
-func idText(msg []byte) string {
-	if v := jsonID(msg); v != "" {
-		return v
-	}
-	return "(none)"
 }
 
 func mediaType(ct string) string {
@@ -412,7 +408,7 @@ func readLimited(r io.Reader, max int64) ([]byte, error) {
 // sizes the buffer.
 func readLimitedSize(r io.Reader, max, size int64, w io.Writer) ([]byte, error) {
 	if size > max {
-		return nil, tooLargeError{max}
+		return nil, &eventstream.TooLargeError{Max: max}
 	}
 	lr := io.LimitReader(r, max+1)
 	if size < 0 {
@@ -426,7 +422,7 @@ func readLimitedSize(r io.Reader, max, size int64, w io.Writer) ([]byte, error) 
 		}
 		b = b[:len(b)+n]
 		if int64(len(b)) > max {
-			return nil, tooLargeError{max}
+			return nil, &eventstream.TooLargeError{Max: max}
 		}
 		if err == io.EOF {
 			return b, nil

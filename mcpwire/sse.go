@@ -85,7 +85,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	connected := make(chan error, 1)
 	timer := time.AfterFunc(timeout, func() {
 		select {
-		case connected <- timeoutError{timeout}:
+		case connected <- timeoutError{d: timeout}:
 		default:
 		}
 		cancel()
@@ -96,7 +96,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 		timedOut := ctx.Err() != nil // the timer cancelled it, not we below
 		cancel()
 		if timedOut {
-			return nil, fail(timeoutError{timeout})
+			return nil, fail(timeoutError{d: timeout})
 		}
 		return nil, fail(netError(err))
 	}
@@ -173,9 +173,11 @@ func (t *sseTransport) read(connected chan<- error) {
 			break
 		}
 		t.mu.Lock()
-		if isResponse(ev.Data) {
-			if ch, ok := t.waiters[jsonID(ev.Data)]; ok {
-				delete(t.waiters, jsonID(ev.Data))
+		// routed by the id the answer is matched by: the last of
+		// duplicates, as JSON.parse reads it
+		if env := parseEnvelope(ev.Data); env.isResponse() {
+			if ch, ok := t.waiters[env.id.Raw]; ok {
+				delete(t.waiters, env.id.Raw)
 				ch <- ev
 				t.mu.Unlock()
 				continue

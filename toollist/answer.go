@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/readmeter/readmeter/internal/eventstream"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -113,64 +113,35 @@ type dataLine struct {
 	line               int // 1-based line number in the file
 }
 
-// MaxFile is the largest file the toolkit reads: 2 GiB. A capture, a
-// toolsets or ceilings file larger than that is refused before it is read.
-const MaxFile = 2 << 30
+// MaxFile is the largest file the toolkit reads: 2 GiB (infile.Max). A
+// capture, a toolsets or ceilings file larger than that is refused before
+// it is read.
+const MaxFile = infile.Max
 
-// checkFile says why path cannot be read as an input file: missing, a
-// directory, not a regular file (a device such as /dev/zero, a FIFO), or
-// larger than MaxFile.
+// checkFile says why path cannot be read as an input file, by infile's
+// rule: missing, a directory, not a regular file (a device such as
+// /dev/zero, a FIFO), or larger than MaxFile.
 func checkFile(path string) (fs.FileInfo, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, inputErr(path, "no such file")
-		}
-		return nil, inputErr(path, "%v", unwrapPathErr(err))
-	}
-	switch {
-	case st.IsDir():
-		return nil, inputErr(path, "is a directory, not a capture file")
-	case !st.Mode().IsRegular():
-		return nil, inputErr(path, "not a regular file (%s): give a file saved on disk", fileKind(st.Mode()))
-	case st.Size() > MaxFile:
-		return nil, inputErr(path, "%d bytes, larger than the %d bytes (2 GiB) a file may be", st.Size(), int64(MaxFile))
-	}
-	return st, nil
+	st, err := infile.Check(path, "capture file", MaxFile)
+	return st, asInputErr(err)
 }
 
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
+// asInputErr makes infile's error the package's Error, naming the file.
+func asInputErr(err error) error {
+	var ie *infile.Error
+	if !errors.As(err, &ie) {
+		return err
 	}
-	return "a " + m.Type().String()
+	if errors.Is(err, fs.ErrNotExist) {
+		return inputErr(ie.Path, "no such file")
+	}
+	return inputErr(ie.Path, "%s", ie.Msg)
 }
 
 // readFile reads a capture file, naming the problem when it cannot.
 func readFile(path string) ([]byte, error) {
-	if _, err := checkFile(path); err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, inputErr(path, "%v", unwrapPathErr(err))
-	}
-	return data, nil
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	data, err := infile.Read(path, "capture file", MaxFile)
+	return data, asInputErr(err)
 }
 
 // readAnswer locates the message in a file's bytes. what names the answer
@@ -217,6 +188,11 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each elemFun
 			return nil, inputErr(path, "empty file: a capture holds a %s", what)
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
+	}
+	if bytes.TrimLeftFunc(data, unicode.IsSpace)[0] == '<' {
+		// Neither JSON nor an event stream starts so: a web page saved
+		// in place of the answer (a login page, the server's home page).
+		return nil, inputErr(path, "an HTML or XML page, not a %s: save what the MCP endpoint answers (measure capture -o FILE URL takes it)", what)
 	}
 	if later && len(data) >= utf8Later && findWhileValidating {
 		if eventstream.Sniff(data) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -87,6 +88,23 @@ func ReadWith(path string, ts ...Transform) (*Capture, error) {
 // same counters then records the counts without reading the tools again.
 func ReadCounting(path string, counters []Counter, ts ...Transform) (*Capture, error) {
 	return readWith(path, counters, ts)
+}
+
+// StdinName is the name a capture read from standard input goes by in
+// messages and reports (measure -).
+const StdinName = "stdin"
+
+// ReadFrom is ReadCounting for a capture that is not a file: it reads r
+// to its end (at most MaxFile bytes) and measures the text, named name.
+func ReadFrom(name string, r io.Reader, counters []Counter, ts ...Transform) (*Capture, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFile+1))
+	if err != nil {
+		return nil, inputErr(name, "cannot be read: %v", err)
+	}
+	if len(data) > MaxFile {
+		return nil, inputErr(name, "larger than the %d bytes (2 GiB) a capture may be", int64(MaxFile))
+	}
+	return parse(name, data, nil, counters, ts)
 }
 
 // readWith is ReadCounting.

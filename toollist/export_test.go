@@ -1,5 +1,12 @@
 package toollist
 
+import (
+	"slices"
+	"strings"
+
+	"github.com/readmeter/readmeter/jsonjs"
+)
+
 // AppendFiguresJSON is WriteFiguresJSON with no flush: the whole text at
 // once, for the tests that read it back.
 func AppendFiguresJSON(dst []byte, f *Figures) []byte {
@@ -10,4 +17,65 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 // as ReadWith does.
 func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
 	return parse(path, data, nil, nil, ts)
+}
+
+// Apply applies one transform to one parsed tool.
+func Apply(t Transform, tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
+	return t.apply(tool, name)
+}
+
+// Inline returns the schema with every local $ref's value replaced by what
+// it points at, inlined in turn (a ref met again inside itself is left as
+// it is), and the root definitions left out: two schemas that mean the
+// same give the same text. ok is false when a $ref cannot be followed.
+func Inline(s jsonjs.Value) (jsonjs.Value, bool) {
+	ok := true
+	var ex func(v jsonjs.Value, stack []string) jsonjs.Value
+	ex = func(v jsonjs.Value, stack []string) jsonjs.Value {
+		switch v.Kind() {
+		case jsonjs.Array:
+			out := make([]jsonjs.Value, len(v.Elems()))
+			for i, e := range v.Elems() {
+				out[i] = ex(e, stack)
+			}
+			return jsonjs.ArrayValue(out)
+		case jsonjs.Object:
+			out := make([]jsonjs.Member, 0, len(v.Members()))
+			for _, m := range v.Members() {
+				switch {
+				case m.Key == "$ref" && m.Value.Kind() == jsonjs.String:
+					toks, what := localPointer(m.Value.Str())
+					if what != "" {
+						ok = false
+						out = append(out, m)
+						continue
+					}
+					key := strings.Join(toks, "\x00")
+					target, found := resolvePointer(s, toks)
+					if !found {
+						ok = false
+					}
+					if !found || slices.Contains(stack, key) {
+						out = append(out, m)
+						continue
+					}
+					out = append(out, jsonjs.Member{Key: "$ref", Value: ex(target, append(slices.Clip(stack), key))})
+				case dataKey(m.Key):
+					out = append(out, m)
+				default:
+					out = append(out, jsonjs.Member{Key: m.Key, Value: ex(m.Value, stack)})
+				}
+			}
+			if len(out) == 1 && out[0].Key == "$ref" && out[0].Value.Kind() != jsonjs.String {
+				return out[0].Value // {"$ref": X} alone means X
+			}
+			return jsonjs.ObjectValue(out)
+		}
+		return v
+	}
+	e := ex(s, []string{""})
+	if e.Kind() == jsonjs.Object {
+		e = deleteMember(deleteMember(e, "$defs"), "definitions")
+	}
+	return e, ok
 }

@@ -558,6 +558,7 @@ type toolResult struct {
 	// inputSchema as given (FieldDescriptionBytes), when the walk wrote
 	// nothing
 	fieldDesc int64
+	hasSchema bool // the tool has an inputSchema
 	out       []byte
 }
 
@@ -767,7 +768,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, lens{}
 	t.ptrs, t.hit = nil, t.hit[:0]
 	t.inSchema, t.fieldDesc = false, 0
-	res.name, res.nameTok, res.descTok, res.fieldDesc = "", nil, nil, 0
+	res.name, res.nameTok, res.descTok, res.fieldDesc, res.hasSchema = "", nil, nil, 0, false
 
 	var desc string
 	descWords := false
@@ -834,7 +835,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 		}
 		ke := jsonjs.StringEnd(b, j)
 		key := b[j+1 : ke-1]
-		if !plainKey(key) {
+		if !jsonjs.PlainKey(key) {
 			return false
 		}
 		keys = append(keys, key)
@@ -935,7 +936,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 		}
 		j = e
 	}
-	if hasDuplicate(keys) {
+	if jsonjs.HasDuplicate(keys) {
 		return false
 	}
 	if descWords && !hasDesc {
@@ -995,7 +996,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	copy(res.M, M[:n+1])
 	copy(res.changes, t.changes[:n+1])
 	res.out = t.out
-	res.fieldDesc = t.fieldDesc
+	res.fieldDesc, res.hasSchema = t.fieldDesc, hasSchema
 	return true
 }
 
@@ -1117,7 +1118,7 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 	for {
 		ke := jsonjs.StringEnd(b, i)
 		key := b[i+1 : ke-1]
-		if !plainKey(key) {
+		if !jsonjs.PlainKey(key) {
 			t.slow = true
 			return i, l, count
 		}
@@ -1194,7 +1195,7 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 		}
 		i = jsonjs.SkipSpace(b, i+1)
 	}
-	if hasDuplicate(keys) {
+	if jsonjs.HasDuplicate(keys) {
 		t.slow = true
 		return i, l, count
 	}
@@ -1286,42 +1287,6 @@ func isMaxSafe(b []byte, i int) bool {
 	}
 	f, err := strconv.ParseFloat(string(b[i:e]), 64)
 	return err == nil && f == MaxSafeInteger
-}
-
-// plainKey reports whether a raw key is written back as it is and keeps
-// its place: no escape, not starting with a digit.
-func plainKey(key []byte) bool {
-	if len(key) > 0 && key[0] >= '0' && key[0] <= '9' {
-		return false
-	}
-	for _, c := range key {
-		if c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
-// hasDuplicate reports whether a key repeats.
-func hasDuplicate(keys [][]byte) bool {
-	if len(keys) > 32 {
-		seen := make(map[string]struct{}, len(keys))
-		for _, k := range keys {
-			if _, ok := seen[string(k)]; ok {
-				return true
-			}
-			seen[string(k)] = struct{}{}
-		}
-		return false
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := 0; j < i; j++ {
-			if string(keys[i]) == string(keys[j]) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // overlapping reports whether one word path leads through another's value.

@@ -115,11 +115,13 @@ type readCost struct {
 }
 
 // oracleState is what a post did to its SPACE's document: a version is
-// current or pending; a go or a veto decided a version.
+// current or pending, and a pending one says what it waits for; a go or a
+// veto decided a version.
 type oracleState struct {
-	State   string `json:"state,omitempty"`
-	Decided string `json:"decided,omitempty"`
-	Version string `json:"version,omitempty"`
+	State    string    `json:"state,omitempty"`
+	WaitsFor *waitsFor `json:"waits_for,omitempty"`
+	Decided  string    `json:"decided,omitempty"`
+	Version  string    `json:"version,omitempty"`
 }
 
 // postInput is a post as sent, read and checked field by field.
@@ -399,6 +401,9 @@ func (c *call) writePost(sp *space, in *postInput, plan postPlan, fullReceipt bo
 		v := a.postedVersion(sp, p, c.p.PeerID, now)
 		pending = v.State == "pending"
 		oracle = &oracleState{State: v.State}
+		if pending {
+			oracle.WaitsFor = a.waitsForOf(sp, p)
+		}
 	}
 	if ver := plan.decides; ver != nil {
 		decided := "approved"

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // TestServiceShapes sends the requests in the shapes the service's own
@@ -77,7 +79,7 @@ func TestServiceShapes(t *testing.T) {
 	// sees it pending, by its post id, and decides it by reply_to.
 	prop := apiMust(t, srv, 201, "POST", base+"/posts", agent.Token, map[string]any{
 		"kind": "version", "body": "# First task trial\n\nv2\n", "supersedes": v1.Get("post_id").String()})
-	if prop.Get("oracle").Raw != `{"state":"pending"}` {
+	if prop.Get("oracle").Raw != `{"state":"pending","waits_for":{"decision":["owner","admin","coordinator"]}}` {
 		t.Errorf("proposal: %s", prop.Body)
 	}
 	pending := apiMust(t, srv, 200, "GET", base+"/versions?state=pending", owner.Token, nil)
@@ -100,4 +102,51 @@ func TestServiceShapes(t *testing.T) {
 	apiMust(t, srv, 403, "POST", "/v1/spaces/closed-shapes/posts", agent.Token, map[string]any{"kind": "obs", "body": "x"})
 	apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, map[string]any{"visibility": "private", "join_policy": "open"})
 	apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, map[string]any{"categories": []string{"no-such"}})
+}
+
+// TestPendingVersionWaitsFor holds the answer to a version that waits to
+// the service's shape since its document decisions: the state and what it
+// waits for, the deciders' roles always, and the confirmations (none given
+// yet, and how many are required) where the SPACE asks writers to confirm
+// and the version sets no stage. The versions list says the same.
+func TestPendingVersionWaitsFor(t *testing.T) {
+	srv, _ := apiServer(t)
+	owner := apiLogin(t, srv)
+	writer := apiLogin(t, srv)
+	for _, tc := range []struct {
+		name          string
+		confirmations int
+		data          any
+		want          string
+	}{
+		{"waits-deciders", 0, nil, `{"state":"pending","waits_for":{"decision":["owner","admin","coordinator"]}}`},
+		{"waits-two", 2, nil, `{"state":"pending","waits_for":{"decision":["owner","admin","coordinator"],"confirmations":{"given":[],"required":2}}}`},
+		{"waits-stage", 2, map[string]any{"stage": map[string]any{"word": "accepted"}}, `{"state":"pending","waits_for":{"decision":["owner","admin","coordinator"]}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := "/v1/spaces/" + tc.name
+			apiMust(t, srv, 201, "POST", "/v1/spaces", owner.Token, map[string]any{
+				"name": tc.name, "visibility": "public", "join_policy": "open", "document": true, "document_confirmations": tc.confirmations})
+			v1 := apiMust(t, srv, 201, "POST", base+"/posts", owner.Token, map[string]any{"kind": "version", "body": "# One\n"})
+			body := map[string]any{"kind": "version", "body": "# One\n\nTwo.\n", "supersedes": v1.Get("post_id").String()}
+			if tc.data != nil {
+				body["data"] = tc.data
+			}
+			prop := apiMust(t, srv, 201, "POST", base+"/posts", writer.Token, body)
+			if got := prop.Get("oracle").Raw; got != tc.want {
+				t.Errorf("oracle = %s, want %s", got, tc.want)
+			}
+			listed := apiMust(t, srv, 200, "GET", base+"/versions?state=pending", owner.Token, nil)
+			if got, want := listed.Get("items.0.waits_for").Raw, gjson.Get(tc.want, "waits_for").Raw; got != want {
+				t.Errorf("versions list waits_for = %s, want %s", got, want)
+			}
+		})
+	}
+	for _, bad := range []map[string]any{
+		{"name": "waits-six", "document": true, "document_confirmations": 6},
+		{"name": "waits-minus", "document": true, "document_confirmations": -1},
+		{"name": "waits-nodoc", "document_confirmations": 1},
+	} {
+		apiMust(t, srv, 400, "POST", "/v1/spaces", owner.Token, bad)
+	}
 }

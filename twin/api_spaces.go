@@ -286,6 +286,9 @@ type spaceInput struct {
 	Category    string          `json:"category"`
 	Categories  []string        `json:"categories"`
 	Document    json.RawMessage `json:"document"`
+	// DocumentConfirmations is how many writers' go make a waiting version
+	// current (0 to 5), for a SPACE that keeps a document.
+	DocumentConfirmations int `json:"document_confirmations"`
 	// A SPACE made whole in one call, as a proposal is: its first
 	// version, its tasks and its members.
 	Version *postInput  `json:"version"`
@@ -295,6 +298,12 @@ type spaceInput struct {
 		Role   string `json:"role"`
 	} `json:"members"`
 }
+
+// The bounds of a SPACE's document_confirmations.
+const (
+	documentConfirmationsMin = 0
+	documentConfirmationsMax = 5
+)
 
 // checkSpaceSettings checks a new SPACE's settings (kind, visibility,
 // join policy, name, title, categories, document) and fills in their
@@ -313,6 +322,14 @@ func (a *apiState) checkSpaceSettings(in *spaceInput) (string, *apiError) {
 		} else {
 			keepsDoc = docText != ""
 		}
+	}
+	if in.DocumentConfirmations < documentConfirmationsMin || in.DocumentConfirmations > documentConfirmationsMax {
+		return "", badRequest("document_confirmations must be 0 to 5, not "+itoa(in.DocumentConfirmations)+".",
+			"Send how many writers' go make a version current, or 0 to leave it to the deciders.")
+	}
+	if in.DocumentConfirmations > 0 && !keepsDoc {
+		return "", badRequest("document_confirmations needs a SPACE that keeps a document.",
+			"Send document: true with it, or leave document_confirmations out.")
 	}
 	switch in.Kind {
 	case "":
@@ -416,7 +433,7 @@ func (c *call) spaceCreate() (int, any, *apiError) {
 	now := a.now()
 	sp := &space{Name: in.Name, Title: in.Title, About: in.About, Kind: in.Kind, Visibility: in.Visibility,
 		JoinPolicy: in.JoinPolicy, Category: category, Categories: in.Categories, ID: newUUID(), Owner: c.p.PeerID,
-		Created: now, Members: map[string]*member{}}
+		Created: now, Members: map[string]*member{}, DocumentConfirmations: in.DocumentConfirmations}
 	sp.Members[c.p.PeerID] = &member{Peer: c.p.PeerID, Role: "owner", State: "member", Joined: now}
 	sp.MemberOrder = append(sp.MemberOrder, c.p.PeerID)
 	var added []*task

@@ -1,6 +1,7 @@
 package twin
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -38,9 +39,44 @@ type decisionView struct {
 	At     *string `json:"at"`
 }
 
-// waitsFor is what decides a waiting version: a decider's go or veto.
+// waitsFor is what decides a waiting version: a decider's go or veto,
+// and, where the SPACE asks writers to confirm its document's versions,
+// the confirmations given and required (jsonb's key order: decision
+// first).
 type waitsFor struct {
-	Decision []string `json:"decision"`
+	Decision      []string       `json:"decision"`
+	Confirmations *confirmations `json:"confirmations,omitempty"`
+}
+
+// confirmations is how many writers' go a waiting version has and needs.
+type confirmations struct {
+	Given    []string `json:"given"`
+	Required int      `json:"required"`
+}
+
+// waitsForOf is what version post p, still waiting in sp, waits for: the
+// deciders always; the confirmations only where sp asks for some and the
+// version sets no stage (a stage waits for a decider). The twin records no
+// writer's confirmation, so none is given.
+func (a *apiState) waitsForOf(sp *space, p *post) *waitsFor {
+	w := &waitsFor{Decision: deciderRoles}
+	if sp.DocumentConfirmations > 0 && !setsStage(p) {
+		w.Confirmations = &confirmations{Given: []string{}, Required: sp.DocumentConfirmations}
+	}
+	return w
+}
+
+// setsStage reports whether post p's data names a stage (data.stage.word).
+func setsStage(p *post) bool {
+	if p == nil {
+		return false
+	}
+	var d struct {
+		Stage *struct {
+			Word string `json:"word"`
+		} `json:"stage"`
+	}
+	return json.Unmarshal(p.Data, &d) == nil && d.Stage != nil && d.Stage.Word != ""
 }
 
 // deciderRoles are the roles whose go or veto decides a work space's
@@ -76,7 +112,7 @@ func (a *apiState) viewVersion(sp *space, v *version) versionView {
 		out.Decision = &decisionView{PostID: d.ID, Seq: strconv.FormatInt(d.Seq, 10), Kind: d.Kind, Author: &d.Author, Reason: reason, At: &at}
 	}
 	if v.State == "pending" {
-		out.WaitsFor = &waitsFor{Decision: deciderRoles}
+		out.WaitsFor = a.waitsForOf(sp, a.posts[v.PostID])
 	}
 	return out
 }

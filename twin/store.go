@@ -109,6 +109,10 @@ type space struct {
 	// JoinPolicy is "open" (a public space any KEY may write to, joining
 	// as a writer on its first post) or "invite" (the default).
 	JoinPolicy string
+	// DocumentConfirmations is how many writers' go make a waiting version
+	// of the document current (0 to 5; 0, the default, leaves it to the
+	// deciders).
+	DocumentConfirmations int
 	// Idem holds the answers of posts sent with an idempotency_key, by
 	// author and key: a repeat answers the same post.
 	Idem map[string]postAnswer

@@ -13,7 +13,6 @@ import (
 
 	"github.com/readmeter/readmeter/internal/fetch"
 	"github.com/readmeter/readmeter/internal/redirect"
-	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/tidwall/gjson"
 )
 
@@ -83,12 +82,7 @@ func (r *runner) http(ctx context.Context, st *Step, h *HTTPRequest) (*exchange,
 		if err != nil {
 			return nil, specErr(st, err)
 		}
-		if secret.Header(kv.Key) {
-			r.sc.secret(v)
-			if _, tok, ok := strings.Cut(v, " "); ok {
-				r.sc.secret(strings.TrimSpace(tok)) // "Bearer TOKEN"
-			}
-		}
+		r.sc.header(kv.Key, v)
 		headers.Add(kv.Key, v)
 	}
 	if auth != "" {

@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
-	"github.com/readmeter/readmeter/internal/secret"
 	"github.com/readmeter/readmeter/mcpwire"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -98,12 +96,7 @@ func (r *runner) connect(ctx context.Context, st *Step, sv *Server) (mcpClient, 
 			if err != nil {
 				return nil, specErr(st, err)
 			}
-			if secret.Header(kv.Key) {
-				r.sc.secret(v)
-				if _, tok, ok := strings.Cut(v, " "); ok {
-					r.sc.secret(tok)
-				}
-			}
+			r.sc.header(kv.Key, v)
 			h.Add(kv.Key, v)
 		}
 		ms = mcpwire.Server{URL: u, HTTP: mcpwire.HTTPOptions{Token: token, Header: h, HTTPClient: r.opts.HTTPClient, Timeout: r.opts.Timeout, Follow: sv.Follow}}
@@ -250,6 +243,10 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		}
 		r.res.ToolLists[st.Part] += n
 	}
+	if m.Op == OpList && len(pages) == 0 && resp != nil {
+		pages = []*mcpwire.Response{resp}
+	}
+	r.noteAnswer(st, sv, m.Op, name, pages, ex)
 	return ex, nil
 }
 

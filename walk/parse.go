@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/readmeter/readmeter/ledger"
 )
@@ -102,20 +102,18 @@ func readYAML(path string) (root *yaml.Node, size int64, err error) {
 	return decodeYAML(path, data)
 }
 
-// readCapped reads the file at path, refusing one of more than
-// MaxSpecFile bytes before reading further.
+// readCapped reads the file at path by infile's rule, refusing one of
+// more than MaxSpecFile bytes before reading further.
 func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSpecFile+1))
-	if err != nil {
-		return nil, SpecErrors{{File: path, Msg: "cannot read: " + unwrapPathError(err)}}
-	}
-	if len(data) > MaxSpecFile {
+	data, err := infile.Read(path, "spec file", MaxSpecFile)
+	var ie *infile.Error
+	switch {
+	case errors.Is(err, infile.ErrTooLarge):
 		return nil, SpecErrors{{File: path, Msg: fmt.Sprintf("larger than %d MiB, the most a spec file may be; a large fixture goes in a file a step reads (exec, doc)", MaxSpecFile>>20)}}
+	case errors.As(err, &ie):
+		return nil, SpecErrors{{File: path, Msg: ie.Msg}}
+	case err != nil:
+		return nil, SpecErrors{{File: path, Msg: err.Error()}}
 	}
 	return data, nil
 }
@@ -230,14 +228,6 @@ func (x *expansion) oversize(path string, doc *yaml.Node) *SpecError {
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+):\s*(.*)`)
-
-func unwrapPathError(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
 
 func resolveAlias(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
@@ -850,6 +840,10 @@ func hasVar(vs []KV, k string) bool {
 
 var methodRe = regexp.MustCompile(`^[A-Z]+$`)
 
+// httpMethods are the methods an http step may send (RFC 9110's and
+// PATCH): a typo such as GTE is refused when the spec is read, not sent.
+var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"}
+
 // parse reads the request line, "METHOD /path", and the request's keys:
 // query, headers, auth and one body (json, form or body).
 func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.Node, what string, _ bool) {
@@ -860,6 +854,10 @@ func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.N
 		if line != "" {
 			p.errf(n, "%s.http: want \"METHOD /path\", got %q", what, line)
 		}
+		return
+	}
+	if !slices.Contains(httpMethods, method) {
+		p.errf(n, "%s.http: %q is not an HTTP method: use %s", what, method, strings.Join(httpMethods, ", "))
 		return
 	}
 	r.Method, r.URL, r.Line = method, url, n.Line

@@ -3,10 +3,10 @@ package walk
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 )
@@ -90,6 +90,9 @@ type WalkReport struct {
 	SpecFault bool `json:"spec_fault,omitempty"`
 	// Differ says how a repeated run counted differently.
 	Differ string `json:"differ,omitempty"`
+	// AnswerLimits are the walk's tools/call answers over a client's
+	// answer limit, one entry per answer and rule.
+	AnswerLimits []AnswerLimitReport `json:"answer_limits,omitempty"`
 	// OrderDependent is true for a walk that reads lists other walks write
 	// (isolation: shared) and ran on a server they share (--url): what it
 	// read depends on what ran there before it.
@@ -175,11 +178,12 @@ type MoveReport struct {
 	Where string `json:"where"`
 }
 
-// ReadReport reads a Report from a JSON file (a base to compare with).
+// ReadReport reads a Report from a JSON file (a base to compare with, a
+// share to merge): a regular file of at most infile.MaxText bytes.
 func ReadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "report", infile.MaxText)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+		return nil, err
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {

@@ -5,11 +5,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/redirect"
 	"go.yaml.in/yaml/v3"
 )
@@ -467,9 +467,9 @@ func HashSpecs(specs []*Spec) (string, error) {
 		put([]byte(s.Name))
 		put([]byte(strconv.Itoa(len(files))))
 		for _, p := range files {
-			data, err := os.ReadFile(p)
+			data, err := infile.Read(p, "spec file", MaxSpecFile)
 			if err != nil {
-				return "", fmt.Errorf("walk %s: %s: %v", s.Name, p, unwrapPathError(err))
+				return "", fmt.Errorf("walk %s: %v", s.Name, err)
 			}
 			put(data)
 		}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/procgroup"
 	"github.com/readmeter/readmeter/internal/redirect"
 	"github.com/tidwall/gjson"
@@ -25,9 +26,14 @@ import (
 func (r *runner) doc(ctx context.Context, st *Step, d *DocSource) (*exchange, error) {
 	switch {
 	case d.File != "":
-		b, err := os.ReadFile(d.File)
+		b, err := infile.Read(d.File, "document", infile.Max)
 		if err != nil {
-			return nil, r.fail(st, 0, "cannot read the document: "+unwrapPathError(err), &exchange{request: "read " + d.File})
+			var ie *infile.Error
+			msg := err.Error()
+			if errors.As(err, &ie) {
+				msg = ie.Msg
+			}
+			return nil, r.fail(st, 0, "cannot read the document: "+msg, &exchange{request: "read " + d.File})
 		}
 		return &exchange{request: "read " + d.File, body: b, json: b}, nil
 	case d.Exec != nil:

@@ -60,6 +60,19 @@ func (sc *scope) secret(s string) {
 	sc.secrets = append(sc.secrets, s)
 }
 
+// header keeps a header's value out of what is printed when the header
+// carries a credential: the whole value, and the token after its scheme
+// ("Bearer TOKEN").
+func (sc *scope) header(key, v string) {
+	if !secret.Header(key) {
+		return
+	}
+	sc.secret(v)
+	if _, tok, ok := strings.Cut(v, " "); ok {
+		sc.secret(strings.TrimSpace(tok))
+	}
+}
+
 // secretName reports whether a kept value's name or path says it is a
 // credential, never to be printed.
 var secretName = regexp.MustCompile(`(?i)(^|[._-])(access_token|refresh_token|id_token|token|secret|password|code_verifier|verifier|seed|api_?key|private_?key)$`)

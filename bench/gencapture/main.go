@@ -36,9 +36,10 @@ func run(stdout, stderr io.Writer, args []string) error {
 	n := fs.Int("tools", 10000, "how many tools")
 	words := fs.Int("words", 24, "words in each tool's description")
 	seed := fs.Uint64("seed", 1, "random seed")
+	defs := fs.Bool("defs", false, "tools that carry shared $defs they mostly leave unused and repeat subschemas (what measure --drop-unused-defs and --hoist-repeated cut)")
 	out := fs.StringP("output", "o", "", "file to write (required)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: gencapture [--tools N] [--words N] [--seed N] -o FILE\n\nExit codes: 0 written, 2 usage or write error.\n\n")
+		fmt.Fprintf(stderr, "usage: gencapture [--tools N] [--words N] [--seed N] [--defs] -o FILE\n\nExit codes: 0 written, 2 usage or write error.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -51,9 +52,14 @@ func run(stdout, stderr io.Writer, args []string) error {
 		fs.Usage()
 		return errors.New("-o FILE is required; --tools and --words must be positive")
 	}
-	data, err := benchcap.Generate(*n, *words, *seed)
-	if err != nil {
-		return err
+	var data []byte
+	if *defs {
+		data = benchcap.GenerateDefs(*n, *seed)
+	} else {
+		var err error
+		if data, err = benchcap.Generate(*n, *words, *seed); err != nil {
+			return err
+		}
 	}
 	if err := atomicfile.Write(*out, data); err != nil {
 		return fmt.Errorf("%s: %v", *out, err)

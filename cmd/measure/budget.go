@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -126,9 +125,13 @@ func unitName(key string) string {
 // whose key matches nothing measured is a usage error. It returns what was
 // read under every key of the default block and of the blocks the budgets
 // use: the values --update writes. A budget of the file's tool-list blocks
-// that nothing read is a warning on the first report (stale).
+// that nothing read is a warning on the first report (stale). Each call
+// makes the checks and their warnings anew.
 func checkBudgets(reports []*report, paths []string, key string, given []*givenBudget, file *budgets.File, filePath string) (map[string]int64, error) {
 	readings := map[string]int64{}
+	for _, r := range reports {
+		r.budgets, r.stale, r.budgetNotes, r.missing = nil, nil, nil, nil
+	}
 	if len(given) == 0 && file == nil && filePath == "" {
 		return readings, nil
 	}
@@ -197,7 +200,9 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 		}
 	}
 	if file != nil && len(missing) > 0 && len(reports) > 0 {
-		reports[0].warnings = append(reports[0].warnings, filePath+": no budget for "+strings.Join(missing, ", "))
+		reports[0].missing, reports[0].missingFile = missing, filePath
+		f := finding{kind: missingBudget, file: filePath, missing: missing}
+		reports[0].budgetNotes = append(reports[0].budgetNotes, f.note())
 	}
 	if file != nil && len(reports) > 0 {
 		for _, b := range file.Budgets() {
@@ -206,10 +211,11 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 				continue
 			}
 			if _, read := readings[b.Name]; !read {
-				reports[0].stale = append(reports[0].stale, fmt.Sprintf("%s: %s: no capture or toolset read it in this run", b.Where(), b.Name))
+				reports[0].stale = append(reports[0].stale, b)
+				f := finding{kind: staleBudget, stale: b}
+				reports[0].budgetNotes = append(reports[0].budgetNotes, f.note())
 			}
 		}
-		reports[0].warnings = append(reports[0].warnings, reports[0].stale...)
 	}
 	return readings, nil
 }
@@ -233,4 +239,10 @@ func unitTokens(tokens int64, tks []toollist.TokenizerCount) map[string]int64 {
 		m[tc.Name] = tc.Tokens
 	}
 	return m
+}
+
+// allWarnings returns the report's warnings, then those of its budget
+// checks.
+func (r *report) allWarnings() []string {
+	return append(append([]string{}, r.warnings...), r.budgetNotes...)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/ghactions"
@@ -43,30 +42,6 @@ func subjects(reports []*report, paths []string, key string) [][]subject {
 	return out
 }
 
-// overText is a budget breach: what the list reads, the budget and where
-// it is declared, then tool by tool what a model reads. Its lines are
-// ours: each name in them is escaped (escape.Term), so a line feed in a
-// tool name cannot make a line of its own.
-func overText(c gate.Check, perTool []toollist.ToolFigures, tools map[string]bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s reads %s tokens (%s bytes) as a model reads it, over its budget of %s (%s, %s)",
-		escape.Term(c.Subject), units.Group(c.Read), units.Group(c.Bytes), units.Group(c.Budget.Value), escape.Term(c.Key), escape.Term(c.Budget.Where()))
-	for _, t := range perTool {
-		if tools == nil || tools[t.Name] {
-			fmt.Fprintf(&b, "\n  %s: %d bytes, %d tokens", escape.Term(t.Name), t.ModelReadBytes, t.ModelReadTokens)
-		}
-	}
-	return b.String()
-}
-
-// ceilingText is a ceiling passed, one line (the tool's name escaped).
-func ceilingText(r *report, ov toollist.Over) string {
-	if ov.What == "instructions" {
-		return fmt.Sprintf("the instructions are %s characters, over the ceiling of %s (--max-instructions-chars)", units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-	}
-	return fmt.Sprintf("%s's description is %s characters, over the ceiling of %s (--max-description-chars)", escape.Term(ov.Tool), units.Group(int64(ov.Chars)), units.Group(int64(ov.Max)))
-}
-
 // lintFile is the file a lint is about: the init answer for the
 // instructions, else the capture.
 func lintFile(r *report, l toollist.Lint) string {
@@ -76,51 +51,12 @@ func lintFile(r *report, l toollist.Lint) string {
 	return r.capture.Path
 }
 
-// measureAnnotations returns the findings as annotations: a budget
-// exceeded at its line in the budget file (a --budget flag has none), a
-// ceiling passed on the capture or its init answer, a lint on the capture
-// (an error with --strict, else a warning).
-func measureAnnotations(reports []*report, subs [][]subject, strict bool) []ghactions.Annotation {
-	var out []ghactions.Annotation
-	for i, r := range reports {
-		for _, c := range r.budgets.With(gate.Over) {
-			a := ghactions.Annotation{Level: ghactions.Error, Title: c.Key}
-			if c.Budget.Line > 0 {
-				a.File, a.Line = ghactions.Path(c.Budget.File), c.Budget.Line
-			}
-			var tools map[string]bool
-			for _, s := range subs[i] {
-				if s.name == c.Subject {
-					tools = s.tools
-				}
-			}
-			a.Message = fmt.Sprintf("%s over budget by %s tokens\n%s", escape.Term(c.Key), units.Group(-c.Slack()), overText(c, r.figures.PerTool, tools))
-			out = append(out, a)
-		}
-		for _, ov := range r.over {
-			file, title := r.capture.Path, "description ceiling"
-			if ov.What == "instructions" {
-				file, title = r.init.Path, "instructions ceiling"
-			}
-			out = append(out, ghactions.Annotation{Level: ghactions.Error, File: ghactions.Path(file), Title: title, Message: ceilingText(r, ov)})
-		}
-		for _, l := range r.lints {
-			level := ghactions.Warning
-			if strict {
-				level = ghactions.Error
-			}
-			out = append(out, ghactions.Annotation{Level: level, File: ghactions.Path(lintFile(r, l)), Title: "client limit: " + l.Rule, Message: l.Text})
-		}
-	}
-	return out
-}
-
 // measureJUnit returns the run as a JUnit report: a test case per budget
 // key (its class the capture or toolset), failed with the tool lines when
 // exceeded, skipped when no budget holds it; a case per ceiling asked for,
 // failed with each text over it; a case for the client limits, failed
 // with --strict, else passed with the lints as its output.
-func measureJUnit(reports []*report, subs [][]subject, o *options, budgeted bool) *junit.Report {
+func measureJUnit(reports []*report, subs [][]subject, fs [][]finding, o *options, budgeted bool) *junit.Report {
 	jr := &junit.Report{Name: "measure"}
 	s := jr.Suite("measure")
 	for i, r := range reports {
@@ -132,9 +68,11 @@ func measureJUnit(reports []*report, subs [][]subject, o *options, budgeted bool
 				}
 				held = true
 				tc := junit.Case{Name: c.Key, Class: sub.name}
-				if c.Status == gate.Over {
-					text := overText(c, r.figures.PerTool, sub.tools)
-					tc.Failure = &junit.Problem{Type: "over budget", Message: text, Text: text}
+				for _, f := range fs[i] {
+					if f.kind == overBudget && f.check.Key == c.Key && f.check.Subject == c.Subject {
+						text := f.junitText()
+						tc.Failure = &junit.Problem{Type: "over budget", Message: text, Text: text}
+					}
 				}
 				s.Add(tc)
 			}
@@ -156,9 +94,9 @@ func measureJUnit(reports []*report, subs [][]subject, o *options, budgeted bool
 			}
 			tc := junit.Case{Name: ce.name, Class: r.capture.Path}
 			var lines []string
-			for _, ov := range r.over {
-				if ov.What == ce.what {
-					lines = append(lines, ceilingText(r, ov))
+			for _, f := range fs[i] {
+				if f.kind == overCeiling && f.over.What == ce.what {
+					lines = append(lines, f.junitText())
 				}
 			}
 			if len(lines) > 0 {
@@ -170,8 +108,10 @@ func measureJUnit(reports []*report, subs [][]subject, o *options, budgeted bool
 		tc := junit.Case{Name: "client limits", Class: r.capture.Path}
 		if len(r.lints) > 0 {
 			var lines []string
-			for _, l := range r.lints {
-				lines = append(lines, escape.Term(lintFile(r, l)+": "+l.Text))
+			for _, f := range fs[i] {
+				if f.kind == clientLimit {
+					lines = append(lines, f.junitText())
+				}
 			}
 			text := strings.Join(lines, "\n")
 			if o.strict {
@@ -199,10 +139,9 @@ func readOf(r *report, sub subject) int64 {
 
 // ciOutputs writes --junit, and with --github the annotations (to w) and
 // the verdict and tables to the step summary.
-func ciOutputs(w, stderr io.Writer, reports []*report, paths []string, o *options, exit error) error {
-	subs := subjects(reports, paths, o.budgetKey)
+func ciOutputs(w, stderr io.Writer, reports []*report, subs [][]subject, fs [][]finding, o *options) error {
 	if o.junit != "" {
-		data, err := measureJUnit(reports, subs, o, len(o.budget) > 0 || o.budgetsFile != "").Marshal()
+		data, err := measureJUnit(reports, subs, fs, o, len(o.budget) > 0 || o.budgetsFile != "").Marshal()
 		if err == nil {
 			err = atomicfile.Write(o.junit, data)
 		}
@@ -213,18 +152,17 @@ func ciOutputs(w, stderr io.Writer, reports []*report, paths []string, o *option
 	if !o.github {
 		return nil
 	}
-	for _, a := range measureAnnotations(reports, subs, o.strict) {
-		fmt.Fprintln(w, a)
-	}
 	var n int
-	for _, r := range reports {
-		n += r.budgets.Count(gate.Over) + len(r.over)
-		if o.strict {
-			n += len(r.lints)
+	for _, rf := range fs {
+		for _, f := range rf {
+			fmt.Fprintln(w, f.annotation())
+			if f.counts {
+				n++
+			}
 		}
 	}
 	head := "every ceiling and budget held"
-	if exit != nil {
+	if n > 0 {
 		head = fmt.Sprintf("%d %s", n, plural(n, "finding", "findings"))
 	}
 	var buf bytes.Buffer

@@ -109,7 +109,7 @@ func parseGrowth(flags []string) ([]growthLimit, error) {
 func runDiff(stdout, stderr io.Writer, args []string) error {
 	cmd := cli.NewCommand("measure diff", "measure diff [flags] OLD NEW")
 	cmd.Doc = diffDoc + breakingDoc
-	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage}
+	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := cmd.Flags
 	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
 	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N percent or N tokens (`N%|N`), in total or for one tool (repeatable)")
@@ -118,6 +118,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	tokenizerFlag(fs, tokenizer)
 	why := fs.Bool("why", false, "attribute every byte of the change to the tool and JSON path that moved, largest growth first, with the check that they add up (two captures)")
 	bf := addBreakingFlags(cmd)
+	htmlPath := fs.String("html", "", htmlFlagUsage)
 	var asJSON, asMarkdown bool
 	cmd.JSON(&asJSON)
 	cmd.Markdown(&asMarkdown)
@@ -129,6 +130,9 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	}
 	if asJSON && asMarkdown {
 		return cmd.Usagef("--json and --markdown are two outputs; give one")
+	}
+	if err := checkHTMLPath(*htmlPath); err != nil {
+		return err
 	}
 	limits, err := parseGrowth(*maxGrowth)
 	if err != nil {
@@ -179,6 +183,15 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	var grown []growth
 	if len(limits) > 0 {
 		if grown, err = checkGrowth(c, old, nw, u, limits, oldPath, newPath); err != nil {
+			return err
+		}
+	}
+	if *htmlPath != "" {
+		page, err := diffPage(oldPath, newPath, old, nw, grown, u)
+		if err == nil {
+			err = writeHTML(*htmlPath, page)
+		}
+		if err != nil {
 			return err
 		}
 	}

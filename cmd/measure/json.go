@@ -85,6 +85,9 @@ func sections(r *report, o *options) []jsonjs.Member {
 	if len(r.savings) > 0 {
 		ms = append(ms, member(savingsKey, jsonjs.NullValue()))
 	}
+	if r.profile != nil {
+		ms = append(ms, member("profile", profileValue(r.profile)))
+	}
 	over := make([]jsonjs.Value, len(r.over))
 	for i, ov := range r.over {
 		om := []jsonjs.Member{member("what", str(ov.What))}
@@ -137,7 +140,7 @@ func sections(r *report, o *options) []jsonjs.Member {
 		}
 		ms = append(ms, member("budgets", jsonjs.ArrayValue(bs)))
 	}
-	return append(ms, member("warnings", strs(append([]string{}, r.warnings...))))
+	return append(ms, member("warnings", strs(r.allWarnings())), member("notes", strs(r.notes)))
 }
 
 // writeJSON prints one object for one capture, an array for several,

@@ -57,7 +57,7 @@ func TestUpdateWaitsForTheLock(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	// The other run moves its budget and lets go.
-	if _, _, err := held.Write(map[string]int64{"TOOL_LIST_TOKENS.other": 2}, ""); err != nil {
+	if _, err := held.Write(map[string]int64{"TOOL_LIST_TOKENS.other": 2}, ""); err != nil {
 		t.Fatal(err)
 	}
 	held.Unlock()

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/compat"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -49,7 +51,7 @@ input error.
 func runSnap(stdout, stderr io.Writer, args []string) error {
 	c := cli.NewCommand("measure snap", "measure snap [--check | --update] DIR CAPTURE")
 	c.Doc = snapDoc
-	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage}
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := c.Flags
 	check := fs.Bool("check", false, "compare only: exit 1 with a diff when any tool differs")
 	var update bool
@@ -243,6 +245,10 @@ func snapshot(path string) (*snapSet, error) {
 		if prev, dup := from[name]; dup {
 			return nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, tname, name)
 		}
+		if len(name) > maxFileName {
+			// Refused here, before a file is written: a snapshot is written whole or not at all.
+			return nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(tname), len(name), maxFileName)
+		}
 		from[name] = tname
 		out[name] = append(indent(nil, jsonjs.Stringify(toollist.Snapshot(t)), nil), '\n')
 		text, err := c.ModelReadText(i)
@@ -312,6 +318,20 @@ func orNone(s string) string {
 	return s
 }
 
+// maxFileName is the most bytes a file name may have (NAME_MAX on Linux
+// and macOS, and NTFS's 255 UTF-16 units for the ASCII names fileSafe
+// makes).
+const maxFileName = 255
+
+// clipName quotes a tool name for a message, its middle left out when
+// it is long.
+func clipName(name string) string {
+	if len(name) > 40 {
+		name = name[:20] + "..." + name[len(name)-12:]
+	}
+	return strconv.Quote(name)
+}
+
 // readSnapshot reads the *.json files of dir; nil when dir does not exist.
 func readSnapshot(dir string) (map[string][]byte, error) {
 	entries, err := os.ReadDir(dir)
@@ -326,9 +346,14 @@ func readSnapshot(dir string) (map[string][]byte, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if !e.Type().IsRegular() {
+			// A link would be read (or its target shown in a diff) from
+			// outside DIR: a snapshot holds files, nothing else.
+			return nil, cli.Usage("snap: %s is not a regular file (a symbolic link?): a snapshot holds one file per tool; remove it", filepath.Join(dir, e.Name()))
+		}
+		b, err := infile.Read(filepath.Join(dir, e.Name()), "snapshot file", infile.Max)
 		if err != nil {
-			return nil, cli.Usage("snap: %s: %v", filepath.Join(dir, e.Name()), unwrapPath(err))
+			return nil, cli.Usage("snap: %v", err)
 		}
 		out[e.Name()] = b
 	}

@@ -2,10 +2,10 @@ package main
 
 import (
 	"io"
-	"os"
 
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/infile"
 )
 
 func budgetsCmd(stdout, stderr io.Writer, args []string) error {
@@ -30,7 +30,7 @@ func budgetsCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, err := os.ReadFile(tmpl)
+	t, err := infile.Read(tmpl, "template", infile.MaxText)
 	if err != nil {
 		return c.Errorf("%v", err)
 	}

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -139,7 +139,7 @@ func toolkitVersion() string {
 
 // hashFile returns path and the SHA-256 of its bytes.
 func hashFile(path string) (*walk.FileHash, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, "budget file", infile.MaxText)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/readmeter/readmeter/internal/proctest"
 )
@@ -47,4 +48,39 @@ func TestSignalStopsEverything(t *testing.T) {
 
 func quote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// TestSignalDuringCleanUp runs a walk whose exec step leaves a setsid
+// daemon that ignores SIGTERM; when the walk is done and its table
+// printed, walks ends what outlived it, and a signal in that clean-up
+// still ends the daemon, with 130 or 143 and its one line.
+func TestSignalDuringCleanUp(t *testing.T) {
+	bin := proctest.Build(t, ".")
+	for _, sig := range proctest.Signals {
+		t.Run(sig.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			pids := filepath.Join(dir, "pids")
+			daemon := `setsid sh -c 'trap "" TERM INT; echo $$ >> ` + pids + `; while :; do sleep 0.05; done' </dev/null >/dev/null 2>&1 & while ! [ -s ` + pids + ` ]; do sleep 0.01; done`
+			os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("walk: a\nsteps:\n  - part: p\n    exec: [sh, -c, "+quote(daemon)+"]\n"), 0o644)
+			cmd := exec.Command(bin, "run", "a.yaml")
+			out := filepath.Join(dir, "stdout")
+			f, err := os.Create(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cmd.Stdout = f
+			stderr, started := proctest.Start(t, cmd, dir, pids, 1)
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				if b, _ := os.ReadFile(out); strings.Contains(string(b), "total") {
+					break // the run returned: walks is ending the daemon
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no table; stderr: %s", stderr)
+				}
+			}
+			proctest.Stop(t, cmd, stderr, "walks", sig)
+			proctest.Gone(t, started)
+		})
+	}
 }

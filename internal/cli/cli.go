@@ -23,6 +23,7 @@ import (
 	"strconv"
 
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/units"
 )
 
 // Exit codes are part of every command's interface.
@@ -90,7 +91,9 @@ func Code(err error) int {
 
 // Main runs a command's run function with the process's streams and
 // arguments, prints its error (prefixed with the command name) to stderr,
-// and returns the exit code. A command's main is
+// and returns the exit code. A write to stdout or stderr that failed (a
+// full disk, a closed terminal) ends with exit 2 and one line saying so,
+// on stderr where it still works. A command's main is
 //
 //	func main() { os.Exit(cli.Main("measure", run)) }
 //
@@ -98,12 +101,10 @@ func Code(err error) int {
 // (see Version), for every command alike.
 func Main(name string, run func(stdout, stderr io.Writer, args []string) error) int {
 	if AsksVersion(os.Args[1:]) {
-		fmt.Fprintln(os.Stdout, Version(name))
-		return ExitOK
+		return version(name)
 	}
-	err := run(os.Stdout, os.Stderr, os.Args[1:])
-	Report(os.Stderr, name, err)
-	return Code(err)
+	stdout, stderr := &stream{f: os.Stdout, name: "standard output"}, &stream{f: os.Stderr, name: "standard error"}
+	return finish(stdout, stderr, name, run(stdout, stderr, os.Args[1:]))
 }
 
 // Report prints err to w as one line prefixed with the command name,
@@ -192,4 +193,10 @@ func PrintReadings(w io.Writer, readings map[string]int64) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "%s %d\n", k, readings[k])
 	}
+}
+
+// OverBy is the heading of a budget exceeded, as annotations and reports
+// word it: "KEY over budget by N UNIT", the key escaped (escape.Term).
+func OverBy(key string, by int64, unit string) string {
+	return escape.Term(key) + " over budget by " + units.Group(by) + " " + unit
 }

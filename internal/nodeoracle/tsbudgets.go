@@ -40,6 +40,21 @@ type TSBudgets struct {
 	// Budgets maps each budget's dotted name to its value and the line of
 	// its key; keys with a dot are left out.
 	Budgets map[string][2]int64 `json:"budgets"`
+	// Module is the file's value as a module: what Node computes when it
+	// runs the file, transpiled by the TypeScript compiler.
+	Module TSModule `json:"module"`
+}
+
+// TSModule is what a budget file's module exports when Node runs it.
+type TSModule struct {
+	// Error is what the module threw when it ran ("" when it did not): a
+	// name declared twice, a const assigned.
+	Error string `json:"error"`
+	// Values maps the dotted name of every number the module's exported
+	// objects hold (own enumerable properties, deep) to its value.
+	Values map[string]float64 `json:"values"`
+	// Blocks are the names of the exports whose value is an object.
+	Blocks []string `json:"blocks"`
 }
 
 // ParseTS runs tsbudgets.js on the files in one Node process and returns

@@ -25,7 +25,6 @@ package progress
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -52,7 +51,7 @@ type Bar struct {
 // New returns a bar of total steps, described by desc, drawn on w; nil
 // when w is not a terminal or there are no steps.
 func New(w io.Writer, desc string, total int) *Bar {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr }) // an *os.File, or a command's checked stream of one
 	if !ok || total <= 0 || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/readmeter/readmeter/internal/table"
+	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/toollist"
+)
+
+// profileDoc is what measure's help says of --profile and the finders.
+func profileDoc() string {
+	var b strings.Builder
+	b.WriteString(`
+Where the bytes go (--profile): every byte a model reads of each tool is
+attributed to one component, and the components add up to the model-read
+bytes exactly (a sum that does not is an error, exit 2):
+`)
+	for _, c := range toollist.ProfileComponents {
+		fmt.Fprintf(&b, "  %-19s %s\n", c.Name, c.About)
+	}
+	b.WriteString(`Members a client does not hand to a model (outputSchema, annotations,
+_meta, title, icons, execution) are shown apart as wire bytes. Findings
+are what the tools repeat across each other (a subschema, a description
+sentence, tools whose schemas differ in a few values): estimates, marked ~.
+The finders --drop-unused-defs and --hoist-repeated are what-ifs, exact
+to the byte; a tool whose $refs they cannot follow is left as it is, with a
+warning naming the tool and the JSON path.
+`)
+	return b.String()
+}
+
+// finderFlags binds --profile and the finders' what-ifs.
+func finderFlags(fs *pflag.FlagSet, o *options) {
+	fs.BoolVar(&o.profile, "profile", false, "print where every model-read byte goes, component by component, per tool in --json, with what the tools repeat across each other")
+	fs.BoolVar(&o.dropUnusedDefs, "drop-unused-defs", false, "what-if: remove the root $defs/definitions entries of each inputSchema that no $ref reaches")
+	fs.BoolVar(&o.hoistRepeated, "hoist-repeated", false, "what-if: hoist the subschemas an inputSchema repeats into its root $defs, a $ref at each copy, where that saves bytes")
+}
+
+// finderTransforms returns the finders' what-ifs asked for, in the order
+// they apply (after --lean, --drop-empty-output-schemas and --words).
+func finderTransforms(o *options) []toollist.Transform {
+	var ts []toollist.Transform
+	if o.dropUnusedDefs {
+		ts = append(ts, toollist.DropUnusedDefs())
+	}
+	if o.hoistRepeated {
+		ts = append(ts, toollist.HoistRepeated())
+	}
+	return ts
+}
+
+// transformWarnings returns the lines of the what-ifs that left tools as
+// they were.
+func transformWarnings(ts []toollist.Transform) []string {
+	var ws []string
+	for _, t := range ts {
+		if w, ok := t.(toollist.Warner); ok {
+			ws = append(ws, w.Warnings()...)
+		}
+	}
+	return ws
+}
+
+// measureProfile profiles the report's capture when --profile asks.
+func measureProfile(r *report, o *options) error {
+	if !o.profile {
+		return nil
+	}
+	p, err := toollist.ProfileBytes(r.capture)
+	if err != nil {
+		return err
+	}
+	r.profile = p
+	r.warnings = append(r.warnings, p.Warnings...)
+	return nil
+}
+
+// writeProfile prints the profile of one report: the components, the
+// wire-only members and the findings.
+func writeProfile(w io.Writer, r *report, several bool) {
+	p := r.profile
+	if p == nil {
+		return
+	}
+	suffix := ""
+	if several {
+		suffix = ", " + r.capture.Path
+	}
+	fmt.Fprintln(w)
+	t := table.New("component"+suffix, "bytes", "tokens", "share").Right(1, 2, 3)
+	for _, c := range p.Components {
+		t.Add(c.Name, group(c.Bytes), group(c.Bytes/3), share(c.Bytes, p.ModelReadBytes))
+	}
+	t.Add("total", group(p.ModelReadBytes), group(p.ModelReadBytes/3), share(p.ModelReadBytes, p.ModelReadBytes))
+	render(w, t)
+	if len(p.Wire) > 0 {
+		fmt.Fprintln(w)
+		t := table.New("wire only, not read by a model"+suffix, "bytes").Right(1)
+		var sum int64
+		for _, c := range p.Wire {
+			t.Add(c.Name, group(c.Bytes))
+			sum += c.Bytes
+		}
+		t.Add("total", group(sum))
+		render(w, t)
+	}
+	if len(p.Findings) > 0 {
+		fmt.Fprintln(w)
+		t := table.New("repeated across tools"+suffix, "tools", "bytes each", "saving (estimate)", "what").Right(1, 2, 3)
+		for _, f := range p.Findings {
+			t.Add(f.Kind, group(int64(len(f.Tools))), group(f.Bytes), "~"+group(f.EstimatedSavingBytes), findingWhat(f))
+		}
+		render(w, t)
+	}
+}
+
+// findingWhat is a finding's text cut to a line, or the tools it names.
+func findingWhat(f toollist.Finding) string {
+	s := f.Text
+	if f.Kind == toollist.FindSimilarTools {
+		s = strings.Join(f.Tools, ", ")
+	}
+	if len(s) > 60 {
+		cut := 57
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+// profileValue is the profile as --json writes it under "profile".
+func profileValue(p *toollist.ByteProfile) jsonjs.Value {
+	comps := func(cs []toollist.Component) jsonjs.Value {
+		out := make([]jsonjs.Value, len(cs))
+		for i, c := range cs {
+			out[i] = jsonjs.ObjectValue([]jsonjs.Member{
+				member("name", str(c.Name)),
+				member("bytes", num(c.Bytes)),
+				member("tokens", num(c.Bytes/3)),
+			})
+		}
+		return jsonjs.ArrayValue(out)
+	}
+	per := make([]jsonjs.Value, len(p.PerTool))
+	for i, tp := range p.PerTool {
+		per[i] = jsonjs.ObjectValue([]jsonjs.Member{
+			member("name", str(tp.Name)),
+			member("model_read_bytes", num(tp.ModelReadBytes)),
+			member("components", comps(tp.Components)),
+			member("wire", comps(tp.Wire)),
+		})
+	}
+	fs := make([]jsonjs.Value, len(p.Findings))
+	for i, f := range p.Findings {
+		fs[i] = jsonjs.ObjectValue([]jsonjs.Member{
+			member("kind", str(f.Kind)),
+			member("text", str(f.Text)),
+			member("tools", strs(f.Tools)),
+			member("bytes", num(f.Bytes)),
+			member("estimated_saving_bytes", num(f.EstimatedSavingBytes)),
+			member("estimate", jsonjs.BoolValue(true)),
+		})
+	}
+	return jsonjs.ObjectValue([]jsonjs.Member{
+		member("model_read_bytes", num(p.ModelReadBytes)),
+		member("components", comps(p.Components)),
+		member("wire", comps(p.Wire)),
+		member("per_tool", jsonjs.ArrayValue(per)),
+		member("findings", jsonjs.ArrayValue(fs)),
+	})
+}
