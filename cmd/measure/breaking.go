@@ -212,6 +212,9 @@ func (b *breakingFlags) failing(r *classified) []compat.Change {
 	if r == nil || b.failOn == "" {
 		return nil
 	}
+	if worst, some := compat.Worst(r.changes); !some || worst < b.level {
+		return nil
+	}
 	for _, c := range r.changes {
 		if c.Level >= b.level {
 			out = append(out, c)

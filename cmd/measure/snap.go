@@ -39,8 +39,9 @@ compatible), then the lines of the file that differ (nothing is written).
 that are gone.
 
 A snapshot that an earlier version wrote (what a model reads of each tool:
-name, description, input_schema) is read as the tool it describes, and
---update rewrites it whole.
+name, description, input_schema) is read as the tool it describes; --check
+says whether it still holds the tool as listed, and --update rewrites it
+whole.
 
 A tool's file name is its name with every character other than letters,
 digits, '.', '_' and '-' made '_'; two tools that map to one name are an
@@ -65,10 +66,11 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 		return c.Usagef("--check and --update exclude each other")
 	}
 	dir, path := fs.Arg(0), fs.Arg(1)
-	want, tools, order, err := snapshot(path)
+	set, err := snapshot(path)
 	if err != nil {
 		return err
 	}
+	want, order := set.files, set.order
 	have, err := readSnapshot(dir)
 	if err != nil {
 		return err
@@ -114,7 +116,7 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 		case !bytes.Equal(old, want[name]):
 			changed = append(changed, name)
 			line(stdout, "changed: %s", filepath.Join(dir, name))
-			snapChanges(stdout, old, tools[name])
+			snapChanges(stdout, old, set.earlier[name], set.tools[name])
 			fmt.Fprint(stdout, lineDiff(old, want[name]))
 		}
 	}
@@ -209,22 +211,31 @@ func splitLines(b []byte) []string {
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
-// snapshot returns each tool's snapshot file by file name, its tool by
-// file name, and the names in the capture's order.
-func snapshot(path string) (map[string][]byte, map[string]jsonjs.Value, []string, error) {
+// snapSet is a capture's snapshot: each tool's file, its tool and its
+// file in the earlier form (what a model reads of it), by file name, and
+// the file names in the capture's order.
+type snapSet struct {
+	files, earlier map[string][]byte
+	tools          map[string]jsonjs.Value
+	order          []string
+}
+
+// snapshot returns a capture's snapshot.
+func snapshot(path string) (*snapSet, error) {
 	c, err := toollist.Read(path)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	defer c.Close()
 	out := map[string][]byte{}
+	earlier := map[string][]byte{}
 	tools := map[string]jsonjs.Value{}
 	from := map[string]string{}
 	var order []string
 	for i := range c.Tools {
 		t, err := c.Tool(i)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 		tname := fmt.Sprintf("tools[%d]", i)
 		if n, ok := t.Get("name"); ok && n.Kind() == jsonjs.String {
@@ -232,18 +243,23 @@ func snapshot(path string) (map[string][]byte, map[string]jsonjs.Value, []string
 		}
 		name := fileSafe(tname) + ".json"
 		if prev, dup := from[name]; dup {
-			return nil, nil, nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, tname, name)
+			return nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, tname, name)
 		}
 		if len(name) > maxFileName {
 			// Refused here, before a file is written: a snapshot is written whole or not at all.
-			return nil, nil, nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(tname), len(name), maxFileName)
+			return nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(tname), len(name), maxFileName)
 		}
 		from[name] = tname
 		out[name] = append(indent(nil, jsonjs.Stringify(toollist.Snapshot(t)), nil), '\n')
+		text, err := c.ModelReadText(i)
+		if err != nil {
+			return nil, err
+		}
+		earlier[name] = append(indent(nil, text, nil), '\n')
 		tools[name] = t
 		order = append(order, name)
 	}
-	return out, tools, order, nil
+	return &snapSet{files: out, earlier: earlier, tools: tools, order: order}, nil
 }
 
 // snapTool reads a snapshot file as the tool it describes; a file in the
@@ -272,14 +288,18 @@ func snapTool(b []byte) (tool jsonjs.Value, legacy, ok bool) {
 }
 
 // snapChanges prints each JSON path that changed from a snapshot file to
-// the capture's tool, with its level and rule.
-func snapChanges(w io.Writer, old []byte, tool jsonjs.Value) {
+// the capture's tool, with its level and rule; earlier is the file the
+// tool would have in the earlier form.
+func snapChanges(w io.Writer, old, earlier []byte, tool jsonjs.Value) {
 	ot, legacy, ok := snapTool(old)
 	if !ok {
 		line(w, "  (the file is not a JSON object)")
 		return
 	}
-	if legacy {
+	switch {
+	case legacy && bytes.Equal(old, earlier):
+		line(w, "  (the file is in the earlier form, what a model reads, and holds the tool as listed; --update writes the whole tool)")
+	case legacy:
 		line(w, "  (the file is in the earlier form, what a model reads; --update writes the whole tool)")
 	}
 	for _, c := range compat.Compare([]jsonjs.Value{ot}, []jsonjs.Value{tool}) {
