@@ -494,6 +494,9 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 		return fmt.Errorf("--update: %v", err)
 	}
 	v.rep.Moves = moves
+	if len(moves) == 0 {
+		fmt.Fprintf(stderr, "walks: --update: no budget moved: %s holds what every walk read\n", r.f.budgetFile)
+	}
 	// A budget the file lacked is in it now: its check holds, at the line
 	// it was added at, and its warning lapses.
 	for i, c := range v.checks {
@@ -866,7 +869,7 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk
 	out := []walk.MoveReport{}
 	for _, m := range w.Moves {
 		if slices.Contains(w.Added, m.Name) {
-			out = append(out, walk.MoveReport{Key: m.Name, Old: 0, New: m.New, Where: m.Where()})
+			out = append(out, walk.MoveReport{Key: m.Name, Old: 0, New: m.New, Where: m.Where(), Added: true})
 		} else if m.Old != m.New {
 			out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 		}
