@@ -393,13 +393,18 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 		case err != nil:
 			return err
 		}
+		moved := len(written.Added)
 		for _, m := range written.Moves {
 			if m.Old != m.New && !slices.Contains(written.Added, m.Name) {
 				line(stderr, "measure: %s: %s moved from %s to %s (%s)", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
+				moved++
 			}
 		}
 		for _, a := range written.Added {
 			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(readings[a]))
+		}
+		if moved == 0 {
+			line(stderr, "measure: --update: no budget moved: %s holds what was read", o.budgetsFile)
 		}
 		// the checks as they hold now, against the file as written
 		if _, err := checkBudgets(reports, paths, o.budgetKey, given, written.File, o.budgetsFile); err != nil {
