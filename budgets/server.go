@@ -22,6 +22,14 @@ func (f *File) Server() string {
 	return f.server
 }
 
+// TwinMark returns the mark of the twin's numbers as a file of format
+// writes it: `"$server": "twin"` in JSON, `// $server: twin` in
+// TypeScript.
+func TwinMark(format Format) string {
+	f := &File{Format: format, server: TwinServer}
+	return f.mark()
+}
+
 // mark returns the file's mark as the file writes it.
 func (f *File) mark() string {
 	if f.Format == TypeScript {

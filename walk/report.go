@@ -176,6 +176,8 @@ type MoveReport struct {
 	Old   int64  `json:"old"`
 	New   int64  `json:"new"`
 	Where string `json:"where"`
+	// Added is true for a budget the file lacked, added at New (Old 0).
+	Added bool `json:"added,omitempty"`
 }
 
 // ReadReport reads a Report from a JSON file (a base to compare with, a

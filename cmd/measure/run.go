@@ -499,13 +499,18 @@ func (m *measureRun) update(stderr io.Writer) error {
 		case err != nil:
 			return err
 		}
+		moved := len(written.Added)
 		for _, mv := range written.Moves {
 			if mv.Old != mv.New && !slices.Contains(written.Added, mv.Name) {
 				line(stderr, "measure: %s: %s moved from %s to %s (%s)", mv.Where(), mv.Name, units.Group(mv.Old), units.Group(mv.New), units.Signed(mv.New-mv.Old))
+				moved++
 			}
 		}
 		for _, a := range written.Added {
 			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(m.readings[a]))
+		}
+		if moved == 0 {
+			line(stderr, "measure: --update: no budget moved: %s holds what was read", o.budgetsFile)
 		}
 		// the checks as they hold now, against the file as written
 		if _, err := checkBudgets(m.reports, m.paths, o.budgetKey, m.given, written.File, o.budgetsFile); err != nil {

@@ -56,9 +56,10 @@ disk during the run, nothing is written, exit 2, and the numbers read are
 printed, one "KEY VALUE" line each. A budget file may say whose numbers it
 holds ("$server": "NAME" in JSON, "// $server: NAME" in TypeScript); a
 run's numbers are the twin's without --url, else the --url's host, or the
---server given. --update refuses a file marked as another server's; an
-unmarked file takes any numbers, and a file it creates is marked with the
-run's server. See docs/budgets.md.
+--server given. --update refuses a file marked as another server's, and
+with no --url any file not marked as the twin's (an unmarked file may be
+the service's); a file it creates is marked with the run's server. See
+docs/budgets.md.
 `
 
 type runFlags struct {
@@ -512,6 +513,9 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 		return fmt.Errorf("--update: %v", err)
 	}
 	v.rep.Moves = moves
+	if len(moves) == 0 {
+		fmt.Fprintf(stderr, "walks: --update: no budget moved: %s holds what every walk read\n", r.f.budgetFile)
+	}
 	// A budget the file lacked is in it now: its check holds, at the line
 	// it was added at, and its warning lapses.
 	for i, c := range v.checks {
@@ -659,6 +663,11 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 	}
 	if err := budgets.CheckServer(r.budgets, r.server, flags); err != nil {
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
+	}
+	if cmd == "run" && f.url == "" && l.Exists() && r.budgets.Server() != budgets.TwinServer {
+		// The twin reads less than the service: its numbers would lower
+		// a service's budgets without a word.
+		return fail(cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", f.budgetFile, budgets.TwinMark(r.budgets.Format)))
 	}
 	// Every key the walks name that the file lacks must be one it can
 	// take: said now, not after every walk ran.
@@ -887,7 +896,7 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk
 	out := []walk.MoveReport{}
 	for _, m := range w.Moves {
 		if slices.Contains(w.Added, m.Name) {
-			out = append(out, walk.MoveReport{Key: m.Name, Old: 0, New: m.New, Where: m.Where()})
+			out = append(out, walk.MoveReport{Key: m.Name, Old: 0, New: m.New, Where: m.Where(), Added: true})
 		} else if m.Old != m.New {
 			out = append(out, walk.MoveReport{Key: m.Name, Old: m.Old, New: m.New, Where: m.Where()})
 		}

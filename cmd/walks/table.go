@@ -90,6 +90,10 @@ func printTables(w io.Writer, rep *walk.Report, over []string, base *walk.Report
 		fmt.Fprintln(w)
 		mt := table.New("budget", "old", "new", "delta", "where").Right(1, 2, 3)
 		for _, m := range rep.Moves {
+			if m.Added { // no old number: added, not moved from 0
+				mt.Add(m.Key, "-", units.Group(m.New), "added", m.Where)
+				continue
+			}
 			mt.Add(m.Key, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old), m.Where)
 		}
 		mt.Write(w, format(markdown))

@@ -168,6 +168,9 @@ func TestMarkdownCell(t *testing.T) {
 		{"::error::x", `\\x3a:error::x`},
 		{"bad\xff", `bad\\xff`},
 		{"*bold* _em_", "*bold* _em_"},
+		{"ask @octocat or @org/team", "ask @&#8203;octocat or @&#8203;org/team"},
+		{"fixes #123, see a#b", "fixes #&#8203;123, see a#&#8203;b"},
+		{"a @ b # c", "a @ b # c"},
 	} {
 		if got := escape.MarkdownCell(tc.in); got != tc.want {
 			t.Errorf("MarkdownCell(%q) = %q, want %q", tc.in, got, tc.want)
@@ -192,6 +195,8 @@ func TestMarkdown(t *testing.T) {
 		{"a - b # c", "a - b # c"},
 		{"x\n# heading", `x\\n# heading`},
 		{"| a | b |", `\| a \| b \|`},
+		{"#12 closes it", `\#&#8203;12 closes it`},
+		{"@team read this", "@&#8203;team read this"},
 	} {
 		if got := escape.Markdown(tc.in); got != tc.want {
 			t.Errorf("Markdown(%q) = %q, want %q", tc.in, got, tc.want)

@@ -13,7 +13,9 @@ import (
 // "&lt;" (no HTML, no autolink), and an "&" that would start an entity
 // ("&amp;" "&#60;") as "&amp;". Emphasis characters (* _ ~) are left: they
 // can style a cell's text, not leave the cell. A bare URL stays a link,
-// as GitHub links it.
+// as GitHub links it. A mention (@user, @org/team) or a reference (#123)
+// has a zero-width space written after its "@" or "#" (&#8203;), so that
+// GitHub neither notifies nor links anyone from a server's words.
 func MarkdownCell(s string) string { return markdown(s, false) }
 
 // Markdown returns s for Markdown text that may start a line or a list
@@ -51,6 +53,11 @@ func markdown(s string, block bool) string {
 		case '\\', '|', '`', '[', ']':
 			b.WriteByte('\\')
 			b.WriteByte(c)
+		case '@', '#':
+			b.WriteByte(c)
+			if i+1 < len(t) && isWordByte(t[i+1]) && (i == 0 || t[i-1] != '&') { // &#60; is an entity, escaped above
+				b.WriteString(zeroWidthSpace)
+			}
 		case '<':
 			b.WriteString("&lt;")
 		case '&':
@@ -64,6 +71,16 @@ func markdown(s string, block bool) string {
 		}
 	}
 	return b.String()
+}
+
+// zeroWidthSpace is written after the "@" of a mention and the "#" of a
+// reference: it shows as nothing, and GitHub then reads neither.
+const zeroWidthSpace = "&#8203;"
+
+// isWordByte reports whether c is an ASCII letter, digit, "_" or "-": a
+// byte that may follow "@" or "#" in a mention or a reference.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 // entity reports whether s, the text after an "&", would make it an
