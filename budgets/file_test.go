@@ -162,6 +162,9 @@ func TestParseErrors(t *testing.T) {
 		{"fraction", "b.ts", "export const A = { a: 1, b: 2.5 };", "b.ts:1: A.b = 2.5 is not a plain integer literal"},
 		{"bad separators", "b.ts", "export const A = { a: 1, b: 1__000 };", "b.ts:1: a number runs into a name (a misplaced \"_\" separator?)"},
 		{"leading zero", "b.ts", "export const A = { a: 1, b: 010 };", "b.ts:1: a number with a leading zero (a legacy octal) is not TypeScript"},
+		{"missing comma", "b.ts", "export const A = {\n  a: 1\n  b: 2,\n};", "b.ts:3: a missing comma before b: end the member above it with a comma"},
+		{"missing comma after an object", "b.ts", "export const A = {\n  a: { x: 1 }\n  'b': 2,\n};", "b.ts:3: a missing comma before 'b': end the member above it with a comma"},
+		{"a comma too many", "b.ts", "export const A = {\n  a: 1,,\n  b: 2,\n};", "b.ts:2: a comma too many: an object takes one comma between two members; remove this one"},
 		{"spread", "b.ts", "export const A = {\n  ...B,\n  a: 1,\n};", "b.ts:2: A: a spread (...B) cannot be read for sure; write each budget of the block as `key: 23_324`"},
 		{"computed key", "b.ts", "export const A = {\n  a: 1,\n  [K]: 2,\n};", "b.ts:3: A: a computed key [K] cannot be read for sure"},
 		{"shorthand", "b.ts", "export const A = {\n  a: 1,\n  b,\n};", "b.ts:3: A: a shorthand member b cannot be read for sure"},
@@ -202,7 +205,11 @@ func TestParseErrors(t *testing.T) {
 		{"json unclosed string", "b.json", "{\"A\":\n {\"a\": \"x}}", "b.json:2: a string is not closed"},
 		{"json control character", "b.json", "{\"A\": {\"a\tb\": 1}}", "b.json:1: \"a b\" is not a JSON string"},
 		{"json trailing lines", "b.json", "{\"A\": {\"a\": 1}}\n\n x", "b.json:3: unexpected text after the object"},
-		{"json $ member not JSON", "b.json", "{\"$s\": [1,],\n \"A\": {\"a\": 1}}", "b.json:1: expected a JSON value"},
+		{"json $ member not JSON", "b.json", "{\"$s\": [1,],\n \"A\": {\"a\": 1}}", "b.json:1: a trailing comma before ']': JSON takes none; remove the comma"},
+		{"json $ member not a value", "b.json", "{\"$s\": [1,:],\n \"A\": {\"a\": 1}}", "b.json:1: expected a JSON value"},
+		{"json trailing comma", "b.json", "{\"A\": {\"a\": 1,\n  \"b\": 2,\n}}", "b.json:2: a trailing comma before '}': JSON takes none; remove the comma"},
+		{"json missing comma", "b.json", "{\"A\": {\"a\": 1\n  \"b\": 2}}", "b.json:2: a missing comma: a comma goes between a value and the next key"},
+		{"json missing comma in a list", "b.json", "{\"$s\": [1 2], \"A\": {\"a\": 1}}", "b.json:1: a missing comma: a comma goes between two values of a list"},
 		{"json $ member twice", "b.json", "{\"$s\": 1,\n \"$s\": 2, \"A\": {\"a\": 1}}", "b.json:2: $s is declared twice (first at line 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

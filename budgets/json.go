@@ -120,6 +120,7 @@ func refusal(src []byte, top, off int, msg string) (at int, why string) {
 	var stack []level
 	last := byte('v') // what came last: { [ , : k (a key) or v (a value)
 	valueAt := -1     // where the last number or word began
+	commaAt := -1     // where the last comma is
 	for j := top; j < off; {
 		c := src[j]
 		switch {
@@ -150,6 +151,9 @@ func refusal(src []byte, top, off int, msg string) (at int, why string) {
 			last = 'v'
 		case c == ',' || c == ':':
 			last = c
+			if c == ',' {
+				commaAt = j
+			}
 		default: // a number or a word
 			valueAt = j
 			for j < off && !strings.ContainsRune(",:{}[]\" \t\r\n", rune(src[j])) {
@@ -183,7 +187,17 @@ func refusal(src []byte, top, off int, msg string) (at int, why string) {
 		return from, fmt.Sprintf("%s: %s is not a budget; write a non-negative integer, or an object of them", name(), clipLit(string(src[from:end])))
 	}
 	inObject := stack[len(stack)-1].open == '{'
+	next := byte(0)
+	if off < len(src) {
+		next = src[off]
+	}
 	switch {
+	case last == ',' && (next == '}' || next == ']'):
+		return commaAt, fmt.Sprintf("a trailing comma before %q: JSON takes none; remove the comma", next)
+	case last == 'v' && inObject && next == '"':
+		return off, "a missing comma: a comma goes between a value and the next key"
+	case last == 'v' && !inObject && off < len(src) && !strings.ContainsRune(",]:} \t\r\n", rune(next)):
+		return off, "a missing comma: a comma goes between two values of a list"
 	case last == 'v' && valueAt >= 0 && off < len(src) && !strings.ContainsRune(",:{}[]\" \t\r\n", rune(src[off-1])) && inObject:
 		return notBudget(valueAt) // a number or word JSON refuses: 01, 1., tru
 	case !inObject && last == 'v':

@@ -23,6 +23,12 @@ type tsParser struct {
 	comments []comment
 	ls       lines
 	match    []int // for each bracket token, the index of its partner
+	// missing is the token before which a block's object lacks a comma
+	// (`a: 1` then `b: 2` on the next line), or -1.
+	missing int
+	// extra is a comma of a block's object that follows another (`1,,`),
+	// or -1.
+	extra int
 }
 
 // defaultBlock is the name of the block `export default {...}` declares:
@@ -39,7 +45,7 @@ func (f *File) parseTS() error {
 		}
 		return err
 	}
-	p := &tsParser{f: f, src: f.data, toks: toks, comments: comments, ls: f.lines}
+	p := &tsParser{f: f, src: f.data, toks: toks, comments: comments, ls: f.lines, missing: -1, extra: -1}
 	p.match = make([]int, len(toks))
 	var st []int
 	for i, t := range toks {
@@ -540,6 +546,9 @@ func (p *tsParser) object(open int, parent *object, b *tsBlock) (*object, bool) 
 			m.kind = leafForeign
 			i = p.valueEnd(i+1, close)
 		default:
+			if tt == js.CommaToken && p.extra < 0 {
+				p.extra = i
+			}
 			return nil, false
 		}
 		if vs >= 0 {
@@ -549,6 +558,9 @@ func (p *tsParser) object(open int, parent *object, b *tsBlock) (*object, bool) 
 			ve := p.valueEnd(vs, close)
 			if ve == vs {
 				return nil, false
+			}
+			if k := p.keyInside(vs, ve); k >= 0 && p.missing < 0 {
+				p.missing = k
 			}
 			m.s, m.e = p.toks[vs].s, p.toks[ve-1].e
 			if p.tt(vs) == js.OpenBraceToken && p.nestedEnd(vs) == ve {
@@ -576,6 +588,38 @@ func (p *tsParser) object(open int, parent *object, b *tsBlock) (*object, bool) 
 		}
 	}
 	return o, true
+}
+
+// keyInside returns the index of a `key:` that starts a line inside the
+// value toks[s:e] right after a complete value, as the next member does
+// when a comma is missing (no expression reads so: a conditional's ":"
+// follows a "?" branch), or -1.
+func (p *tsParser) keyInside(s, e int) int {
+	for k := s + 1; k+1 < e; k++ {
+		tt := p.tt(k)
+		if !p.toks[k].nl || p.tt(k+1) != js.ColonToken || !(js.IsIdentifierName(tt) || tt == js.StringToken || js.IsNumeric(tt)) {
+			continue
+		}
+		switch prev := p.tt(k - 1); {
+		case js.IsNumeric(prev), prev == js.StringToken, js.IsIdentifier(prev),
+			prev == js.CloseBraceToken, prev == js.CloseBracketToken, prev == js.CloseParenToken:
+			if !p.questionBefore(s, k) {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// questionBefore reports whether a "?" of a conditional comes in
+// toks[s:k] (its ":" may start a line).
+func (p *tsParser) questionBefore(s, k int) bool {
+	for i := s; i < k; i++ {
+		if p.tt(i) == js.QuestionToken {
+			return true
+		}
+	}
+	return false
 }
 
 // valueEnd returns the index of the "," or "}" that ends the value
@@ -714,6 +758,12 @@ func (p *tsParser) blocks(cands []*candidate, exports map[string][]int) error {
 	}
 	if err := p.assigned(names); err != nil {
 		return err
+	}
+	if k := p.extra; k >= 0 {
+		return errAt(p.f.Path, p.ls, p.toks[k].s, "a comma too many: an object takes one comma between two members; remove this one")
+	}
+	if k := p.missing; k >= 0 {
+		return errAt(p.f.Path, p.ls, p.toks[k].s, "a missing comma before %s: end the member above it with a comma", clipLit(p.text(k)))
 	}
 	for _, b := range p.f.blocks {
 		if err := p.classifyBlock(b); err != nil {

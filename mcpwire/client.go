@@ -150,12 +150,33 @@ func (e *HTTPError) Error() string {
 	return s
 }
 
-// timeoutError is the cause when a request's own time limit ran out.
-type timeoutError struct{ d time.Duration }
+// timeoutError is the cause when a request's own time limit ran out;
+// start when it was the limit of a stdio server's first answer.
+type timeoutError struct {
+	d     time.Duration
+	start bool
+}
 
-func (e timeoutError) Error() string   { return fmt.Sprintf("no answer within %v", e.d) }
+func (e timeoutError) Error() string {
+	if e.start {
+		return fmt.Sprintf("no answer within %v of the server's start", e.d)
+	}
+	return fmt.Sprintf("no answer within %v", e.d)
+}
 func (e timeoutError) Timeout() bool   { return true }
 func (e timeoutError) Temporary() bool { return false }
+
+// TimedOut reports whether err is a request that got no answer within its
+// time limit, and whether that limit was StdioOptions.StartTimeout (the
+// first answer of a stdio server, its start included), so that a command
+// can name the setting that gives more time.
+func TimedOut(err error) (timedOut, start bool) {
+	var te timeoutError
+	if errors.As(err, &te) {
+		return true, te.start
+	}
+	return false, false
+}
 
 // outgoing is one message for a transport to send.
 type outgoing struct {
@@ -196,7 +217,11 @@ type Client struct {
 	where   string
 	secrets []string
 	timeout time.Duration
-	nextID  atomic.Int64
+	// startTimeout, when more than 0, bounds the requests until the first
+	// answer (a stdio server's start included) instead of timeout.
+	startTimeout time.Duration
+	started      atomic.Bool
+	nextID       atomic.Int64
 
 	mu         sync.Mutex
 	version    string
@@ -443,9 +468,16 @@ func nameOf(method string, params []byte) string {
 }
 
 func (c *Client) do(ctx context.Context, m *outgoing) (*Response, error) {
-	tctx, cancel := context.WithTimeoutCause(ctx, c.timeout, timeoutError{c.timeout})
+	limit := timeoutError{d: c.timeout}
+	if c.startTimeout > 0 && !c.started.Load() {
+		limit = timeoutError{d: c.startTimeout, start: true}
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, limit.d, limit)
 	defer cancel()
 	r, err := c.t.send(tctx, m)
+	if r != nil && len(r.Message) > 0 {
+		c.started.Store(true) // the server answered: it has started
+	}
 	if err != nil {
 		if ctx.Err() == nil && tctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 			err = context.Cause(tctx)

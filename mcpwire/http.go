@@ -258,6 +258,9 @@ func (t *httpTransport) send(ctx context.Context, m *outgoing) (*Response, error
 	if ct == "" {
 		return r, fmt.Errorf("the answer has no Content-Type, not JSON or an event stream: %s", excerpt(head, t.secrets...))
 	}
+	if ct == "text/html" {
+		return r, fmt.Errorf("answered text/html, a web page, not JSON or an event stream (is the URL the MCP endpoint, often .../mcp?): %s", excerpt(head, t.secrets...))
+	}
 	return r, fmt.Errorf("answered %s, not JSON or an event stream: %s", ct, excerpt(head, t.secrets...))
 }
 

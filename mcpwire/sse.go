@@ -85,7 +85,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 	connected := make(chan error, 1)
 	timer := time.AfterFunc(timeout, func() {
 		select {
-		case connected <- timeoutError{timeout}:
+		case connected <- timeoutError{d: timeout}:
 		default:
 		}
 		cancel()
@@ -96,7 +96,7 @@ func NewSSE(rawURL string, o HTTPOptions) (*Client, error) {
 		timedOut := ctx.Err() != nil // the timer cancelled it, not we below
 		cancel()
 		if timedOut {
-			return nil, fail(timeoutError{timeout})
+			return nil, fail(timeoutError{d: timeout})
 		}
 		return nil, fail(netError(err))
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,11 @@ type StdioOptions struct {
 	Dir string
 	// Timeout bounds one request (DefaultTimeout when 0).
 	Timeout time.Duration
+	// StartTimeout, when more than 0, bounds the requests until the
+	// server's first answer in place of Timeout: the time to start it is
+	// part of that wait (npx -y PKG downloads the package on its first
+	// run).
+	StartTimeout time.Duration
 	// MaxBody bounds one line's size in bytes (DefaultMaxBody when 0).
 	MaxBody int64
 }
@@ -91,6 +97,7 @@ func NewStdio(ctx context.Context, argv []string, o StdioOptions) (*Client, erro
 	procgroup.Track(cmd.Process.Pid)
 	go t.read(stdout)
 	c := newClient(t, where, o.Timeout, nil)
+	c.startTimeout = o.StartTimeout
 	t.unwatch = context.AfterFunc(ctx, func() { t.stop() })
 	return c, nil
 }
@@ -258,16 +265,29 @@ func (t *stdioTransport) ended(writeErr error) error {
 	return fmt.Errorf("the server closed its stdout before answering%s", t.stderrHint())
 }
 
-// stderrHint is "; stderr: LAST LINE" when the server wrote to stderr.
+// stderrTail is how much of the end of a server's stderr an error quotes:
+// enough for the error above a runtime's last line ("Node.js v20...").
+const stderrTail = 400
+
+// stderrHint is "; stderr: LAST LINES" (escaped, at most stderrTail bytes
+// from the start of a line) when the server wrote to stderr.
 func (t *stdioTransport) stderrHint() string {
 	b := bytes.TrimSpace(t.stderr.Bytes())
 	if len(b) == 0 {
 		return ""
 	}
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		b = b[i+1:]
+	cut := len(b) > stderrTail
+	if cut {
+		b = b[len(b)-stderrTail:]
+		if i := bytes.IndexByte(b, '\n'); i >= 0 && i < len(b)-1 {
+			b = b[i+1:]
+		}
 	}
-	return "; stderr: " + excerpt(b)
+	s := strconv.Quote(string(bytes.TrimSpace(b)))
+	if cut {
+		s = "..." + s
+	}
+	return "; stderr: " + s
 }
 
 // stop ends the process: stdin closed, then SIGTERM to its group, then

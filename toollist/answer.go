@@ -189,6 +189,11 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each elemFun
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
+	if bytes.TrimLeftFunc(data, unicode.IsSpace)[0] == '<' {
+		// Neither JSON nor an event stream starts so: a web page saved
+		// in place of the answer (a login page, the server's home page).
+		return nil, inputErr(path, "an HTML or XML page, not a %s: save what the MCP endpoint answers (measure capture -o FILE URL takes it)", what)
+	}
 	if later && len(data) >= utf8Later && findWhileValidating {
 		if eventstream.Sniff(data) {
 			return a.readEventsLater(data, pg, what)

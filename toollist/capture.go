@@ -1,8 +1,10 @@
 package toollist
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -86,6 +88,23 @@ func ReadWith(path string, ts ...Transform) (*Capture, error) {
 // same counters then records the counts without reading the tools again.
 func ReadCounting(path string, counters []Counter, ts ...Transform) (*Capture, error) {
 	return readWith(path, counters, ts)
+}
+
+// StdinName is the name a capture read from standard input goes by in
+// messages and reports (measure -).
+const StdinName = "stdin"
+
+// ReadFrom is ReadCounting for a capture that is not a file: it reads r
+// to its end (at most MaxFile bytes) and measures the text, named name.
+func ReadFrom(name string, r io.Reader, counters []Counter, ts ...Transform) (*Capture, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFile+1))
+	if err != nil {
+		return nil, inputErr(name, "cannot be read: %v", err)
+	}
+	if len(data) > MaxFile {
+		return nil, inputErr(name, "larger than the %d bytes (2 GiB) a capture may be", int64(MaxFile))
+	}
+	return parse(name, data, nil, counters, ts)
 }
 
 // readWith is ReadCounting.
@@ -299,4 +318,23 @@ func toolLabel(tool jsonjs.Value, i int) (string, bool) {
 		return n.Str(), true
 	}
 	return fmt.Sprintf("tools[%d]", i), false
+}
+
+// Tool parses the i-th tool, as JSON.parse would; an error names the
+// capture and the tool's place in it.
+func (c *Capture) Tool(i int) (jsonjs.Value, error) { return c.tool(i) }
+
+// ToolLine returns the 1-based line of the file on which the i-th tool
+// starts, or 0 when the tool's text is not the file's own (an event
+// stream's data lines joined).
+func (c *Capture) ToolLine(i int) int {
+	if c.ans == nil || i < 0 || i >= len(c.Tools) || len(c.Tools[i]) == 0 {
+		return 0
+	}
+	text, t := c.ans.text, c.Tools[i]
+	off := cap(text) - cap(t)
+	if off < 0 || off >= len(text) || &text[off] != &t[0] {
+		return 0
+	}
+	return 1 + bytes.Count(text[:off], []byte{'\n'})
 }

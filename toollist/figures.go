@@ -93,6 +93,9 @@ type ToolFigures struct {
 	// HasName reports whether the tool has a name member at all (when it
 	// is not a string, Figures.NameJSON holds it).
 	HasName bool
+	// HasInputSchema reports whether the tool has an inputSchema member,
+	// which MCP requires (true for a tool read from a report).
+	HasInputSchema bool
 	// ModelReadBytes is the UTF-8 bytes of what a model reads of the tool.
 	ModelReadBytes int64
 	// ModelReadTokens is floor(ModelReadBytes / 3).
@@ -143,12 +146,16 @@ const (
 	hasDesc
 	nameStr
 	descStr
+	hasSchema
 )
 
 // scanOf returns the flags of a tool whose name and description texts
-// are name and desc (nil when absent).
-func scanOf(name, desc []byte) scanned {
+// are name and desc (nil when absent), with an inputSchema or not.
+func scanOf(name, desc []byte, schema bool) scanned {
 	var sc scanned
+	if schema {
+		sc |= hasSchema
+	}
 	if name != nil {
 		sc |= hasName
 		if name[0] == '"' {
@@ -257,17 +264,17 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 		res.changes[0], res.changes[1] = 0, in.Members+out.Members
 		res.name, res.nameTok, res.descTok = "", name, desc
 	}
-	fill(tf, sc, name, desc, int64(n), fields)
+	fill(tf, sc, name, desc, hasSchema, int64(n), fields)
 	return true
 }
 
 // fill sets a tool's figures and flags from its model-read bytes, the
 // UTF-8 bytes of its field descriptions, and its name and description
-// texts (nil when absent).
-func fill(tf *ToolFigures, sc *scanned, name, desc []byte, modelRead, fieldDesc int64) {
+// texts (nil when absent), with an inputSchema or not.
+func fill(tf *ToolFigures, sc *scanned, name, desc []byte, schema bool, modelRead, fieldDesc int64) {
 	tf.ModelReadBytes = modelRead
 	tf.ModelReadTokens = units.Tokens(modelRead)
-	*sc = scanOf(name, desc)
+	*sc = scanOf(name, desc, schema)
 	if *sc&nameStr != 0 {
 		tf.Name = jsonjs.StringValid(name)
 	}
@@ -280,7 +287,7 @@ func fill(tf *ToolFigures, sc *scanned, name, desc []byte, modelRead, fieldDesc 
 // figures sets the figures of the tool a walk that wrote nothing has just
 // walked: its first stage is the tool as given.
 func (res *toolResult) figures(tf *ToolFigures, sc *scanned) {
-	fill(tf, sc, res.nameTok, res.descTok, int64(res.M[0]), res.fieldDesc)
+	fill(tf, sc, res.nameTok, res.descTok, res.hasSchema, int64(res.M[0]), res.fieldDesc)
 }
 
 // lastMember returns the value of the last member named key of the
@@ -673,7 +680,7 @@ func Measure(c *Capture) (_ *Figures, err error) {
 	}
 	for i := range f.PerTool {
 		tf, sc := &f.PerTool[i], scans[i]
-		tf.Index, tf.HasName = i, sc&hasName != 0
+		tf.Index, tf.HasName, tf.HasInputSchema = i, sc&hasName != 0, sc&hasSchema != 0
 		at := func() string { return fmt.Sprintf("%s: %s[%d]", c.Path, c.toolsAt(), i) }
 		switch {
 		case sc&nameStr != 0:

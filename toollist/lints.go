@@ -3,6 +3,7 @@ package toollist
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/units"
@@ -13,7 +14,7 @@ import (
 // may make it a finding). Each limit's source is cited in docs/mcp-server.md.
 type Lint struct {
 	// Rule names the limit: description-cut, instructions-cut, tool-name,
-	// tool-count.
+	// tool-count, input-schema.
 	Rule string
 	// Tool names the tool the lint is about; "" for the whole list.
 	Tool string
@@ -109,7 +110,7 @@ func NameLint(name string) (Lint, bool) {
 }
 
 // Lints returns the limits the tool list passes: descriptions Claude Code
-// cuts, names model APIs refuse, more tools than a client takes; and the
+// cuts, names model APIs refuse, tools without the inputSchema MCP requires, more tools than a client takes; and the
 // instructions Claude Code cuts, when in holds them. Tools are named in
 // the capture's order.
 func Lints(f *Figures, in *Init) []Lint {
@@ -129,6 +130,9 @@ func Lints(f *Figures, in *Init) []Lint {
 			out = append(out, l)
 		}
 	}
+	if l, ok := schemaLint(f.PerTool); ok {
+		out = append(out, l)
+	}
 	if in != nil && in.HasInstructions && in.Chars > ClaudeCodeCutChars {
 		out = append(out, Lint{Rule: "instructions-cut", Text: fmt.Sprintf(
 			"the instructions are %s characters: Claude Code cuts instructions at %s",
@@ -138,6 +142,35 @@ func Lints(f *Figures, in *Init) []Lint {
 		out = append(out, l)
 	}
 	return out
+}
+
+// schemaLint returns the one lint of the tools without the inputSchema
+// MCP requires (the first few named, the rest counted), and whether there
+// is one.
+func schemaLint(tools []ToolFigures) (Lint, bool) {
+	const named = 5
+	var names []string
+	n := 0
+	for _, t := range tools {
+		if !t.HasInputSchema {
+			if n < named {
+				names = append(names, strconv.Quote(t.Name))
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return Lint{}, false
+	}
+	list := strings.Join(names, ", ")
+	if n > named {
+		list += fmt.Sprintf(" and %d more", n-named)
+	}
+	l := Lint{Rule: "input-schema", Text: fmt.Sprintf("%s %s no inputSchema: MCP requires one (a tool without parameters takes {\"type\":\"object\"}), and clients may refuse the tool", list, plural(n, "has", "have"))}
+	if n == 1 {
+		l.Tool = tools[slices.IndexFunc(tools, func(t ToolFigures) bool { return !t.HasInputSchema })].Name
+	}
+	return l, true
 }
 
 // CountLint returns the lint of n tools, more than some client takes, and

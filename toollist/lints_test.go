@@ -1,6 +1,8 @@
 package toollist
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -55,8 +57,8 @@ func TestCountLint(t *testing.T) {
 
 func TestLintsCuts(t *testing.T) {
 	f := &Figures{Tools: 2, PerTool: []ToolFigures{
-		{Name: "a", HasName: true, DescriptionChars: ClaudeCodeCutChars},
-		{Name: "b", HasName: true, DescriptionChars: ClaudeCodeCutChars + 1},
+		{Name: "a", HasName: true, HasInputSchema: true, DescriptionChars: ClaudeCodeCutChars},
+		{Name: "b", HasName: true, HasInputSchema: true, DescriptionChars: ClaudeCodeCutChars + 1},
 	}}
 	in := &Init{HasInstructions: true, Chars: 5000}
 	ls := Lints(f, in)
@@ -65,6 +67,29 @@ func TestLintsCuts(t *testing.T) {
 	}
 	if ls[1].Text != "the instructions are 5,000 characters: Claude Code cuts instructions at 2,048" {
 		t.Errorf("instructions lint: %q", ls[1].Text)
+	}
+}
+
+// TestLintsInputSchema: a tool without the inputSchema MCP requires is a
+// lint, whichever path measured it (the plain pass, the what-if walk, the
+// tokenizer pass).
+func TestLintsInputSchema(t *testing.T) {
+	const capture = `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","description":"no schema"}]}`
+	for _, opts := range []struct {
+		name string
+		ts   []Transform
+		tk   bool
+	}{{"plain", nil, false}, {"what-if", []Transform{Lean()}, false}, {"tokenizer", nil, true}} {
+		t.Run(opts.name, func(t *testing.T) {
+			f := measureForLint(t, capture, opts.ts, opts.tk)
+			var got []string
+			for _, l := range Lints(f, nil) {
+				got = append(got, l.Rule+" "+l.Tool)
+			}
+			if len(got) != 1 || got[0] != "input-schema b" {
+				t.Errorf("Lints = %q, want [input-schema b]", got)
+			}
+		})
 	}
 }
 
@@ -93,4 +118,30 @@ func TestNameRules(t *testing.T) {
 			t.Errorf("geminiName(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// measureForLint measures capture as read from a file: with the what-ifs
+// ts applied while reading, or counted by a tokenizer when tk.
+func measureForLint(t *testing.T, capture string, ts []Transform, tk bool) *Figures {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tools.json")
+	if err := os.WriteFile(path, []byte(capture), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var c *Capture
+	var err error
+	if tk {
+		c, err = ReadCounting(path, []Counter{textCounter{"a", 1000}})
+	} else {
+		c, err = ReadWith(path, ts...)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f, err := Measure(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -192,7 +192,7 @@ func parseReport(path string, data []byte) (f *Figures, ok bool, err error) {
 		return bad("per_tool is not an array")
 	}
 	for i, e := range per.Elems() {
-		t := ToolFigures{Index: i, Name: fmt.Sprintf("tools[%d]", i)}
+		t := ToolFigures{Index: i, Name: fmt.Sprintf("tools[%d]", i), HasInputSchema: true}
 		if n, has := e.Get("name"); has {
 			t.HasName = true
 			if n.Kind() == jsonjs.String {

@@ -102,7 +102,7 @@ func appendModelReadFigures(dst, raw []byte, tf *ToolFigures, sc *scanned) []byt
 	}
 	dst = append(dst, '}')
 	if tf != nil {
-		fill(tf, sc, tok[0], tok[1], int64(len(dst)-start), fields)
+		fill(tf, sc, tok[0], tok[1], at[2] >= 0, int64(len(dst)-start), fields)
 	}
 	return dst
 }

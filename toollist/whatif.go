@@ -558,6 +558,7 @@ type toolResult struct {
 	// inputSchema as given (FieldDescriptionBytes), when the walk wrote
 	// nothing
 	fieldDesc int64
+	hasSchema bool // the tool has an inputSchema
 	out       []byte
 }
 
@@ -767,7 +768,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, lens{}
 	t.ptrs, t.hit = nil, t.hit[:0]
 	t.inSchema, t.fieldDesc = false, 0
-	res.name, res.nameTok, res.descTok, res.fieldDesc = "", nil, nil, 0
+	res.name, res.nameTok, res.descTok, res.fieldDesc, res.hasSchema = "", nil, nil, 0, false
 
 	var desc string
 	descWords := false
@@ -995,7 +996,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 	copy(res.M, M[:n+1])
 	copy(res.changes, t.changes[:n+1])
 	res.out = t.out
-	res.fieldDesc = t.fieldDesc
+	res.fieldDesc, res.hasSchema = t.fieldDesc, hasSchema
 	return true
 }
 

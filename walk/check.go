@@ -44,9 +44,25 @@ func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) er
 			}
 		}
 	}
+	// size holds the most bytes each name can render to, as far as the
+	// spec says (a kept value counts 0): a var or a repeat's set that
+	// would pass MaxValue is refused here, before anything runs.
+	size := map[string]int64{}
+	for k, v := range vars {
+		size[k] = int64(len(v))
+	}
+	sized := func(file string, line int, what, tmpl string) int64 {
+		n := templateSize(tmpl, size, env)
+		if n > MaxValue {
+			errs = append(errs, &SpecError{File: file, Line: line, Msg: what + ": " + errTooLarge().Error()})
+			return 0 // reported once, not again at each value built on it
+		}
+		return n
+	}
 	for _, v := range s.Vars {
 		if _, over := vars[v.Key]; !over {
 			use(s.File, v.Line, v.Value)
+			size[v.Key] = sized(s.File, v.Line, "vars."+v.Key, v.Value)
 		}
 		defined[v.Key] = true
 	}
@@ -96,12 +112,61 @@ func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) er
 			for _, kv := range r.Set {
 				defined[kv.Key] = true
 			}
+			// Each further run sets them again: a set that feeds on
+			// itself grows run by run, up to Max-1 times.
+			for range r.Max - 1 {
+				grew := false
+				for _, kv := range r.Set {
+					before := size[kv.Key]
+					size[kv.Key] = templateSize(kv.Value, size, env)
+					grew = grew || size[kv.Key] > before
+				}
+				if !grew {
+					break
+				}
+				if kv, over := overSize(r.Set, size); over {
+					errs = append(errs, &SpecError{File: st.File, Line: kv.Line, Msg: "repeat.set." + kv.Key + ": " + errTooLarge().Error()})
+					break
+				}
+			}
 		}
 	}
 	if len(errs) > 0 {
 		return errs
 	}
 	return nil
+}
+
+// overSize returns the first of set whose size passes MaxValue.
+func overSize(set []KV, size map[string]int64) (KV, bool) {
+	for _, kv := range set {
+		if size[kv.Key] > MaxValue {
+			return kv, true
+		}
+	}
+	return KV{}, false
+}
+
+// templateSize returns the most bytes tmpl renders to with the names'
+// sizes (a name not in size counts 0), at most MaxValue+1.
+func templateSize(tmpl string, size map[string]int64, env func(string) (string, bool)) int64 {
+	segs, _ := parseTemplate(tmpl)
+	var n int64
+	for _, sg := range segs {
+		switch {
+		case sg.name == "":
+			n += int64(len(sg.lit))
+		case strings.HasPrefix(sg.name, "env."):
+			v, _ := env(strings.TrimPrefix(sg.name, "env."))
+			n += int64(len(v))
+		default:
+			n += size[sg.name]
+		}
+		if n > MaxValue {
+			return MaxValue + 1
+		}
+	}
+	return n
 }
 
 func (s *Spec) serverNames() []string {

@@ -840,6 +840,10 @@ func hasVar(vs []KV, k string) bool {
 
 var methodRe = regexp.MustCompile(`^[A-Z]+$`)
 
+// httpMethods are the methods an http step may send (RFC 9110's and
+// PATCH): a typo such as GTE is refused when the spec is read, not sent.
+var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"}
+
 // parse reads the request line, "METHOD /path", and the request's keys:
 // query, headers, auth and one body (json, form or body).
 func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.Node, what string, _ bool) {
@@ -850,6 +854,10 @@ func (r *HTTPRequest) parse(p *parser, _ *Spec, n *yaml.Node, pairs [][2]*yaml.N
 		if line != "" {
 			p.errf(n, "%s.http: want \"METHOD /path\", got %q", what, line)
 		}
+		return
+	}
+	if !slices.Contains(httpMethods, method) {
+		p.errf(n, "%s.http: %q is not an HTTP method: use %s", what, method, strings.Join(httpMethods, ", "))
 		return
 	}
 	r.Method, r.URL, r.Line = method, url, n.Line

@@ -73,6 +73,18 @@ func (e *UndefinedError) Error() string {
 	return fmt.Sprintf("{{%s}} is not defined (not a var, a --var, or a value kept by an earlier step)", e.Name)
 }
 
+// MaxValue is the most bytes a rendered template may hold, 16 MiB (as
+// MaxSpecBytes): a var that doubles another forty times over, or a repeat
+// whose set doubles a value at each run, is refused with its file and
+// line, not rendered until memory runs out. Spec.Check counts the vars
+// and the repeats' sets before anything runs.
+const MaxValue = 16 << 20
+
+// errTooLarge says a rendered value would pass MaxValue.
+func errTooLarge() error {
+	return fmt.Errorf("renders to more than %d MiB, the most a rendered value may hold (a value that doubles another over and over?); use fewer copies of it", MaxValue>>20)
+}
+
 // render fills a template from lookup.
 func render(s string, lookup func(string) (string, bool)) (string, error) {
 	if !strings.Contains(s, "{{") {
@@ -91,6 +103,9 @@ func render(s string, lookup func(string) (string, bool)) (string, error) {
 		v, ok := lookup(sg.name)
 		if !ok {
 			return "", &UndefinedError{Name: sg.name}
+		}
+		if b.Len()+len(v) > MaxValue {
+			return "", errTooLarge()
 		}
 		b.WriteString(v)
 	}

@@ -59,3 +59,22 @@ func TestFailureWhatIsOneLine(t *testing.T) {
 		t.Errorf("clip cut inside a character: %q", got)
 	}
 }
+
+// TestRenderCapped holds a rendered value to MaxValue: a value that a
+// template doubles past it is refused (what Check cannot count, a kept
+// value doubled run by run, ends here), one at the cap is not.
+func TestRenderCapped(t *testing.T) {
+	half := strings.Repeat("x", MaxValue/2)
+	lookup := func(name string) (string, bool) {
+		if name == "one" {
+			return "y", true
+		}
+		return half, true
+	}
+	if got, err := render("{{h}}{{h}}", lookup); err != nil || len(got) != MaxValue {
+		t.Errorf("render at the cap: %d bytes, %v; want %d, nil", len(got), err, MaxValue)
+	}
+	if _, err := render("{{h}}{{h}}{{one}}", lookup); err == nil || !strings.Contains(err.Error(), "renders to more than 16 MiB") {
+		t.Errorf("render past the cap: %v, want the cap's error", err)
+	}
+}

@@ -228,6 +228,7 @@ func TestSpecErrorsNameFileAndLine(t *testing.T) {
 		{"no kind", "walk: w\nsteps:\n  - part: a\n", "w.yaml:3: steps[0]: a step needs a kind"},
 		{"no part", "walk: w\nsteps:\n  - http: GET /\n", "w.yaml:3: steps[0]: a counted step needs a part"},
 		{"bad method", "walk: w\nsteps:\n  - part: a\n    http: /x\n", "w.yaml:4: steps[0].http: want \"METHOD /path\""},
+		{"unknown method", "walk: w\nsteps:\n  - part: a\n    http: GTE /x\n", "w.yaml:4: steps[0].http: \"GTE\" is not an HTTP method: use GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE"},
 		{"bad regex", "walk: w\nsteps:\n  - part: a\n    http: GET /\n    expect: { body: { matches: \"(\" } }\n", "w.yaml:5: steps[0].expect.body.matches: error parsing regexp"},
 		{"unclosed", "walk: w\nsteps:\n  - part: a\n    http: GET /{{x\n", "w.yaml:4: steps[0].http: \"GET /{{x\": {{ is not closed by }}"},
 		{"query on doc", "walk: w\nsteps:\n  - part: a\n    doc: { file: x }\n    query: { a: b }\n", "w.yaml:5: steps[0]: query is for http steps, this is a doc step"},

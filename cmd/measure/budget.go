@@ -130,7 +130,7 @@ func unitName(key string) string {
 func checkBudgets(reports []*report, paths []string, key string, given []*givenBudget, file *budgets.File, filePath string) (map[string]int64, error) {
 	readings := map[string]int64{}
 	for _, r := range reports {
-		r.budgets, r.stale, r.budgetNotes = nil, nil, nil
+		r.budgets, r.stale, r.budgetNotes, r.missing = nil, nil, nil, nil
 	}
 	if len(given) == 0 && file == nil && filePath == "" {
 		return readings, nil
@@ -200,7 +200,9 @@ func checkBudgets(reports []*report, paths []string, key string, given []*givenB
 		}
 	}
 	if file != nil && len(missing) > 0 && len(reports) > 0 {
-		reports[0].budgetNotes = append(reports[0].budgetNotes, filePath+": no budget for "+strings.Join(missing, ", "))
+		reports[0].missing, reports[0].missingFile = missing, filePath
+		f := finding{kind: missingBudget, file: filePath, missing: missing}
+		reports[0].budgetNotes = append(reports[0].budgetNotes, f.note())
 	}
 	if file != nil && len(reports) > 0 {
 		for _, b := range file.Budgets() {

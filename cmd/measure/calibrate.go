@@ -97,6 +97,7 @@ func predictor(cf *toollist.ClientFigures, name string) (float64, bool) {
 
 func runCalibrate(stdout, stderr io.Writer, args []string) error {
 	c := cli.NewCommand("measure calibrate", "measure calibrate [-o FILE] COUNTS.json")
+	c.Exits = []int{cli.ExitOK, cli.ExitUsage, 130}
 	c.Doc = calibrateDoc
 	fs := c.Flags
 	out := fs.StringP("output", "o", "", "write the fits to `FILE`, for measure --calibration")

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
@@ -42,7 +44,11 @@ and "nextCursor" left out (a note on stderr says so).
 Transports: streamable HTTP (the default; POST to URL, JSON or event-stream
 answers, the session id sent back), the older HTTP+SSE transport (--sse:
 GET URL, POST to its endpoint), stdio (--stdio: run COMMAND, newline-
-delimited JSON; the process is always stopped at the end).
+delimited JSON; the process is always stopped at the end). A stdio
+server's first answer is given --start-timeout (2m: a first "npx -y PKG"
+downloads the package, and npx killed half-way leaves its cache broken),
+every other answer --timeout; a server that fails is shown with the last
+lines of its stderr.
 
 The token (--token, or the MEASURE_TOKEN environment variable) is sent as
 "Authorization: Bearer TOKEN" only to the host named in URL, never after a
@@ -57,6 +63,7 @@ type captureOptions struct {
 	protocol      string
 	capabilities  string
 	timeout       time.Duration
+	startTimeout  time.Duration
 	maxBody       int64
 	stdio         bool
 	sse           bool
@@ -79,6 +86,7 @@ func newCaptureCommand(o *captureOptions) *cli.Command {
 	fs.StringVar(&o.protocol, "protocol", mcpwire.Version20250618, "protocol `VERSION`: 2025-06-18, 2025-11-25 (initialize) or 2026-07-28 (server/discover)")
 	fs.StringVar(&o.capabilities, "capabilities", "{}", "client capabilities, a `JSON` object (some servers list more tools to a client that declares more)")
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION` such as 30s or 2m")
+	startTimeoutFlag(fs, &o.startTimeout)
 	fs.Int64Var(&o.maxBody, "max-body", mcpwire.DefaultMaxBody, "largest answer read, in `BYTES`")
 	fs.StringArrayVar(&o.headers, "header", nil, "extra HTTP header `NAME: VALUE` (repeatable); Authorization, Cookie and X-Api-Key-like ones are credentials: never sent to another host, never printed")
 	fs.StringArrayVar(&o.secretHeaders, "secret-header", nil, "treat the --header `NAME` as a credential too (repeatable)")
@@ -95,6 +103,11 @@ func runCapture(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	fs := c.Flags
+	if fs.Changed("token") && strings.TrimSpace(o.token) == "" {
+		// --token "$TOKEN" with TOKEN unset: a request without credentials
+		// would be refused, or worse, answered as to anyone.
+		return cli.Usage("capture: --token is empty (is the variable it names set?): give a token, or leave --token out")
+	}
 	if o.token == "" {
 		o.token = os.Getenv("MEASURE_TOKEN")
 	}
@@ -117,6 +130,8 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 		return cli.Usage("capture: give one URL (or --stdio -- COMMAND ARGS...); %d arguments given", len(rest))
 	case o.timeout <= 0:
 		return cli.Usage("capture: --timeout must be more than 0")
+	case o.startTimeout <= 0:
+		return cli.Usage("capture: --start-timeout must be more than 0")
 	case o.maxBody <= 0:
 		return cli.Usage("capture: --max-body must be more than 0")
 	}
@@ -145,7 +160,7 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 		if _, ok := os.LookupEnv("MEASURE_TOKEN"); ok {
 			env = []string{"MEASURE_TOKEN="}
 		}
-		srv = mcpwire.Server{Command: rest, Stdio: mcpwire.StdioOptions{Env: env, Timeout: o.timeout, MaxBody: o.maxBody}}
+		srv = mcpwire.Server{Command: rest, Stdio: mcpwire.StdioOptions{Env: env, Timeout: o.timeout, StartTimeout: max(o.startTimeout, o.timeout), MaxBody: o.maxBody}}
 	} else {
 		ho, err := httpOptions(o, rest[0])
 		if err != nil {
@@ -161,7 +176,7 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 
 	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output)
 	if err != nil {
-		return cli.WalkFailed(err) // a server that answered no tool list to measure
+		return cli.WalkFailed(authHint(timeoutHint(err), o.token != "")) // a server that answered no tool list to measure
 	}
 	list, merged, initData, capt, figs, init := t.list, t.merged, t.initData, t.capt, t.figs, t.init
 	if err := writeBoth(o.output, list, initPath, initData); err != nil {
@@ -223,6 +238,43 @@ func take(ctx context.Context, c *mcpwire.Client, protocol string, caps json.Raw
 		return nil, fmt.Errorf("%s: the %s answer cannot be read: %v", c.Where(), initMethod(protocol), err)
 	}
 	return t, nil
+}
+
+// defaultStartTimeout is --start-timeout's default: long enough for a
+// first npx -y run to download and install a server's package (a kill
+// half-way leaves npx's cache broken for every later run).
+const defaultStartTimeout = 2 * time.Minute
+
+// startTimeoutFlag defines --start-timeout, of measure capture and
+// measure config.
+func startTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
+	fs.DurationVar(d, "start-timeout", defaultStartTimeout, "time allowed for a stdio server's first answer, its start included (a first npx -y run downloads the package), a `DURATION` (at least --timeout)")
+}
+
+// timeoutHint adds to the error of a request that got no answer in time
+// the flag that gives more.
+func timeoutHint(err error) error {
+	switch timedOut, start := mcpwire.TimedOut(err); {
+	case !timedOut:
+		return err
+	case start:
+		return fmt.Errorf("%w (--start-timeout gives the server more time to start)", err)
+	default:
+		return fmt.Errorf("%w (--timeout gives more time)", err)
+	}
+}
+
+// authHint adds to the error of a server that refused the request for
+// want of credentials (HTTP 401, 403) how to give them.
+func authHint(err error, token bool) error {
+	var he *mcpwire.HTTPError
+	if !errors.As(err, &he) || he.Status != http.StatusUnauthorized && he.Status != http.StatusForbidden {
+		return err
+	}
+	if token {
+		return fmt.Errorf("%w (the token given was refused: check --token or MEASURE_TOKEN)", err)
+	}
+	return fmt.Errorf("%w (the server wants credentials: give --token TOKEN, MEASURE_TOKEN, or --header)", err)
 }
 
 func initMethod(protocol string) string {

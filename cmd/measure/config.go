@@ -48,11 +48,13 @@ ${env:NAME}, ${NAME}, ${NAME:-default}, ${input:ID} (--input ID=VALUE),
 ${workspaceFolder}, ${userHome}. Values from variables, env and headers
 are never printed: they are [redacted] in every message.
 
-A server that cannot be started, reached or measured has its row say why,
-and the command exits 3. The same tool name in two servers is reported
-(a model cannot tell them apart unless the client prefixes them). Lints
-(see measure --help) apply to each server, and the tool-count limits to the
-whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
+A server that cannot be started, reached or measured has its row say why
+(with the last lines of its stderr), and the command exits 3. A stdio
+server's first answer is given --start-timeout (2m: a first "npx -y PKG"
+downloads the package), every other answer --timeout. The same tool name
+in two servers is reported (a model cannot tell them apart unless the
+client prefixes them). Lints (see measure --help) apply to each server,
+and the tool-count limits to the whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
 TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
 --budget total=TOKENS, or --budgets FILE).
 `
@@ -66,6 +68,7 @@ type configOptions struct {
 	budgetsFile            string
 	inputs                 []string
 	timeout                time.Duration
+	startTimeout           time.Duration
 	jobs                   int
 	maxDescriptionChars    int
 }
@@ -87,6 +90,7 @@ func newConfigCommand(o *configOptions) *cli.Command {
 	c.Strict(&o.strict)
 	fs.StringArrayVar(&o.inputs, "input", nil, "the value of VS Code's ${input:ID}, as `ID=VALUE` (repeatable)")
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION`")
+	startTimeoutFlag(fs, &o.startTimeout)
 	fs.IntVar(&o.jobs, "jobs", 8, "servers measured at once, `N`")
 	return c
 }
@@ -115,6 +119,8 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 		return c.Usagef("--json and --markdown are two outputs; give one")
 	case o.timeout <= 0:
 		return cli.Usage("config: --timeout must be more than 0")
+	case o.startTimeout <= 0:
+		return cli.Usage("config: --start-timeout must be more than 0")
 	case o.jobs <= 0:
 		return cli.Usage("config: --jobs must be 1 or more")
 	case o.maxDescriptionChars < 0:
@@ -380,7 +386,7 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 	var srv mcpwire.Server
 	switch s.Transport {
 	case mcpconfig.Stdio:
-		srv = mcpwire.Server{Command: append([]string{s.Command}, s.Args...), Stdio: mcpwire.StdioOptions{Env: s.Env, Dir: s.Dir, Timeout: o.timeout}}
+		srv = mcpwire.Server{Command: append([]string{s.Command}, s.Args...), Stdio: mcpwire.StdioOptions{Env: s.Env, Dir: s.Dir, Timeout: o.timeout, StartTimeout: max(o.startTimeout, o.timeout)}}
 	default:
 		ho := mcpwire.HTTPOptions{Timeout: o.timeout}
 		for _, h := range s.Header {
@@ -402,7 +408,7 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 	}
 	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage("{}"), path)
 	if err != nil {
-		return err
+		return timeoutHint(err)
 	}
 	if err := countTokens(t.capt, t.figs, tks); err != nil {
 		return err
@@ -537,12 +543,16 @@ func writeChecks(w io.Writer, checks gate.Checks) {
 }
 
 // writeNotes prints warnings once, under the tables.
-func writeNotes(w io.Writer, notes []string) {
+func writeNotes(w io.Writer, notes []string) { writeList(w, "warnings", notes) }
+
+// writeList prints a list under the tables, under its title (warnings,
+// notes).
+func writeList(w io.Writer, title string, notes []string) {
 	if len(notes) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "warnings:")
+	fmt.Fprintln(w, title+":")
 	bullet := "  "
 	if _, ok := w.(markdown); ok {
 		fmt.Fprintln(w)

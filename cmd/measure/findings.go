@@ -18,10 +18,11 @@ import (
 type findingKind int
 
 const (
-	overBudget  findingKind = iota // a budget exceeded
-	overCeiling                    // a description or instructions ceiling passed
-	clientLimit                    // a client's limit passed (a lint)
-	staleBudget                    // a budget that nothing read
+	overBudget    findingKind = iota // a budget exceeded
+	overCeiling                      // a description or instructions ceiling passed
+	clientLimit                      // a client's limit passed (a lint)
+	staleBudget                      // a budget that nothing read
+	missingBudget                    // what was read has no budget in the --budgets file
 )
 
 // finding is one breach of a run, made once from what was measured: its
@@ -37,11 +38,12 @@ type finding struct {
 	line   int    // the line in file, 0 for none
 	counts bool   // whether it calls for exit 1
 
-	check gate.Check             // overBudget: what was read and the budget
-	tools []toollist.ToolFigures // overBudget: the tools the subject reads
-	over  toollist.Over          // overCeiling
-	lint  toollist.Lint          // clientLimit
-	stale budgets.Budget         // staleBudget
+	check   gate.Check             // overBudget: what was read and the budget
+	tools   []toollist.ToolFigures // overBudget: the tools the subject reads
+	over    toollist.Over          // overCeiling
+	lint    toollist.Lint          // clientLimit
+	stale   budgets.Budget         // staleBudget
+	missing []string               // missingBudget: the budget names the file lacks
 }
 
 // reportFindings makes the findings of each report, in order: budgets
@@ -77,6 +79,9 @@ func reportFindings(reports []*report, subs [][]subject, strict bool) [][]findin
 		for _, b := range r.stale {
 			out[i] = append(out[i], finding{kind: staleBudget, key: b.Name, file: b.File, line: b.Line, counts: strict, stale: b})
 		}
+		if len(r.missing) > 0 {
+			out[i] = append(out[i], finding{kind: missingBudget, key: r.missing[0], file: r.missingFile, counts: strict, missing: r.missing})
+		}
 	}
 	return out
 }
@@ -95,6 +100,8 @@ func (f *finding) text(esc func(string) string) string {
 		return fmt.Sprintf("%s's description is %s characters, over the ceiling of %s (--%s)", esc(f.over.Tool), units.Group(int64(f.over.Chars)), units.Group(int64(f.over.Max)), f.key)
 	case clientLimit:
 		return f.lint.Text
+	case missingBudget:
+		return "no budget for " + esc(strings.Join(f.missing, ", "))
 	default:
 		return esc(f.stale.Name) + ": no capture or toolset read it in this run"
 	}
@@ -138,7 +145,7 @@ func writeFindings(stderr io.Writer, fs [][]finding) error {
 			}
 			n++
 			strict := ""
-			if f.kind == clientLimit || f.kind == staleBudget {
+			if f.kind == clientLimit || f.kind == staleBudget || f.kind == missingBudget {
 				strict = " (--strict)"
 			}
 			line(stderr, "measure: %s%s%s", f.place(), f.text(plain), strict)
@@ -168,6 +175,8 @@ func (f *finding) annotation() ghactions.Annotation {
 		a.Title = f.over.What + " ceiling"
 	case clientLimit:
 		a.Title, a.Message = "client limit: "+f.key, f.lint.Text
+	case missingBudget:
+		a.Title, a.File = "no budget", ghactions.Path(f.file)
 	}
 	return a
 }
@@ -179,6 +188,8 @@ func (f *finding) junitText() string {
 		return escape.Term(f.file + ": " + f.lint.Text)
 	case staleBudget:
 		return escape.Term(f.stale.Where()) + ": " + f.text(escape.Term)
+	case missingBudget:
+		return escape.Term(f.file) + ": " + f.text(escape.Term)
 	}
 	return f.text(escape.Term) + f.detail(escape.Term)
 }

@@ -140,7 +140,7 @@ func sections(r *report, o *options) []jsonjs.Member {
 		}
 		ms = append(ms, member("budgets", jsonjs.ArrayValue(bs)))
 	}
-	return append(ms, member("warnings", strs(r.allWarnings())))
+	return append(ms, member("warnings", strs(r.allWarnings())), member("notes", strs(r.notes)))
 }
 
 // writeJSON prints one object for one capture, an array for several,

@@ -30,7 +30,8 @@ bytes and tokens (floor(bytes/3)), per tool and per toolset, description
 sizes, and what-if savings.
 
 A CAPTURE is a JSON-RPC response, a bare result ({"tools": [...]}) or an
-event-stream body, detected by content. Its initialize (or server/discover)
+event-stream body, detected by content; - reads one from standard input
+(named stdin, its budget key stdin unless --budget-key says). Its initialize (or server/discover)
 answer, when saved beside it as STEM.init.EXT (tools-mcp.init.json for
 tools-mcp.json), gives the instructions checked against their ceiling.
 Several captures (one per address) are reported side by side; toolsets are
@@ -41,7 +42,8 @@ Lints: the limits of the clients and model APIs that read a tool list,
 printed as warnings under the table (findings with --strict): a
 description or instructions over 2,048 characters (Claude Code cuts them),
 a tool name the major model APIs refuse (OpenAI and Anthropic take
-^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or _ first), more tools than
+^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or _ first), a tool without
+the inputSchema MCP requires, more tools than
 a client or API takes (Cursor 40, Gemini 64, Windsurf 100, OpenAI and
 VS Code 128). Sources: see docs/clients.md.
 
@@ -154,6 +156,7 @@ type options struct {
 	serverName           string
 	marginal             bool
 	calibration          string
+	html                 string
 	profile              bool
 	dropUnusedDefs       bool
 	hoistRepeated        bool
@@ -173,7 +176,7 @@ func newCommand(o *options) *cli.Command {
 		"measure snap [--check | --update] DIR CAPTURE",
 		"measure calibrate [-o FILE] COUNTS.json")
 	c.Doc = measureDoc + profileDoc()
-	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
+	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130} // 3: measure capture and measure config
 	fs := c.Flags
 	c.JSON(&o.json)
 	c.Markdown(&o.markdown)
@@ -200,21 +203,29 @@ func newCommand(o *options) *cli.Command {
 	fs.StringVar(&o.serverName, "server-name", "", "the server's `NAME` in the client's configuration, which clients put in tool names (default: the init answer's serverInfo.name, else the budget key)")
 	fs.BoolVar(&o.marginal, "marginal", false, "print what removing each tool saves, the shared prelude and instructions counted once, with the check that they add up")
 	fs.StringVar(&o.calibration, "calibration", "", "a calibration `FILE` that measure calibrate wrote: print each client's estimate of the provider's tokens with its error")
+	fs.StringVar(&o.html, "html", "", htmlFlagUsage)
 	return c
 }
 
 // report is everything measured of one capture.
 type report struct {
-	capture  *toollist.Capture
-	figures  *toollist.Figures
-	sets     []toollist.ToolsetFigures
-	init     *toollist.Init
-	savings  []toollist.Saving
-	over     []toollist.Over
-	budgets  gate.Checks
-	stale    []budgets.Budget // budgets nothing read (on the first report)
-	lints    []toollist.Lint
-	warnings []string
+	capture *toollist.Capture
+	figures *toollist.Figures
+	sets    []toollist.ToolsetFigures
+	init    *toollist.Init
+	savings []toollist.Saving
+	over    []toollist.Over
+	budgets gate.Checks
+	stale   []budgets.Budget // budgets nothing read (on the first report)
+	// missing are the budgets the --budgets file lacks for what was read
+	// (on the first report), missingFile that file.
+	missing     []string
+	missingFile string
+	lints       []toollist.Lint
+	warnings    []string
+	// notes are facts worth knowing that are no fault (an optional field
+	// absent): printed under the warnings, never a finding.
+	notes []string
 	// budgetNotes are the warnings of the budget checks (on the first
 	// report): made anew by each checkBudgets, printed after warnings.
 	budgetNotes []string
@@ -278,6 +289,9 @@ func prepareMeasure(stdout, stderr io.Writer, args []string) (*measureRun, error
 	if len(m.paths) == 0 {
 		return nil, cli.Usage("no capture given (see measure --help)")
 	}
+	if n := len(slices.DeleteFunc(slices.Clone(m.paths), func(p string) bool { return p != "-" })); n > 1 {
+		return nil, cli.Usage("- (standard input) is given twice: it can be read once")
+	}
 	limitMemory(m.paths)
 	if err := m.checkFlags(); err != nil {
 		return nil, err
@@ -316,6 +330,9 @@ func (m *measureRun) checkFlags() error {
 		if err := atomicfile.Writable(o.junit); err != nil {
 			return cli.Usage("--junit %s: %v", o.junit, unwrapPath(err))
 		}
+	}
+	if err := checkHTMLPath(o.html); err != nil {
+		return err
 	}
 	var err error
 	if m.given, err = parseBudgetFlags(o.budget); err != nil {
@@ -450,6 +467,9 @@ func (m *measureRun) run() error {
 		if err != nil {
 			return err
 		}
+		if path == "-" {
+			m.paths[i] = toollist.StdinName // its name, and its budget key
+		}
 		m.reports = append(m.reports, r)
 	}
 	return nil
@@ -504,6 +524,15 @@ func (m *measureRun) update(stderr io.Writer) error {
 // and returns the exit the findings call for.
 func (m *measureRun) report(stdout, stderr io.Writer) error {
 	o := &m.o
+	if o.html != "" {
+		page, err := measurePage(m.reports, m.paths)
+		if err == nil {
+			err = writeHTML(o.html, page)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	out := stdout
 	if o.markdown {
 		out = markdown{stdout}
@@ -608,9 +637,14 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	var c *toollist.Capture
 	var err error
-	if out == nil {
+	switch {
+	case path == "-" && out == nil:
+		c, err = toollist.ReadFrom(toollist.StdinName, os.Stdin, counters, ts...)
+	case path == "-":
+		c, err = toollist.ReadFrom(toollist.StdinName, os.Stdin, nil)
+	case out == nil:
 		c, err = toollist.ReadCounting(path, counters, ts...)
-	} else {
+	default:
 		c, err = toollist.Read(path)
 	}
 	if err != nil {
@@ -630,7 +664,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 	}
 	initPath := o.init
-	if initPath == "" {
+	if initPath == "" && path != "-" {
 		if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
 			initPath = toollist.InitPath(path)
 		}
@@ -644,7 +678,8 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 				initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
 		}
 		if !r.init.HasInstructions {
-			r.warnings = append(r.warnings, initPath+": the answer holds no instructions")
+			// instructions are optional in MCP: a fact, not a fault
+			r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
 		}
 	}
 	if len(ts) > 0 {

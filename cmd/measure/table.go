@@ -173,11 +173,13 @@ func budgetTable(checks gate.Checks) *table.Table {
 
 // writeWarnings prints the reports' warnings once, under the tables.
 func writeWarnings(w io.Writer, reports []*report) {
-	var ws []string
+	var ws, ns []string
 	for _, r := range reports {
 		ws = append(ws, r.allWarnings()...)
+		ns = append(ns, r.notes...)
 	}
 	writeNotes(w, ws)
+	writeList(w, "notes", ns)
 }
 
 func sumChars(ts []toollist.ToolFigures) int64 {

@@ -50,7 +50,7 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("merge: %v", err)
 	}
-	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes)), target: sh.Server}
+	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes)), target: sh.Server, own: sh.Server == "twin" || sh.Server == localTarget}
 	for i, oc := range outcomes {
 		r.specs[i] = oc.Spec
 	}
@@ -196,9 +196,10 @@ type specFault struct{ msg string }
 
 func (e *specFault) Error() string { return e.msg }
 
-// shardURL is the --url the shares ran against, or "" on the twin.
+// shardURL is the --url the shares ran against, or "" on the twin (or
+// with no server at a base URL).
 func shardURL(sh *walk.ShardReport) string {
-	if sh.Server == "twin" {
+	if sh.Server == "twin" || sh.Server == localTarget {
 		return ""
 	}
 	return sh.Server
