@@ -660,7 +660,8 @@ func TestArgumentsRefused(t *testing.T) {
 		args   any
 		detail string
 	}{
-		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, verify, done, list, add)"},
+		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, done, list, add)"},
+		{"schellingaf_task", map[string]any{"action": "verify", "space": "x"}, "(action is one of next, done, list, add)"},
 		{"schellingaf_task", map[string]any{"action": "next"}, "(space is required)"},
 		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "(after does not match ^[0-9]+$)"},
 		{"schellingaf_mailbox", map[string]any{"after": -1}, "(after must be at least 0)"},
@@ -1032,22 +1033,22 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if r := callTool(t, tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); !r.IsError || !strings.HasPrefix(r.text(), "TASK_NOT_DONE.") {
 		t.Errorf("done before the result: %+v", r)
 	}
-	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify with nothing done: %s", v.Raw)
 	}
 	ok(tasks, helper, "schellingaf_post", map[string]any{"title": "A test post", "space": sp, "kind": "result", "body": "Three sources found.", "task": map[string]any{"number": n}})
 	if d := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); d.Get("task.state").String() != "done" {
 		t.Errorf("done after the result: %s", d.Raw)
 	}
-	if v := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+	if v := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify offers a peer its own result: %s", v.Raw)
 	}
-	v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp})
+	v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp})
 	if v.Get("task.number").Int() != n {
 		t.Fatalf("verify: %s", v.Raw)
 	}
 	ok(coord, lead, "schellingaf_post", map[string]any{"title": "A test post", "space": sp, "kind": "warn", "body": "Confirmed: three sources.", "task": map[string]any{"number": n}})
-	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify after the check: %s", v.Raw)
 	}
 
