@@ -78,6 +78,52 @@ func (s *Spec) AllMeasures() []Measure {
 	return append(out, s.Measures...)
 }
 
+// Processes returns the place (file and line) and kind of every step of
+// the walk, set-up included, that starts a process: an exec step, a doc
+// read from a command's output, an mcp step whose server is a command.
+// walks run --no-exec refuses a walk that has one.
+func (s *Spec) Processes() []SpecError {
+	var out []SpecError
+	all := append(append([]*Step{}, s.Setup...), s.Steps...)
+	for i := 0; i < len(all); i++ {
+		st := all[i]
+		if g := st.Group(); g != nil {
+			all = append(all, g...)
+			continue
+		}
+		switch a := st.Action.(type) {
+		case *ExecCommand:
+			out = append(out, SpecError{File: st.File, Line: st.Line, Msg: "an exec step starts " + clipArgv(a.Argv)})
+		case *DocSource:
+			if len(a.Exec) > 0 {
+				out = append(out, SpecError{File: st.File, Line: st.Line, Msg: "a doc step reads the output of " + clipArgv(a.Exec)})
+			}
+		case *MCPRequest:
+			sv := a.Inline
+			if sv == nil {
+				sv = s.Servers[a.Server]
+			}
+			if sv == nil && a.Server == "" && len(s.Servers) == 1 {
+				for _, only := range s.Servers { // the walk's only server
+					sv = only
+				}
+			}
+			if sv != nil && len(sv.Command) > 0 {
+				out = append(out, SpecError{File: st.File, Line: st.Line, Msg: "an mcp step starts its server " + clipArgv(sv.Command)})
+			}
+		}
+	}
+	return out
+}
+
+// clipArgv quotes a command's first word for a message.
+func clipArgv(argv []string) string {
+	if len(argv) == 0 {
+		return "a command"
+	}
+	return strconv.Quote(argv[0])
+}
+
 // Flat returns the walk's steps with each together step's steps in its
 // place.
 func (s *Spec) Flat() []*Step {

@@ -148,7 +148,8 @@ func sections(r *report, o *options) []jsonjs.Member {
 func writeJSON(w io.Writer, reports []*report, o *options) error {
 	j := &indenter{w: w, out: make([]byte, 0, 128<<10)}
 	text := make([]byte, 0, 80<<10)
-	if len(reports) > 1 {
+	array := len(reports) > 1 || o.jsonArray
+	if array {
 		text = append(text, '[')
 	}
 	for i, r := range reports {
@@ -157,7 +158,7 @@ func writeJSON(w io.Writer, reports []*report, o *options) error {
 		}
 		text = appendReport(text, r, o, j.put)
 	}
-	if len(reports) > 1 {
+	if array {
 		text = append(text, ']')
 	}
 	j.put(text)

@@ -132,6 +132,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 // options are the flags of `measure CAPTURE...`.
 type options struct {
 	json                 bool
+	jsonArray            bool
 	markdown             bool
 	toolsets             string
 	lean                 bool
@@ -179,6 +180,7 @@ func newCommand(o *options) *cli.Command {
 	c.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, cli.ExitWalk, 130} // 3: measure capture and measure config
 	fs := c.Flags
 	c.JSON(&o.json)
+	fs.BoolVar(&o.jsonArray, "json-array", false, "--json as an array of reports even for one capture: one shape whatever the number of captures (--json alone: an object for one, an array for several)")
 	c.Markdown(&o.markdown)
 	fs.StringVar(&o.toolsets, "toolsets", "", "JSON map from set name to tool names in `FILE`: report each set of the first capture")
 	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth, and any maximum equal to 9007199254740991, from the input and output schemas")
@@ -284,6 +286,7 @@ func prepareMeasure(stdout, stderr io.Writer, args []string) (*measureRun, error
 		return nil, err
 	}
 	fs := c.Flags
+	o.json = o.json || o.jsonArray // --json-array is --json, one shape
 	o.descCeiling, o.instrCeiling = fs.Changed("max-description-chars"), fs.Changed("max-instructions-chars")
 	m.paths = skipInitAnswers(fs.Args())
 	if len(m.paths) == 0 {

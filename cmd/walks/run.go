@@ -64,6 +64,7 @@ docs/budgets.md.
 
 type runFlags struct {
 	url        string
+	noExec     bool
 	walks      []string
 	vars       []string
 	jobs       int
@@ -274,6 +275,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
+	fs.BoolVar(&f.noExec, "no-exec", false, "refuse, before anything runs (exit 2), every walk with a step that starts a process: exec, doc: {exec}, an mcp server's command (for specs you do not trust: docs/specs.md)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return nil, err
 	}
@@ -304,6 +306,19 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	r := &walksRun{f: f, vars: vars, target: serverName(f.url)}
 	if r.specs, err = loadSpecs(stderr, fs.Args(), vars, f.walks); err != nil {
 		return nil, err
+	}
+	if f.noExec {
+		refused := 0
+		for _, s := range r.specs {
+			for _, p := range s.Processes() {
+				p.Msg += ": refused by --no-exec"
+				fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(p.Error()))
+				refused++
+			}
+		}
+		if refused > 0 {
+			return nil, cli.SilentUsage
+		}
 	}
 	r.own = f.url == ""
 	if r.own && !needsTwin(r.specs) {
