@@ -679,9 +679,11 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 	if err := budgets.CheckServer(r.budgets, r.server, flags); err != nil {
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
 	}
-	if cmd == "run" && f.url == "" && l.Exists() && r.budgets.Server() != budgets.TwinServer {
+	if cmd == "run" && f.url == "" && r.target != localTarget && l.Exists() && r.budgets.Server() != budgets.TwinServer {
 		// The twin reads less than the service: its numbers would lower
-		// a service's budgets without a word.
+		// a service's budgets without a word. (A run whose walks send
+		// nothing to a base starts no twin: its numbers are the servers'
+		// its specs start.)
 		return fail(cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", f.budgetFile, budgets.TwinMark(r.budgets.Format)))
 	}
 	// Every key the walks name that the file lacks must be one it can
