@@ -19,7 +19,8 @@ func makeCopy(t *testing.T) (dir string, env []string, log string) {
 		t.Skip("make is not installed")
 	}
 	dir = t.TempDir()
-	for _, f := range []string{"Makefile", "testdata/npm/package.json", "testdata/npm/package-lock.json"} {
+	for _, f := range []string{"Makefile", "testdata/npm/package.json", "testdata/npm/package-lock.json",
+		"testdata/npm/versions/package.json", "testdata/npm/versions/package-lock.json"} {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
 			t.Fatal(err)
@@ -61,8 +62,8 @@ func TestMakeHelp(t *testing.T) {
 }
 
 // TestMakeNPMDeps holds make npm-deps (which make test runs first) to
-// installing the npm packages once, and again only when the lock file
-// changed.
+// installing the npm packages of each folder once, and again only when
+// its lock file changed.
 func TestMakeNPMDeps(t *testing.T) {
 	dir, env, log := makeCopy(t)
 	calls := func() int {
@@ -78,11 +79,11 @@ func TestMakeNPMDeps(t *testing.T) {
 		}
 	}
 	npmDeps()
-	if n := calls(); n != 1 {
-		t.Fatalf("a first make npm-deps ran npm %d times, want 1", n)
+	if n := calls(); n != 2 {
+		t.Fatalf("a first make npm-deps ran npm %d times, want 2 (testdata/npm and its versions)", n)
 	}
 	npmDeps()
-	if n := calls(); n != 1 {
+	if n := calls(); n != 2 {
 		t.Errorf("make npm-deps with nothing changed ran npm again (%d calls)", n)
 	}
 	later := time.Now().Add(2 * time.Second)
@@ -90,8 +91,8 @@ func TestMakeNPMDeps(t *testing.T) {
 		t.Fatal(err)
 	}
 	npmDeps()
-	if n := calls(); n != 2 {
-		t.Errorf("make npm-deps after the lock file changed ran npm %d times in all, want 2", n)
+	if n := calls(); n != 3 {
+		t.Errorf("make npm-deps after the lock file changed ran npm %d times in all, want 3", n)
 	}
 	if data, _ := os.ReadFile(log); !strings.HasPrefix(string(data), "ci ") {
 		t.Errorf("npm was run as %q, want npm ci", data)
