@@ -8,7 +8,7 @@ DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.42.0
 FUZZTIME ?= 30s
 export GOTOOLCHAIN := local
 
-.PHONY: help demo test lint fmt vet tidy-check npm-deps bench fuzz
+.PHONY: help demo test lint fmt vet tidy-check npm-deps bench fuzz screenshot
 
 help: ## List the targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST) | sed 's/$$(FUZZTIME)/$(FUZZTIME)/'
@@ -21,7 +21,7 @@ test: npm-deps ## Run the tests exactly as CI does (gofmt, vet also for macOS an
 	$(GO) vet ./...
 	GOOS=darwin $(GO) vet ./... && GOOS=windows $(GO) vet ./...
 	@$(MAKE) --no-print-directory lint
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 40m ./...
 	@bak=$$(mktemp -d) && trap 'rm -rf "$$bak"' EXIT INT TERM && \
 	  cp go.mod go.sum "$$bak"/ && $(GO) mod tidy && \
 	  if ! cmp -s go.mod "$$bak"/go.mod || ! cmp -s go.sum "$$bak"/go.sum; then \
@@ -29,7 +29,7 @@ test: npm-deps ## Run the tests exactly as CI does (gofmt, vet also for macOS an
 
 # Packages that only tests import (servers, oracles and script commands for
 # tests): deadcode without -test sees them unreached, as it should.
-TESTSUPPORT := internal/(junit/junittest|mcptest|nodeoracle|oddserver|proctest|scripttest|walktest)/
+TESTSUPPORT := internal/(browsertest|junit/junittest|mcptest|nodeoracle|oddserver|proctest|scripttest|walktest)/
 
 lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing.
 	$(GO) run $(STATICCHECK) ./...
@@ -37,13 +37,17 @@ lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing
 	@out=$$($(GO) run $(DEADCODE) ./...) || exit 1; out=$$(echo "$$out" | grep -Ev '^$(TESTSUPPORT)' || true); \
 	  if [ -n "$$out" ]; then echo "deadcode: functions only tests reach (move them to an export_test.go, or delete them):"; echo "$$out"; exit 1; fi
 
-npm-deps: testdata/npm/node_modules/.package-lock.json ## Install the pinned MCP servers from npm that integration tests run (again only when the lock file changed).
+npm-deps: testdata/npm/node_modules/.package-lock.json testdata/npm/versions/node_modules/.package-lock.json ## Install the pinned MCP servers from npm that integration tests run (again only when a lock file changed).
 	@:
 
 # npm ci writes node_modules/.package-lock.json; it is older than the lock
 # file only when the lock file changed since (or nothing is installed).
 testdata/npm/node_modules/.package-lock.json: testdata/npm/package-lock.json testdata/npm/package.json
 	@cd testdata/npm && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+testdata/npm/versions/node_modules/.package-lock.json: testdata/npm/versions/package-lock.json testdata/npm/versions/package.json
+	@cd testdata/npm/versions && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up, measure against Node, tokenizers).
@@ -53,6 +57,12 @@ bench: ## Run the benchmarks recorded in BENCHMARKS.md (Go benchmarks, start-up,
 	bash bench/tokenizer.sh
 	bash bench/earlyerror.sh
 	bash bench/finders.sh
+	bash bench/html.sh
+
+screenshot: ## Draw docs/report.png: measure --html's page of the twin's tool list, as headless Chromium shows it.
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	  $(GO) run ./cmd/measure --tokenizer o200k --html "$$tmp/report.html" captures/twin/tools-mcp.json >/dev/null && \
+	  $(GO) run ./bench/htmlpage -runs 1 -screenshot docs/report.png "$$tmp/report.html"
 
 fuzz: ## Fuzz each target for $(FUZZTIME) (the JSON ones compare with Node).
 	$(GO) test -run '^$$' -fuzz '^FuzzStringify$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./jsonjs

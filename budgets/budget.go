@@ -8,7 +8,6 @@
 //	// ... run, holding what is read to l.File() ...
 //	w, err := l.Write(map[string]int64{"PROPOSAL_ROUTINE.connector.entry": 1508}, "twin")
 //	// w.Moves, w.Added; w.File is the file as written, to check against
-
 //
 // A budget is a non-negative integer with a dotted name
 // ("FIRST_TASK_TOKENS.plugin", "PROPOSAL_ROUTINE.http.create") and the place

@@ -20,7 +20,7 @@ import (
 //	l, err := budgets.Lock(ctx, "first-task.ts", func() { fmt.Fprintln(stderr, "waiting...") })
 //	defer l.Unlock()
 //	... run, reading l.File() ...
-//	moves, added, err := l.Write(values, "twin")
+//	w, err := l.Write(values, "twin") // w.Moves, w.Added, w.File
 type Locked struct {
 	// Path is the file's path.
 	Path string

@@ -176,3 +176,33 @@ func TestTwiceRefusedEscapesDecoded(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateEscapedNameAsTheModuleReadsIt updates a file whose block name
+// is escaped: the block is the one the update writes into (no second
+// TOOL_LIST_TOKENS is appended), and the module Node runs holds the new
+// numbers.
+func TestUpdateEscapedNameAsTheModuleReadsIt(t *testing.T) {
+	for _, src := range []string{
+		"export const TOOL_LIST_\\u0054OKENS = {\n  mcp: 1,\n} as const;\n",
+		"const L = {\n  mcp: 1,\n} as const;\nexport { L as TOOL_LIST_\\u0054OKENS };\n",
+	} {
+		f, err := budgets.Parse("b.ts", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _, err := f.Update(map[string]int64{"TOOL_LIST_TOKENS.mcp": 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, err = budgets.Parse("b.ts", data); err != nil {
+			t.Fatal(err)
+		}
+		if data, err = f.Insert(map[string]int64{"TOOL_LIST_TOKENS.connect": 6}); err != nil {
+			t.Fatal(err)
+		}
+		o := nodeoracle.ParseTS(t, nodeoracle.TSFile{Name: "b.ts", Text: string(data)})[0]
+		if o.Module.Error != "" || o.Module.Values["TOOL_LIST_TOKENS.mcp"] != 5 || o.Module.Values["TOOL_LIST_TOKENS.connect"] != 6 || strings.Count(string(data), "OKENS") != 1 {
+			t.Errorf("updated:\n%s\nmodule: %+v", data, o.Module)
+		}
+	}
+}

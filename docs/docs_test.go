@@ -284,7 +284,7 @@ func TestEveryBlockIsRunOrSaysWhy(t *testing.T) {
 			default:
 				for i, l := range b.lines {
 					first, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(l), "$ "), " ")
-					synopsis := strings.Contains(l, "[--") || strings.Contains(l, "...|") || strings.HasSuffix(l, "FILE...")
+					synopsis := strings.Contains(l, "[--") || strings.Contains(l, "...|") || strings.Contains(l, "...]") || strings.HasSuffix(l, "FILE...")
 					if slices.Contains(commandWords, first) && b.lang != "yaml" && !synopsis {
 						t.Errorf("%s:%d: %q in a %s block: a command goes in a sh or console block", b.doc, b.line+1+i, first, b.lang)
 					}
@@ -397,6 +397,9 @@ func env(t *testing.T, work string) []string {
 		}
 	}
 	return append(out, "PATH="+bin+string(os.PathListSeparator)+npmBin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		// $TOKEN, which the README's capture example sends: the twin lists
+		// its tools for any bearer token.
+		"TOKEN=docs-token",
 		"HOME="+home, "GOBIN="+filepath.Join(work, ".gobin"), "GOFLAGS=-buildvcs=auto",
 		"GIT_AUTHOR_NAME=docs", "GIT_AUTHOR_EMAIL=docs@example.org", "GIT_COMMITTER_NAME=docs", "GIT_COMMITTER_EMAIL=docs@example.org")
 }

@@ -140,7 +140,17 @@ const maxMerged = 1 << 14
 // counted as ordinary text. text should be valid UTF-8 (what a model reads
 // of a tool always is); a byte that is not is a piece's character of its
 // own, as U+FFFD would be, and counted as its bytes.
-func (t *Tokenizer) Count(text string) int {
+func (t *Tokenizer) Count(text string) int { return t.count(text, nil) }
+
+// CountPieces counts text as Count does and calls each for every piece
+// the encoding splits it into before merging (no token spans two pieces),
+// with the piece's first byte and its tokens; the tokens add up to
+// Count's.
+func (t *Tokenizer) CountPieces(text string, each func(start, tokens int)) int {
+	return t.count(text, each)
+}
+
+func (t *Tokenizer) count(text string, each func(start, tokens int)) int {
 	e := t.enc
 	var merged map[string]int
 	if m, ok := e.merged.Get().(map[string]int); ok {
@@ -156,21 +166,34 @@ func (t *Tokenizer) Count(text string) int {
 			end = nextCl100k(text, i)
 		}
 		p := text[i:end]
+		start := i
 		i = end
 		if len(p) == 1 { // every byte is a token
 			n++
+			if each != nil {
+				each(start, 1)
+			}
 			continue
 		}
 		if _, ok := e.vocab.rank(p); ok {
 			n++
+			if each != nil {
+				each(start, 1)
+			}
 			continue
 		}
 		if k, ok := merged[p]; ok {
 			n += k
+			if each != nil {
+				each(start, k)
+			}
 			continue
 		}
 		k := e.mergeCount(p)
 		n += k
+		if each != nil {
+			each(start, k)
+		}
 		if merged == nil {
 			merged = make(map[string]int)
 		}

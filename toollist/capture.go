@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -317,4 +318,23 @@ func toolLabel(tool jsonjs.Value, i int) (string, bool) {
 		return n.Str(), true
 	}
 	return fmt.Sprintf("tools[%d]", i), false
+}
+
+// Tool parses the i-th tool, as JSON.parse would; an error names the
+// capture and the tool's place in it.
+func (c *Capture) Tool(i int) (jsonjs.Value, error) { return c.tool(i) }
+
+// ToolLine returns the 1-based line of the file on which the i-th tool
+// starts, or 0 when the tool's text is not the file's own (an event
+// stream's data lines joined).
+func (c *Capture) ToolLine(i int) int {
+	if c.ans == nil || i < 0 || i >= len(c.Tools) || len(c.Tools[i]) == 0 {
+		return 0
+	}
+	text, t := c.ans.text, c.Tools[i]
+	off := cap(text) - cap(t)
+	if off < 0 || off >= len(text) || &text[off] != &t[0] {
+		return 0
+	}
+	return 1 + bytes.Count(text[:off], []byte{'\n'})
 }

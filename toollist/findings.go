@@ -27,6 +27,7 @@ const (
 	minRepeat     = 48
 	maxFindings   = 10
 	maxDiffValues = 3
+	maxReps       = 64 // clusters of one shape a tool is compared with
 )
 
 // Finding is something a tool list repeats across its tools, with an
@@ -65,11 +66,9 @@ type crossTools struct {
 	tool      func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
 }
 
-// crossSub is a subschema met in several tools: where it was first met,
-// and the tools (distinct, ascending).
+// crossSub is a subschema met in several tools: the tools (distinct,
+// ascending), the first the one it is read again from.
 type crossSub struct {
-	tool  int
-	path  []pathStep
 	tools []int
 }
 
@@ -84,9 +83,12 @@ func newCrossTools(tool func(i int) (jsonjs.Value, error)) *crossTools {
 }
 
 func addTool(m map[string][]int, k string, t int) {
-	l := m[k]
+	l, ok := m[k]
 	if len(l) > 0 && l[len(l)-1] == t {
 		return
+	}
+	if !ok {
+		k = strings.Clone(k) // not the whole description it was cut from
 	}
 	m[k] = append(l, t)
 }
@@ -104,14 +106,11 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 	if !ok {
 		return
 	}
-	var at []pathStep
 	var walk func(v jsonjs.Value, root bool) subtree
 	mapping := func(v jsonjs.Value) subtree {
 		b := startObject()
 		for _, d := range v.Members() {
-			at = append(at, pathStep{key: d.Key, index: -1})
 			b.member(d.Key, walk(d.Value, false))
-			at = at[:len(at)-1]
 		}
 		return b.end()
 	}
@@ -119,10 +118,8 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 		switch v.Kind() {
 		case jsonjs.Array:
 			b := startArray()
-			for i, e := range v.Elems() {
-				at = append(at, pathStep{index: i})
+			for _, e := range v.Elems() {
 				b.add(walk(e, false))
-				at = at[:len(at)-1]
 			}
 			return b.end()
 		case jsonjs.Object:
@@ -131,7 +128,6 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 		}
 		b := startObject()
 		for _, m := range v.Members() {
-			at = append(at, pathStep{key: m.Key, index: -1})
 			var st subtree
 			switch {
 			case m.Key == "description" && m.Value.Kind() == jsonjs.String:
@@ -146,7 +142,6 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 			default:
 				st = walk(m.Value, false)
 			}
-			at = at[:len(at)-1]
 			b.member(m.Key, st)
 		}
 		st := b.end()
@@ -154,7 +149,7 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 			c := x.subs[st]
 			switch {
 			case c == nil:
-				x.subs[st] = &crossSub{tool: t, path: append([]pathStep(nil), at...), tools: []int{t}}
+				x.subs[st] = &crossSub{tools: []int{t}}
 			case c.tools[len(c.tools)-1] != t:
 				c.tools = append(c.tools, t)
 			}
@@ -164,6 +159,39 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 	walk(s, true)
 	shape, vals := shapeHash(jsonjs.ObjectValue([]jsonjs.Member{{Key: "d", Value: descOrNull(tool)}, {Key: "s", Value: s}}))
 	x.shapes[shape] = append(x.shapes[shape], shapeOf{tool: t, values: vals, bytes: ModelReadBytes(tool)})
+}
+
+// findSubtree returns the first value inside v (v itself included) whose
+// subtree is st.
+func findSubtree(v jsonjs.Value, st subtree) (jsonjs.Value, bool) {
+	var found jsonjs.Value
+	ok := false
+	var walk func(v jsonjs.Value) subtree
+	walk = func(v jsonjs.Value) subtree {
+		var got subtree
+		switch v.Kind() {
+		case jsonjs.Array:
+			b := startArray()
+			for _, e := range v.Elems() {
+				b.add(walk(e))
+			}
+			got = b.end()
+		case jsonjs.Object:
+			b := startObject()
+			for _, m := range v.Members() {
+				b.member(m.Key, walk(m.Value))
+			}
+			got = b.end()
+		default:
+			got = leafSubtree(v)
+		}
+		if !ok && got == st {
+			found, ok = v, true
+		}
+		return got
+	}
+	walk(v)
+	return found, ok
 }
 
 func descOrNull(tool jsonjs.Value) jsonjs.Value {
@@ -230,13 +258,14 @@ func (x *crossTools) findings() []Finding {
 	// reported for the same tools is left out
 	type rep struct {
 		c    *crossSub
+		st   subtree
 		save int64
 		n    int
 	}
 	var reps []rep
 	for st, c := range x.subs {
 		if len(c.tools) >= 2 {
-			reps = append(reps, rep{c, int64(st.n) * int64(len(c.tools)-1), st.n})
+			reps = append(reps, rep{c, st, int64(st.n) * int64(len(c.tools)-1), st.n})
 		}
 	}
 	sort.Slice(reps, func(i, j int) bool {
@@ -244,10 +273,10 @@ func (x *crossTools) findings() []Finding {
 		if a.save != b.save {
 			return a.save > b.save
 		}
-		if a.c.tool != b.c.tool {
-			return a.c.tool < b.c.tool
+		if a.c.tools[0] != b.c.tools[0] {
+			return a.c.tools[0] < b.c.tools[0]
 		}
-		return writePath(a.c.path) < writePath(b.c.path)
+		return a.st.h < b.st.h
 	})
 	parsed := map[int]jsonjs.Value{}
 	var kept []Finding
@@ -255,16 +284,20 @@ func (x *crossTools) findings() []Finding {
 		if len(kept) == maxFindings {
 			break
 		}
-		tool, ok := parsed[r.c.tool]
+		first := r.c.tools[0]
+		tool, ok := parsed[first]
 		if !ok {
 			var err error
-			if tool, err = x.tool(r.c.tool); err != nil {
+			if tool, err = x.tool(first); err != nil {
 				continue // read once already: it does not fail now
 			}
-			parsed[r.c.tool] = tool
+			parsed[first] = tool
 		}
 		s, _ := tool.Get("inputSchema")
-		v, _ := valueAt(s, r.c.path)
+		v, ok := findSubtree(s, r.st)
+		if !ok {
+			continue
+		}
 		txt := string(jsonjs.Stringify(v))
 		f := x.finding(FindRepeatedSubschema, txt, r.c.tools, int64(r.n))
 		inside := false
@@ -293,24 +326,33 @@ func (x *crossTools) findings() []Finding {
 	out = append(out, sents...)
 	var sims []Finding
 	for _, group := range x.shapes {
-		done := make([]bool, len(group))
-		for i := range group {
-			if done[i] {
+		// each tool joins the first cluster whose first tool it differs
+		// from in at most maxDiffValues values, of the maxReps clusters
+		// started last; else it starts one
+		type cluster struct {
+			first shapeOf
+			tools []int
+			small int64
+		}
+		var cs []*cluster
+		for _, g := range group {
+			var joined *cluster
+			for k := len(cs) - 1; k >= 0 && k >= len(cs)-maxReps; k-- {
+				if differ(cs[k].first.values, g.values) <= maxDiffValues {
+					joined = cs[k]
+					break
+				}
+			}
+			if joined == nil {
+				cs = append(cs, &cluster{first: g, tools: []int{g.tool}, small: g.bytes})
 				continue
 			}
-			cluster := []int{group[i].tool}
-			small := group[i].bytes
-			for j := i + 1; j < len(group); j++ {
-				if done[j] || differ(group[i].values, group[j].values) > maxDiffValues {
-					continue
-				}
-				done[j] = true
-				cluster = append(cluster, group[j].tool)
-				small = min(small, group[j].bytes)
-			}
-			if len(cluster) > 1 {
-				sort.Ints(cluster)
-				sims = append(sims, x.finding(FindSimilarTools, "", cluster, small))
+			joined.tools = append(joined.tools, g.tool)
+			joined.small = min(joined.small, g.bytes)
+		}
+		for _, c := range cs {
+			if len(c.tools) > 1 {
+				sims = append(sims, x.finding(FindSimilarTools, "", c.tools, c.small))
 			}
 		}
 	}

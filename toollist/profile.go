@@ -66,6 +66,30 @@ type Component struct {
 	Name string `json:"name"`
 	// Bytes is its UTF-8 bytes.
 	Bytes int64 `json:"bytes"`
+	// Tokenizers are each tokenizer's tokens of the component, in the
+	// order the tokenizers were given: a token belongs to the component
+	// its piece (what the encoding splits the text into before merging)
+	// starts in, so they add up to the tool's count. Model-read
+	// components only.
+	Tokenizers []ComponentTokens `json:"tokenizers,omitempty"`
+}
+
+// ComponentTokens is one tokenizer's tokens of a component.
+type ComponentTokens struct {
+	// Name is the tokenizer's short name (o200k).
+	Name string `json:"name"`
+	// Tokens is its count.
+	Tokens int64 `json:"tokens"`
+}
+
+// PieceCounter is a Counter that also says, piece by piece, where its
+// tokens lie in the text (tokenize.Tokenizer is one): what ProfileBytes
+// needs to give each component its tokens.
+type PieceCounter interface {
+	Counter
+	// CountPieces counts text, calling each with every piece's first
+	// byte and tokens.
+	CountPieces(text string, each func(start, tokens int)) int
 }
 
 // ToolProfile is where the bytes of one tool go.
@@ -108,21 +132,40 @@ type ByteProfile struct {
 // tool is attributed to one component (see ProfileComponents), and the
 // components of each tool must add up to its model-read bytes, as
 // JSON.stringify writes them; a sum that does not is reported as an error.
-func ProfileBytes(c *Capture) (_ *ByteProfile, err error) {
+//
+// Each counter given that is a PieceCounter also counts each component's
+// tokens.
+func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 	defer c.pg.caught(c.pg.guard(), &err)
 	p := &ByteProfile{PerTool: make([]ToolProfile, 0, len(c.Tools)), Findings: []Finding{}}
 	total := map[string]int64{}
 	wire := map[string]int64{}
 	cross := newCrossTools(c.tool)
+	var pcs []PieceCounter
+	for _, k := range counters {
+		if pc, ok := k.(PieceCounter); ok {
+			pcs = append(pcs, pc)
+		}
+	}
+	tokens := map[string][]int64{}
 	for i := range c.Tools {
 		tool, err := c.tool(i)
 		if err != nil {
 			return nil, err
 		}
 		name, _ := toolLabel(tool, i)
-		tp, warn, err := profileTool(tool, name)
+		tp, runs, warn, err := profileRuns(tool, name)
 		if err != nil {
 			return nil, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, err)
+		}
+		if len(pcs) > 0 {
+			tokensByComponent(&tp, runs, tool, pcs)
+			for _, cp := range tp.Components {
+				for k, t := range cp.Tokenizers {
+					tokens[cp.Name] = grow(tokens[cp.Name], len(pcs))
+					tokens[cp.Name][k] += t.Tokens
+				}
+			}
 		}
 		if warn != "" {
 			p.Warnings = append(p.Warnings, warn)
@@ -138,71 +181,127 @@ func ProfileBytes(c *Capture) (_ *ByteProfile, err error) {
 		cross.add(tool, name)
 	}
 	p.Components = sortedComponents(total, true)
+	for i, cp := range p.Components {
+		for k, n := range tokens[cp.Name] {
+			p.Components[i].Tokenizers = append(p.Components[i].Tokenizers, ComponentTokens{pcs[k].Name(), n})
+		}
+	}
 	p.Wire = sortedComponents(wire, false)
 	p.Findings = cross.findings()
 	return p, nil
 }
 
-// ProfileTool profiles one tool (a parsed tools[] element). warn is not
-// empty when its definitions could not be judged (they count as used).
-func ProfileTool(tool jsonjs.Value, name string) (ToolProfile, string, error) {
-	return profileTool(tool, name)
+func grow(s []int64, n int) []int64 {
+	if len(s) < n {
+		return append(s, make([]int64, n-len(s))...)
+	}
+	return s
 }
 
-func profileTool(tool jsonjs.Value, name string) (ToolProfile, string, error) {
-	a := map[string]int64{}
+// tokensByComponent counts the tool's model-read text with each counter
+// and gives each token to the component its piece starts in.
+func tokensByComponent(tp *ToolProfile, runs []run, tool jsonjs.Value, pcs []PieceCounter) {
+	text := string(jsonjs.Stringify(ModelRead(tool)))
+	byComp := map[string][]int64{}
+	for k, pc := range pcs {
+		r, end := 0, int64(0)
+		if len(runs) > 0 {
+			end = runs[0].n
+		}
+		pc.CountPieces(text, func(start, tokens int) {
+			for int64(start) >= end && r+1 < len(runs) {
+				r++
+				end += runs[r].n
+			}
+			byComp[runs[r].comp] = grow(byComp[runs[r].comp], len(pcs))
+			byComp[runs[r].comp][k] += int64(tokens)
+		})
+	}
+	for i, cp := range tp.Components {
+		for k, n := range grow(byComp[cp.Name], len(pcs)) {
+			tp.Components[i].Tokenizers = append(tp.Components[i].Tokenizers, ComponentTokens{pcs[k].Name(), n})
+		}
+	}
+}
+
+// run is a stretch of a tool's model-read text that belongs to one
+// component.
+type run struct {
+	comp string
+	n    int64
+}
+
+// attrib writes down, in the order JSON.stringify writes the text, which
+// component each stretch of it belongs to.
+type attrib struct {
+	runs []run
+	u    *refUse // which root definitions are used; nil: all count as used
+}
+
+func (a *attrib) emit(comp string, n int64) {
+	if n == 0 {
+		return
+	}
+	if k := len(a.runs); k > 0 && a.runs[k-1].comp == comp {
+		a.runs[k-1].n += n
+		return
+	}
+	a.runs = append(a.runs, run{comp, n})
+}
+
+// profileRuns profiles one tool and returns the runs of its model-read
+// text, in order.
+func profileRuns(tool jsonjs.Value, name string) (ToolProfile, []run, string, error) {
 	mr := ModelRead(tool)
 	warn := ""
-	// the framing of {name, description, input_schema}
-	a[CompFraming] += 2
+	a := &attrib{}
+	a.emit(CompFraming, 1)
 	for i, m := range mr.Members() {
+		frame := int64(keyLen(m.Key)) + 1
 		if i > 0 {
-			a[CompFraming]++
+			frame++
 		}
-		a[CompFraming] += int64(keyLen(m.Key)) + 1
+		a.emit(CompFraming, frame)
 		switch m.Key {
 		case "name":
-			a[CompName] += int64(jsonjs.StringifyLen(m.Value))
+			a.emit(CompName, int64(jsonjs.StringifyLen(m.Value)))
 		case "description":
-			a[CompDescription] += int64(jsonjs.StringifyLen(m.Value))
+			a.emit(CompDescription, int64(jsonjs.StringifyLen(m.Value)))
 		case "input_schema":
-			var u *refUse
 			if m.Value.Kind() == jsonjs.Object {
-				var prob *refProblem
-				u, prob = analyzeRefs(m.Value)
+				u, prob := analyzeRefs(m.Value)
 				if prob != nil {
 					if hasDefs(m.Value) {
 						warn = fmt.Sprintf("%s: inputSchema%s: definitions counted as used: %s", name, prob.path[1:], prob.what)
 					}
 					u = nil
 				}
+				a.u = u
 			}
-			profileSchema(m.Value, a, u, true)
+			a.schema(m.Value, true)
 		}
 	}
-	tp := ToolProfile{Name: name, ModelReadBytes: int64(jsonjs.StringifyLen(mr)), Components: sortedComponents(a, true)}
+	a.emit(CompFraming, 1)
+	sums := map[string]int64{}
 	var sum int64
-	for _, c := range tp.Components {
-		sum += c.Bytes
+	for _, r := range a.runs {
+		sums[r.comp] += r.n
+		sum += r.n
 	}
+	tp := ToolProfile{Name: name, ModelReadBytes: int64(jsonjs.StringifyLen(mr)), Components: sortedComponents(sums, true)}
 	if sum != tp.ModelReadBytes {
-		return tp, "", fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", name, sum, tp.ModelReadBytes)
+		return tp, nil, "", fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", name, sum, tp.ModelReadBytes)
 	}
-	ms := tool.Members()
 	wm := map[string]int64{}
-	for i, m := range ms {
+	for i, m := range tool.Members() {
 		switch m.Key {
 		case "name", "description", "inputSchema":
 			continue
 		}
-		n := int64(keyLen(m.Key) + 1 + jsonjs.StringifyLen(m.Value))
-		if i > 0 {
-			n++ // its comma
-		}
-		wm[m.Key] += n
+		wm[m.Key] += memberLen(i, m)
 	}
 	tp.Wire = sortedComponents(wm, false)
-	return tp, warn, nil
+	return tp, a.runs, warn, nil
 }
 
 func hasDefs(s jsonjs.Value) bool {
@@ -226,22 +325,21 @@ func memberLen(i int, m jsonjs.Member) int64 {
 	return n
 }
 
-// profileSchema attributes the bytes of a schema value. u says which root
-// definitions are used (nil: all count as used).
-func profileSchema(v jsonjs.Value, a map[string]int64, u *refUse, root bool) {
+// schema attributes the bytes of a schema value, in order.
+func (a *attrib) schema(v jsonjs.Value, root bool) {
 	switch v.Kind() {
 	case jsonjs.Array:
-		a[CompStructure] += int64(len(v.Elems())) + 1 // brackets and commas
-		if len(v.Elems()) == 0 {
-			a[CompStructure]++
+		a.emit(CompStructure, 1)
+		for i, e := range v.Elems() {
+			if i > 0 {
+				a.emit(CompStructure, 1)
+			}
+			a.schema(e, false)
 		}
-		for _, e := range v.Elems() {
-			profileSchema(e, a, u, false)
-		}
+		a.emit(CompStructure, 1)
 	case jsonjs.Object:
-		ms := v.Members()
-		a[CompStructure] += 2
-		for i, m := range ms {
+		a.emit(CompStructure, 1)
+		for i, m := range v.Members() {
 			comp := ""
 			switch {
 			case m.Key == "description" && m.Value.Kind() == jsonjs.String:
@@ -254,53 +352,63 @@ func profileSchema(v jsonjs.Value, a map[string]int64, u *refUse, root bool) {
 				comp = CompDefaultsExamples
 			}
 			if comp != "" {
-				a[comp] += memberLen(i, m)
+				a.emit(comp, memberLen(i, m))
 				continue
 			}
-			// the key, colon and comma
+			// the comma, the key and the colon
 			frame := int64(keyLen(m.Key) + 1)
 			if i > 0 {
 				frame++
 			}
 			switch {
 			case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
-				names := map[string]bool(nil)
-				if u != nil {
-					names = u.used[m.Key]
-				}
-				anyUsed := false
-				for j, d := range m.Value.Members() {
-					c := CompDefsUsed
-					if u != nil && !names[d.Key] {
-						c = CompDefsUnused
-					} else {
-						anyUsed = true
-					}
-					a[c] += memberLen(j, d)
+				var names map[string]bool
+				if a.u != nil {
+					names = a.u.used[m.Key]
 				}
 				c := CompDefsUsed
-				if !anyUsed && u != nil {
+				if a.u != nil && !slicesContainsUsed(m.Value, names) {
 					c = CompDefsUnused
 				}
-				a[c] += frame + 2
+				a.emit(c, frame+1)
+				for j, d := range m.Value.Members() {
+					dc := CompDefsUsed
+					if a.u != nil && !names[d.Key] {
+						dc = CompDefsUnused
+					}
+					a.emit(dc, memberLen(j, d))
+				}
+				a.emit(c, 1)
 			case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
-				a[CompStructure] += frame + 2
+				a.emit(CompStructure, frame+1)
 				for j, d := range m.Value.Members() {
 					n := int64(keyLen(d.Key) + 1)
 					if j > 0 {
 						n++
 					}
-					a[CompPropertyNames] += n
-					profileSchema(d.Value, a, u, false)
+					a.emit(CompPropertyNames, n)
+					a.schema(d.Value, false)
 				}
+				a.emit(CompStructure, 1)
 			default:
-				a[CompStructure] += frame
-				profileSchema(m.Value, a, u, false)
+				a.emit(CompStructure, frame)
+				a.schema(m.Value, false)
 			}
 		}
+		a.emit(CompStructure, 1)
 	default:
-		a[CompStructure] += int64(jsonjs.StringifyLen(v))
+		a.emit(CompStructure, int64(jsonjs.StringifyLen(v)))
 	}
+}
+
+// slicesContainsUsed reports whether a definition of defs is used.
+func slicesContainsUsed(defs jsonjs.Value, used map[string]bool) bool {
+	for _, d := range defs.Members() {
+		if used[d.Key] {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedComponents returns the components with bytes, largest first; ties

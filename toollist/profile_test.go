@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
 	"github.com/readmeter/readmeter/jsonjs"
+	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -280,5 +281,90 @@ func checkSameMeaning(t *testing.T, label string, before, after jsonjs.Value) {
 	ea, oka := toollist.Inline(a)
 	if okb != oka || !bytes.Equal(jsonjs.Stringify(eb), jsonjs.Stringify(ea)) {
 		t.Errorf("%s: the meaning changed:\nbefore %s\nafter  %s", label, jsonjs.Stringify(eb), jsonjs.Stringify(ea))
+	}
+}
+
+// FuzzFinders holds, for any tool, that the profile adds up (or says
+// why not), that the finders never crash, never grow what a model reads,
+// and keep the schema's meaning. The Node comparison of the same rules is
+// TestProfileGeneratedAgainstNode's.
+func FuzzFinders(f *testing.F) {
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 30; i++ {
+		f.Add([]byte(genTool(r, i)))
+	}
+	f.Add([]byte(`{"name":"x","inputSchema":{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}}`))
+	f.Add([]byte(`{"name":"x","inputSchema":{"definitions":{"~":{"type":"string"},"é/":{}},"properties":{"p":{"$ref":"#/definitions/~0"},"q":{"$ref":"#/definitions/%C3%A9~1"}}}}`))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		tool, err := jsonjs.Parse(text)
+		if err != nil || tool.Kind() != jsonjs.Object {
+			return
+		}
+		c, err := toollist.Parse("fuzz.json", []byte(`{"tools":[`+string(text)+`]}`))
+		if err != nil {
+			return
+		}
+		if _, err := toollist.ProfileBytes(c); err != nil {
+			t.Fatalf("profile: %v", err)
+		}
+		before := toollist.ModelReadBytes(tool)
+		for _, tr := range []toollist.Transform{toollist.DropUnusedDefs(), toollist.HoistRepeated()} {
+			got, n, err := toollist.Apply(tr, tool, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				continue
+			}
+			if after := toollist.ModelReadBytes(got); after >= before {
+				t.Fatalf("%s: %d bytes before, %d after", tr.Name(), before, after)
+			}
+			checkSameMeaning(t, tr.Name(), tool, got)
+		}
+	})
+}
+
+// TestProfileTokens holds that each component's tokens add up to the
+// tokenizer's count of the tool, and of the list.
+func TestProfileTokens(t *testing.T) {
+	toks, err := tokenize.Parse("o200k,cl100k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters := []toollist.Counter{toks[0], toks[1]}
+	for _, path := range append(profileCaptures(t), "testdata/demo.json") {
+		c, err := toollist.Read(path)
+		if err != nil {
+			continue
+		}
+		p, err := toollist.ProfileBytes(c, counters...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, tk := range toks {
+			var total, sum int64
+			for i, tp := range p.PerTool {
+				text, err := c.ModelReadText(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := int64(tk.Count(string(text)))
+				total += want
+				var got int64
+				for _, cp := range tp.Components {
+					got += cp.Tokenizers[k].Tokens
+				}
+				if got != want {
+					t.Errorf("%s: %s: %s: components hold %d tokens, the tool %d", path, tp.Name, tk.Name(), got, want)
+				}
+			}
+			for _, cp := range p.Components {
+				sum += cp.Tokenizers[k].Tokens
+			}
+			if sum != total {
+				t.Errorf("%s: %s: components hold %d tokens, the list %d", path, tk.Name(), sum, total)
+			}
+		}
+		c.Close()
 	}
 }

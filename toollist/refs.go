@@ -59,8 +59,6 @@ type refProblem struct {
 	what string
 }
 
-func (p *refProblem) String() string { return p.path + ": " + p.what }
-
 // analyzeRefs follows the $refs of schema (an inputSchema object) from
 // outside its root definitions into them, transitively. It returns a
 // problem when one $ref cannot be followed as a local JSON Pointer (a

@@ -80,12 +80,20 @@ func (c *call) decode(v any) *apiError {
 	}
 	if err := json.Unmarshal(c.body, v); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return badRequest("The field "+te.Field+" must be "+jsonKind(te.Type.Kind().String())+", not "+te.Value+".",
-				"Correct the field "+te.Field+" and send the request again.")
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			return badRequest("The field "+clip(te.Field, 100)+" must be "+jsonKind(te.Type.Kind().String())+", not "+te.Value+".",
+				"Correct the field "+clip(te.Field, 100)+" and send the request again.")
+		case te != nil: // the body is JSON, not an object: say so in JSON's words, never Go's
+			return badRequest("The request body must be a JSON object, not "+te.Value+".",
+				"Send one JSON object with Content-Type: application/json.")
 		}
-		return badRequest("The request body is not valid JSON: "+err.Error()+".",
-			"Send one JSON object with Content-Type: application/json.")
+		var se *json.SyntaxError
+		detail := "The request body is not valid JSON."
+		if errors.As(err, &se) {
+			detail = "The request body is not valid JSON at byte " + strconv.FormatInt(se.Offset, 10) + "."
+		}
+		return badRequest(detail, "Send one JSON object with Content-Type: application/json.")
 	}
 	return nil
 }

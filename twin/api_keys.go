@@ -53,6 +53,10 @@ func (c *call) keyChallenge() (int, any, *apiError) {
 	}
 	a := c.a
 	now := a.now()
+	if !a.keyings.take(clientAddress(c.r), now) {
+		c.w.Header().Set("Retry-After", "60")
+		return 0, nil, refuse("RATE_LIMITED", "Too many challenges were asked for from your address.", "Wait a minute and send the request again.")
+	}
 	// Forget expired challenges as new ones come.
 	for k, ch := range a.challenges {
 		if !now.Before(ch.Expires) {

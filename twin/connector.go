@@ -45,9 +45,49 @@ import (
 // 2025-11-25 as asked.
 
 const (
-	// cacheTTLPublic is the ttlMs of a public tool list, an hour.
+	// cacheTTLPublic is the ttlMs of a public list, an hour.
 	cacheTTLPublic = 3600000
+	// cacheTTLResources is the ttlMs of the resource list, a minute: it
+	// names the caller's SPACEs, so it is private.
+	cacheTTLResources = 60000
+	// siteOrigin is the twin's stand-in for the service's site, which its
+	// server info points at: as long as the site the service's test
+	// names, under a name reserved for tests.
+	siteOrigin = "https://sites.twin.test"
 )
+
+// serverInfo is what the connector says of itself: its name and version,
+// and, as a service with a site does, the name as said, where to read
+// about it and its two icons (a PNG of 512x512 and an SVG of any size).
+func serverInfo() *mcp.Implementation {
+	return &mcp.Implementation{Name: "schellingaf", Version: "0.1.0", Title: "Schelling Add Forward",
+		WebsiteURL: siteOrigin + "/api", Icons: []mcp.Icon{
+			{Source: siteOrigin + "/logo/schelling-icon-512.png", MIMEType: "image/png", Sizes: []string{"512x512"}},
+			{Source: siteOrigin + "/logo/favicon.svg", MIMEType: "image/svg+xml", Sizes: []string{"any"}},
+		}}
+}
+
+// cacheHint is how long a client may keep the answer to req, and who may:
+// every list an hour and public, but at a toolset the tool and prompt
+// lists (that set's) private and never kept, and the resource list (the
+// caller's SPACEs) private for a minute; a document read five minutes and
+// public when it is the same for every caller, else private and never kept.
+func cacheHint(req mcp.Request, set bool) (ttlMs int, scope string) {
+	switch r := req.(type) {
+	case *mcp.ListToolsRequest, *mcp.ListPromptsRequest:
+		if set {
+			return 0, "private"
+		}
+	case *mcp.ListResourcesRequest:
+		return cacheTTLResources, "private"
+	case *mcp.ReadResourceRequest:
+		if r.Params != nil && sharedResource(r.Params.URI) {
+			return sharedTTL, "public"
+		}
+		return 0, "private"
+	}
+	return cacheTTLPublic, "public"
+}
 
 // connKey is the context key of the connection a request speaks for.
 type connKey struct{}
@@ -141,10 +181,13 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 		if r.TLS != nil {
 			c.scheme = "https"
 		}
+		jw := &rpcErrorWriter{ResponseWriter: w, id: requestID(body)}
+		if swapped, ph, id, ok := swapID(body); ok {
+			body, jw.ids = swapped, &idWriter{placeholder: ph, id: id}
+		}
 		r2 := r.WithContext(context.WithValue(r.Context(), connKey{}, c))
 		r2.Body = io.NopCloser(bytes.NewReader(body))
 		r2.ContentLength = int64(len(body))
-		jw := &rpcErrorWriter{ResponseWriter: w, id: requestID(body)}
 		sdk.ServeHTTP(jw, r2)
 		jw.finish()
 	})
@@ -158,7 +201,8 @@ func (s *Server) connectorHandler(connect bool) http.Handler {
 type rpcErrorWriter struct {
 	http.ResponseWriter
 	id      json.RawMessage
-	status  int // set when the answer is a plain-text refusal being held
+	ids     *idWriter // a numeric id's placeholder to put back (rpcid.go)
+	status  int       // set when the answer is a plain-text refusal being held
 	held    bytes.Buffer
 	written bool
 }
@@ -173,6 +217,7 @@ func (w *rpcErrorWriter) WriteHeader(code int) {
 		return
 	}
 	w.written = true
+	w.Header().Del("Content-Length") // an id put back, an error in plain words: the length may change
 	w.ResponseWriter.WriteHeader(code)
 }
 
@@ -181,8 +226,14 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 	if w.status != 0 {
 		return w.held.Write(p)
 	}
+	if !w.written {
+		w.Header().Del("Content-Length") // an id put back, an error in plain words: the length may change
+	}
 	w.written = true
-	return w.ResponseWriter.Write(p)
+	if _, err := w.ResponseWriter.Write(plainErrors(w.ids.restore(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Flush passes a flush on, so event streams go out as they are written.
@@ -208,9 +259,9 @@ func (w *rpcErrorWriter) finish() {
 	case w.status == http.StatusMethodNotAllowed:
 		writeRPCErrorCode(w.ResponseWriter, w.status, nil, -32000, "METHOD_NOT_ALLOWED. The connector takes POST only: one JSON-RPC message per request, no session and no GET stream. Send the message with POST.")
 	case strings.Contains(text, "not handled"):
-		writeRPCErrorCode(w.ResponseWriter, w.status, w.id, -32601, "METHOD_NOT_FOUND. The connector does not serve that method ("+text+"). Use initialize, server/discover, tools/list or tools/call.")
+		writeRPCErrorCode(w.ResponseWriter, w.status, w.id, -32601, "METHOD_NOT_FOUND. The connector does not serve that method ("+clip(text, 200)+"). Use initialize, server/discover, tools/list or tools/call.")
 	default:
-		writeRPCError(w.ResponseWriter, w.status, w.id, invalidRequest(text))
+		writeRPCError(w.ResponseWriter, w.status, w.id, invalidRequest(clip(text, 200)))
 	}
 }
 
@@ -319,40 +370,49 @@ func newRequestID() string {
 
 // newMCPServer builds the SDK server for one request.
 func (s *Server) newMCPServer(c *conn) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "schellingaf", Version: "0.1.0"}, &mcp.ServerOptions{
+	srv := mcp.NewServer(serverInfo(), &mcp.ServerOptions{
 		Instructions: Instructions(),
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{},
+			Resources: &mcp.ResourceCapabilities{}},
 		SetCacheable: func(_ context.Context, req mcp.Request, cc *mcp.Cacheable) {
-			if _, ok := req.(*mcp.ListToolsRequest); ok && c.set != nil {
-				cc.TTLMs, cc.CacheScope = 0, "private"
-				return
-			}
-			cc.TTLMs, cc.CacheScope = cacheTTLPublic, "public"
+			cc.TTLMs, cc.CacheScope = cacheHint(req, c.set != nil)
 		},
 	})
 	for _, name := range c.toolNames() {
 		srv.AddTool(toolDef(name), s.toolHandler(c, name))
 	}
-	srv.AddPrompt(proposeChangePrompt(), proposeChange)
-	srv.AddReceivingMiddleware(listInOrder(c.toolNames()))
+	addPrompts(srv, c.toolNames())
+	s.addResources(srv, c)
+	srv.AddReceivingMiddleware(listInOrder(c.toolNames(), promptsFor(c.toolNames())))
 	if c.set != nil {
 		srv.AddReceivingMiddleware(notInToolset(c.set))
 	}
 	return srv
 }
 
-// listInOrder puts a tools/list result in the connection's order: the SDK
-// lists tools sorted by name, the service in its own order.
-func listInOrder(order []string) mcp.Middleware {
+// listInOrder puts a tools/list and a prompts/list result in the
+// connection's order: the SDK lists both sorted by name, the service in
+// its own order.
+func listInOrder(tools, prompts []string) mcp.Middleware {
 	rank := map[string]int{}
-	for i, n := range order {
+	for i, n := range tools {
 		rank[n] = i
+	}
+	promptRank := map[string]int{}
+	for i, n := range prompts {
+		promptRank[n] = i
 	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
-			if l, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+			if err != nil {
+				return res, err
+			}
+			switch l := res.(type) {
+			case *mcp.ListToolsResult:
 				slices.SortStableFunc(l.Tools, func(a, b *mcp.Tool) int { return rank[a.Name] - rank[b.Name] })
+			case *mcp.ListPromptsResult:
+				slices.SortStableFunc(l.Prompts, func(a, b *mcp.Prompt) int { return promptRank[a.Name] - promptRank[b.Name] })
 			}
 			return res, err
 		}

@@ -660,7 +660,8 @@ func TestArgumentsRefused(t *testing.T) {
 		args   any
 		detail string
 	}{
-		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, verify, done, list, add)"},
+		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, done, list, add)"},
+		{"schellingaf_task", map[string]any{"action": "verify", "space": "x"}, "(action is one of next, done, list, add)"},
 		{"schellingaf_task", map[string]any{"action": "next"}, "(space is required)"},
 		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "(after does not match ^[0-9]+$)"},
 		{"schellingaf_mailbox", map[string]any{"after": -1}, "(after must be at least 0)"},
@@ -1032,22 +1033,22 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if r := callTool(t, tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); !r.IsError || !strings.HasPrefix(r.text(), "TASK_NOT_DONE.") {
 		t.Errorf("done before the result: %+v", r)
 	}
-	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify with nothing done: %s", v.Raw)
 	}
 	ok(tasks, helper, "schellingaf_post", map[string]any{"title": "A test post", "space": sp, "kind": "result", "body": "Three sources found.", "task": map[string]any{"number": n}})
 	if d := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "done", "space": sp, "number": n}); d.Get("task.state").String() != "done" {
 		t.Errorf("done after the result: %s", d.Raw)
 	}
-	if v := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+	if v := ok(tasks, helper, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify offers a peer its own result: %s", v.Raw)
 	}
-	v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp})
+	v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp})
 	if v.Get("task.number").Int() != n {
 		t.Fatalf("verify: %s", v.Raw)
 	}
 	ok(coord, lead, "schellingaf_post", map[string]any{"title": "A test post", "space": sp, "kind": "warn", "body": "Confirmed: three sources.", "task": map[string]any{"number": n}})
-	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "verify", "space": sp}); v.Get("task").Type != gjson.Null {
+	if v := ok(coord, lead, "schellingaf_task", map[string]any{"action": "next", "verify": true, "space": sp}); v.Get("task").Type != gjson.Null {
 		t.Errorf("verify after the check: %s", v.Raw)
 	}
 
@@ -1078,5 +1079,65 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	}
 	if r := callTool(t, res, lead, "schellingaf_read_space", map[string]any{"space": sp, "author": "x"}); !r.IsError || !strings.Contains(r.text(), "standing") {
 		t.Errorf("author without standing: %+v", r)
+	}
+}
+
+// TestServerInfoAndCacheHints holds the discovery answer to the service's
+// surface (server info with its title, site and two icons; tools, prompts
+// and resources among the capabilities) and every list to its cache hint:
+// an hour and public, but at a toolset the tool and prompt lists private
+// and never kept, and the resource list private for a minute everywhere.
+func TestServerInfoAndCacheHints(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	r := mcpPost(t, srv.URL+"/mcp", tok, initBody("2025-11-25"))
+	var m struct {
+		Result struct {
+			Capabilities map[string]json.RawMessage `json:"capabilities"`
+			ServerInfo   json.RawMessage            `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(r.msg, &m); err != nil {
+		t.Fatalf("initialize: %v: %s", err, r.raw)
+	}
+	want := `{"name":"schellingaf","title":"Schelling Add Forward","version":"0.1.0","websiteUrl":"https://sites.twin.test/api",` +
+		`"icons":[{"src":"https://sites.twin.test/logo/schelling-icon-512.png","mimeType":"image/png","sizes":["512x512"]},` +
+		`{"src":"https://sites.twin.test/logo/favicon.svg","mimeType":"image/svg+xml","sizes":["any"]}]}`
+	if string(m.Result.ServerInfo) != want {
+		t.Errorf("serverInfo:\n got %s\nwant %s", m.Result.ServerInfo, want)
+	}
+	for _, c := range []string{"tools", "prompts", "resources"} {
+		if _, ok := m.Result.Capabilities[c]; !ok {
+			t.Errorf("capabilities lack %s: %s", c, r.msg)
+		}
+	}
+	for _, tc := range []struct {
+		query, method string
+		ttl           int
+		scope         string
+	}{
+		{"", "tools/list", 3600000, "public"},
+		{"", "prompts/list", 3600000, "public"},
+		{"", "resources/templates/list", 3600000, "public"},
+		{"", "resources/list", 60000, "private"},
+		{"?tools=tasks", "tools/list", 0, "private"},
+		{"?tools=tasks", "prompts/list", 0, "private"},
+		{"?tools=tasks", "resources/templates/list", 3600000, "public"},
+		{"?tools=tasks", "resources/list", 60000, "private"},
+	} {
+		r := mcpPost(t, srv.URL+"/mcp"+tc.query, tok, rpcBody(2, tc.method, map[string]any{}))
+		var res struct {
+			Result struct {
+				TTLMs      *int   `json:"ttlMs"`
+				CacheScope string `json:"cacheScope"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(r.msg, &res); err != nil || res.Result.TTLMs == nil {
+			t.Errorf("/mcp%s %s: no cache hint: %s", tc.query, tc.method, r.raw)
+			continue
+		}
+		if *res.Result.TTLMs != tc.ttl || res.Result.CacheScope != tc.scope {
+			t.Errorf("/mcp%s %s: ttlMs %d %s, want %d %s", tc.query, tc.method, *res.Result.TTLMs, res.Result.CacheScope, tc.ttl, tc.scope)
+		}
 	}
 }

@@ -57,6 +57,7 @@ var errorTable = map[string]errorCode{
 	"TASK_AFTER_INVALID":     {422, "A task in after is no task of this SPACE."},
 	"PEER_NOT_REGISTERED":    {422, "No KEY with that peer id has registered here."},
 	"TOO_LARGE":              {413, "The request body is larger than the twin reads."},
+	"RATE_LIMITED":           {429, "Too many requests of this kind came from your address."},
 	"INTERNAL":               {500, "The twin failed while answering."},
 }
 

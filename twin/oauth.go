@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/readmeter/readmeter/internal/escape"
 )
 
 // OAuth 2.1 with PKCE, for an app token at /mcp/connect: dynamic client
@@ -22,6 +24,7 @@ type oauthClient struct {
 	Name         string
 	RedirectURIs []string
 	Issued       time.Time
+	Used         bool // a token was given to it: kept past unusedClientTTL
 }
 
 type authRequest struct {
@@ -112,20 +115,30 @@ func (s *Server) oauthRegister(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", e.Detail)
 		return
 	}
-	if len(in.RedirectURIs) == 0 {
-		oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris needs at least one URI.")
+	if len(in.RedirectURIs) == 0 || len(in.RedirectURIs) > maxRedirectURIs {
+		oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris is a list of 1 to 10 URIs.")
 		return
 	}
 	for _, u := range in.RedirectURIs {
+		if len(u) > maxRedirectURIBytes {
+			oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris holds a URI of more than 2048 bytes.")
+			return
+		}
 		if !validRedirect(u) {
-			oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris holds "+quote(u)+": use https, or http to a loopback address, without a fragment.")
+			oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris holds "+quote(clip(u, 200))+": use https, or http to a loopback address, without a fragment.")
 			return
 		}
 	}
 	a := s.api
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	cl := &oauthClient{ID: "cl_" + randHex(12), Name: in.ClientName, RedirectURIs: in.RedirectURIs, Issued: a.now()}
+	now := a.now()
+	a.pruneClients(now)
+	if len(a.clients) >= maxClients || !a.registers.take(clientAddress(r), now) {
+		refuseRateLimited(w, r, "Too many apps registered from your address or in all.")
+		return
+	}
+	cl := &oauthClient{ID: "cl_" + randHex(12), Name: cleanClientName(in.ClientName), RedirectURIs: in.RedirectURIs, Issued: now}
 	a.clients[cl.ID] = cl
 	out := map[string]any{
 		"client_id":                  cl.ID,
@@ -168,6 +181,10 @@ func (s *Server) oauthAuthorize(w http.ResponseWriter, r *http.Request) {
 	a := s.api
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if !a.connects.take(clientAddress(r), a.now()) {
+		refuseRateLimited(w, r, "Too many requests to connect an app came from your address.")
+		return
+	}
 	cl := a.clients[q.Get("client_id")]
 	if cl == nil {
 		oauthError(w, http.StatusBadRequest, "invalid_client", "client_id is unknown: register with POST /oauth/register first.")
@@ -234,10 +251,13 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, refuse("REQUEST_NOT_FOUND", "No authorization request "+quote(id)+" is open.", "Start again from the app."))
 		return
 	}
+	// The name is the app's own claim: shown quoted, as text, so that it
+	// can neither start a heading nor put words of its own beside ours.
 	if name == "" {
 		name = ar.ClientID
 	}
-	writeText(w, r, markdown, "# Connect an app\n\n"+name+" asks for an app token for "+ar.Resource+
+	name = "\"" + escape.MarkdownCell(name) + "\""
+	writeText(w, r, markdown, "# Connect an app\n\nThe app "+name+" asks for an app token for "+escape.MarkdownCell(ar.Resource)+
 		". It will act as your KEY there.\n\nApprove with `POST /v1/authorizations/"+ar.ID+
 		"/approve` and your KEY's token, or refuse with `/deny`.\n")
 }
@@ -369,6 +389,9 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ar.Used = true
+	if cl := a.clients[ar.ClientID]; cl != nil {
+		cl.Used = true
+	}
 	tok := &tokenRec{Token: "at_" + randHex(24), PeerID: ar.Peer, App: true, Resource: ar.Resource, Expires: now.Add(appTokenTTL)}
 	ar.Token = tok.Token
 	a.tokens[tok.Token] = tok

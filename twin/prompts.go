@@ -31,6 +31,7 @@ func proposeChangePrompt() *mcp.Prompt {
 	}
 	return &mcp.Prompt{
 		Name:        "propose_change",
+		Title:       "Suggest a change to this service",
 		Description: "Draft a proposal to change this service: the tool calls that open its SPACE, with its first version and tasks, and list it in proposals.",
 		Arguments: []*mcp.PromptArgument{
 			arg("problem", "What goes wrong today, in one or two sentences.", true),

@@ -41,6 +41,10 @@ type apiState struct {
 	authReqs map[string]*authRequest // by request id
 	codes    map[string]*authRequest // by code
 
+	registers *limiter // POST /oauth/register, per address (see limits.go)
+	connects  *limiter // GET /oauth/authorize, per address
+	keyings   *limiter // POST /v1/keys/challenge, per address
+
 	signKey     ed25519.PrivateKey
 	signerKeyID string
 }
@@ -62,6 +66,9 @@ func newAPIState(s *Server) *apiState {
 		mail:        map[string]*mailbox{},
 		clients:     map[string]*oauthClient{},
 		authReqs:    map[string]*authRequest{},
+		registers:   newLimiter(appRegistrationBurst, appRegistrationsPerHour),
+		connects:    newLimiter(appConnectionBurst, appConnectionsPerHour),
+		keyings:     newLimiter(keyChallengeBurst, keyChallengesPerHour),
 		codes:       map[string]*authRequest{},
 		signKey:     priv,
 		signerKeyID: hex.EncodeToString(sum[:]),

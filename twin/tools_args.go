@@ -19,7 +19,7 @@ type argSchema struct {
 	Type                 typeList              `json:"type"`
 	Properties           map[string]*argSchema `json:"properties"`
 	Required             []string              `json:"required"`
-	AdditionalProperties *bool                 `json:"additionalProperties"`
+	AdditionalProperties closedFlag            `json:"additionalProperties"`
 	Items                *argSchema            `json:"items"`
 	Enum                 []any                 `json:"enum"`
 	Minimum              *float64              `json:"minimum"`
@@ -28,6 +28,16 @@ type argSchema struct {
 	MinItems             *int                  `json:"minItems"`
 	MaxItems             *int                  `json:"maxItems"`
 	Pattern              string                `json:"pattern"`
+}
+
+// closedFlag is additionalProperties read as whether an object is
+// closed: false closes it; true, a schema ({} in an open output schema)
+// or nothing leaves it open.
+type closedFlag bool
+
+func (c *closedFlag) UnmarshalJSON(b []byte) error {
+	*c = closedFlag(bytes.Equal(bytes.TrimSpace(b), []byte("false")))
+	return nil
 }
 
 // typeList is a schema's type: one name, or a list of them.
@@ -124,7 +134,7 @@ func checkValue(sc *argSchema, v any, path string) (any, string) {
 		for _, k := range keys {
 			p, ok := sc.Properties[k]
 			if !ok {
-				if sc.AdditionalProperties != nil && !*sc.AdditionalProperties {
+				if sc.AdditionalProperties {
 					return nil, fieldPath(path, k) + " is not a field of this tool"
 				}
 				continue

@@ -427,9 +427,12 @@ func (t *toolCall) task() *mcp.CallToolResult {
 	sp := t.str("space")
 	switch t.str("action") {
 	case "next":
+		// verify is a flag of next, as the service has it: the next done
+		// task to check instead of the next to work on.
+		if t.boolean("verify") {
+			return t.taskVerify(sp)
+		}
 		return answer(t.api(http.MethodPost, spacePath(sp, "/tasks/next"), map[string]any{}))
-	case "verify":
-		return t.taskVerify(sp)
 	case "list":
 		return answer(t.api(http.MethodGet, spacePath(sp, "/tasks")+query("state", t.str("state")), nil))
 	case "done":
@@ -446,7 +449,7 @@ func (t *toolCall) task() *mcp.CallToolResult {
 		}
 		return answer(t.api(http.MethodPost, spacePath(sp, "/tasks"), in))
 	}
-	return refusal(invalidRequest("action is one of next, verify, done, list, add"))
+	return refusal(invalidRequest("action is one of next, done, list, add"))
 }
 
 func (t *toolCall) join() *mcp.CallToolResult {

@@ -243,6 +243,10 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 		}
 		r.res.ToolLists[st.Part] += n
 	}
+	if m.Op == OpList && len(pages) == 0 && resp != nil {
+		pages = []*mcpwire.Response{resp}
+	}
+	r.noteAnswer(st, sv, m.Op, name, pages, ex)
 	return ex, nil
 }
 

@@ -90,6 +90,9 @@ type WalkReport struct {
 	SpecFault bool `json:"spec_fault,omitempty"`
 	// Differ says how a repeated run counted differently.
 	Differ string `json:"differ,omitempty"`
+	// AnswerLimits are the walk's tools/call answers over a client's
+	// answer limit, one entry per answer and rule.
+	AnswerLimits []AnswerLimitReport `json:"answer_limits,omitempty"`
 	// OrderDependent is true for a walk that reads lists other walks write
 	// (isolation: shared) and ran on a server they share (--url): what it
 	// read depends on what ran there before it.

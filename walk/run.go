@@ -64,6 +64,12 @@ type Result struct {
 	// summed over every answer counted under it; kept for the parts an
 	// items measure names.
 	Items map[string]int64
+	// Answers are the counted tools/call answers as a client renders
+	// them, in order: what the clients' answer limits hold (AnswerLints).
+	Answers []CallAnswer
+	// Held are answer lints an earlier run held already (a shard's
+	// report, merged): AnswerLints returns them first.
+	Held []AnswerLimitReport
 }
 
 // Read returns what m reads in the result, and the bytes behind it: the
@@ -191,6 +197,7 @@ type runner struct {
 	client  *http.Client
 	clients map[*Server]mcpClient
 	keys    map[string]*keyPair
+	meta    map[*Server]map[string]map[string]int64 // by server and tool, the _meta numbers of its tools/list entry
 }
 
 // Run runs the walk: its set-up steps, then its steps, each answer counted
@@ -481,7 +488,7 @@ func specErrAt(st *Step, line int, err error) error {
 // resolve turns a spec URL (absolute, or a path relative to the base URL)
 // into an absolute URL.
 func (r *runner) resolve(u string) (string, error) {
-	if strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+	if absoluteURL(u) {
 		return u, nil
 	}
 	if r.opts.BaseURL == "" {

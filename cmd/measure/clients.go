@@ -243,72 +243,90 @@ func writeClients(w io.Writer, r *report) {
 	render(w, t)
 	fmt.Fprintln(w)
 	if len(r.clients) == 1 {
-		cf := r.clients[0]
-		head := []string{"tool as " + cf.Profile.Title + " names it", "bytes", "tokens"}
-		for _, tc := range cf.Tokenizers {
-			head = append(head, tc.Name)
-		}
-		head = append(head, "share", "chars cut")
-		if cf.Profile.Deferral {
-			head = append(head, "session start")
-		}
-		tt := table.New(head...)
-		for i := 1; i < len(head); i++ {
-			tt.Right(i)
-		}
-		for _, ct := range cf.Tools {
-			cells := []string{ct.Name, group(ct.Bytes), group(ct.Tokens)}
-			for _, tc := range ct.Tokenizers {
-				cells = append(cells, group(tc.Tokens))
-			}
-			if !ct.Sent {
-				cells = []string{ct.Name, "-", "-"}
-				for range cf.Tokenizers {
-					cells = append(cells, "-")
-				}
-			}
-			cells = append(cells, share(ct.Bytes, cf.Bytes), group(int64(ct.CutChars)))
-			if cf.Profile.Deferral {
-				if ct.AlwaysLoad {
-					cells = append(cells, "loaded")
-				} else {
-					cells = append(cells, group(ct.DeferredBytes))
-				}
-			}
-			tt.Add(cells...)
-		}
-		render(w, tt)
+		writeClientTools(w, r.clients[0])
 	} else {
-		head := []string{"tool (bytes, every tool loaded)"}
-		for _, cf := range r.clients {
-			head = append(head, cf.Profile.Name)
-		}
-		tt := table.New(head...)
-		for i := 1; i < len(head); i++ {
-			tt.Right(i)
-		}
-		for i, tf := range r.figures.PerTool {
-			cells := []string{tf.Name}
-			for _, cf := range r.clients {
-				cells = append(cells, dash(cf.Tools[i].Sent, group(cf.Tools[i].Bytes)))
-			}
-			tt.Add(cells...)
-		}
-		cells := []string{"shared: prelude and instructions"}
-		for _, cf := range r.clients {
-			cells = append(cells, group(cf.SharedBytes()))
-		}
-		tt.Add(cells...)
-		cells = []string{"total"}
-		for _, cf := range r.clients {
-			cells = append(cells, group(cf.Bytes))
-		}
-		tt.Add(cells...)
-		render(w, tt)
+		writeClientsTools(w, r)
 	}
 	if slices.ContainsFunc(r.clients, func(cf *toollist.ClientFigures) bool { return !cf.Profile.Exact }) {
 		fmt.Fprintln(w, "\n* an approximation of a form the client does not document (docs/clients.md says what is rendered)")
 	}
+}
+
+// writeClientTools prints each tool as the one client names it: its
+// bytes, tokens, share, the characters cut and, under tool search, what
+// it reads at session start.
+func writeClientTools(w io.Writer, cf *toollist.ClientFigures) {
+	head := []string{"tool as " + cf.Profile.Title + " names it", "bytes", "tokens"}
+	for _, tc := range cf.Tokenizers {
+		head = append(head, tc.Name)
+	}
+	head = append(head, "share", "chars cut")
+	if cf.Profile.Deferral {
+		head = append(head, "session start")
+	}
+	tt := table.New(head...)
+	for i := 1; i < len(head); i++ {
+		tt.Right(i)
+	}
+	for _, ct := range cf.Tools {
+		cells := []string{ct.Name, group(ct.Bytes), group(ct.Tokens)}
+		for _, tc := range ct.Tokenizers {
+			cells = append(cells, group(tc.Tokens))
+		}
+		if !ct.Sent {
+			cells = []string{ct.Name, "-", "-"}
+			for range cf.Tokenizers {
+				cells = append(cells, "-")
+			}
+		}
+		cells = append(cells, share(ct.Bytes, cf.Bytes), group(int64(ct.CutChars)))
+		if cf.Profile.Deferral {
+			if ct.AlwaysLoad {
+				cells = append(cells, "loaded")
+			} else {
+				cells = append(cells, group(ct.DeferredBytes))
+			}
+		}
+		tt.Add(cells...)
+	}
+	render(w, tt)
+}
+
+// writeClientsTools prints each tool's bytes, one column per client, then
+// what the clients share and the total.
+func writeClientsTools(w io.Writer, r *report) {
+	dash := func(ok bool, s string) string {
+		if !ok {
+			return "-"
+		}
+		return s
+	}
+	head := []string{"tool (bytes, every tool loaded)"}
+	for _, cf := range r.clients {
+		head = append(head, cf.Profile.Name)
+	}
+	tt := table.New(head...)
+	for i := 1; i < len(head); i++ {
+		tt.Right(i)
+	}
+	for i, tf := range r.figures.PerTool {
+		cells := []string{tf.Name}
+		for _, cf := range r.clients {
+			cells = append(cells, dash(cf.Tools[i].Sent, group(cf.Tools[i].Bytes)))
+		}
+		tt.Add(cells...)
+	}
+	cells := []string{"shared: prelude and instructions"}
+	for _, cf := range r.clients {
+		cells = append(cells, group(cf.SharedBytes()))
+	}
+	tt.Add(cells...)
+	cells = []string{"total"}
+	for _, cf := range r.clients {
+		cells = append(cells, group(cf.Bytes))
+	}
+	tt.Add(cells...)
+	render(w, tt)
 }
 
 // clientsValue is the --json "clients" member of a report: per client,

@@ -154,29 +154,47 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 			return cli.Usage("config: -o %s: not a directory to keep the captures in", o.output)
 		}
 	}
-
-	paths := fs.Args()
-	if len(paths) == 0 {
-		home, _ := os.UserHomeDir()
-		locs := mcpconfig.Locations(home, ".", mcpconfig.GOOS)
-		for _, l := range mcpconfig.Found(locs) {
-			paths = append(paths, l.Path)
-		}
-		if len(paths) == 0 {
-			var where []string
-			for _, l := range locs {
-				where = append(where, l.Path)
-			}
-			return cli.Usage("config: no MCP client configuration found (looked at %s): give a FILE", strings.Join(where, ", "))
-		}
+	paths, err := configPaths(fs.Args())
+	if err != nil {
+		return err
 	}
-	vars := mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs}
-	var runs []*serverRun
-	var warnings []string
+	runs, warnings, err := readConfigs(paths, mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs})
+	if err != nil {
+		return err
+	}
+	measureServers(runs, &o, tks, stderr)
+	return reportConfig(stdout, stderr, &o, paths, runs, tks, warnings, given, bfile, descCeiling)
+}
+
+// configPaths returns the files given, else the client configurations
+// found where clients keep them.
+func configPaths(args []string) ([]string, error) {
+	if len(args) > 0 {
+		return args, nil
+	}
+	home, _ := os.UserHomeDir()
+	locs := mcpconfig.Locations(home, ".", mcpconfig.GOOS)
+	var paths []string
+	for _, l := range mcpconfig.Found(locs) {
+		paths = append(paths, l.Path)
+	}
+	if len(paths) == 0 {
+		var where []string
+		for _, l := range locs {
+			where = append(where, l.Path)
+		}
+		return nil, cli.Usage("config: no MCP client configuration found (looked at %s): give a FILE", strings.Join(where, ", "))
+	}
+	return paths, nil
+}
+
+// readConfigs reads the configurations and returns a run for each server
+// they enable, named, and a warning for each one disabled.
+func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnings []string, err error) {
 	for _, p := range paths {
 		f, err := mcpconfig.Read(p, vars)
 		if err != nil {
-			return cli.Usage("%v", err)
+			return nil, nil, cli.Usage("%v", err)
 		}
 		for _, s := range f.Servers {
 			if s.Disabled {
@@ -187,18 +205,112 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if len(runs) == 0 {
-		return cli.Usage("config: %s: no server to measure", strings.Join(paths, ", "))
+		return nil, nil, cli.Usage("config: %s: no server to measure", strings.Join(paths, ", "))
 	}
 	nameServers(runs)
+	return runs, warnings, nil
+}
 
-	measureServers(runs, &o, tks, stderr)
+// configTotal is what every server of a configuration reads together.
+type configTotal struct {
+	servers, tools, wire, bytes int64
+	tokenizers                  []int64
+}
 
-	var budgetSubjects []string
-	var checks gate.Checks
-	var missing []string
+// reportConfig totals the servers, holds them to the budgets, writes the
+// JSON or the tables, prints the findings and returns the exit.
+func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, runs []*serverRun, tks []*tokenize.Tokenizer, warnings []string, given []*givenBudget, bfile *budgets.File, descCeiling bool) error {
+	var total configTotal
+	for _, r := range runs {
+		total.servers++
+		if r.err != nil {
+			continue
+		}
+		if descCeiling {
+			r.over = toollist.OverDescriptions(r.figs, o.maxDescriptionChars)
+		}
+		total.tools += int64(r.figs.Tools)
+		total.wire += r.figs.WireBytes
+		total.bytes += r.figs.ModelReadBytes
+		if total.tokenizers == nil {
+			total.tokenizers = make([]int64, len(r.figs.Tokenizers))
+		}
+		for i, tc := range r.figs.Tokenizers {
+			total.tokenizers[i] += tc.Tokens
+		}
+	}
+	checks, missing, err := holdConfig(runs, total, given, bfile)
+	if err != nil {
+		return err
+	}
+	if bfile != nil && len(missing) > 0 {
+		warnings = append(warnings, o.budgetsFile+": no budget for "+strings.Join(missing, ", "))
+	}
+	collisions := toolCollisions(runs)
+	var lints []string
+	var found []finding
+	for _, r := range runs {
+		for _, ov := range r.over {
+			found = append(found, finding{kind: overCeiling, key: "max-description-chars", file: r.name, counts: true, over: ov})
+		}
+	}
+	for _, r := range runs {
+		for _, l := range r.lints {
+			lints = append(lints, r.name+": "+l.Text)
+			found = append(found, finding{kind: clientLimit, key: l.Rule, file: r.name, counts: o.strict, lint: l})
+		}
+	}
+	if l, ok := toollist.CountLint(int(total.tools)); ok {
+		lints = append(lints, "every server: "+l.Text)
+		found = append(found, finding{kind: clientLimit, key: l.Rule, file: "every server", counts: o.strict, lint: l})
+	}
+	for _, c := range checks.With(gate.Over) {
+		found = append(found, finding{kind: overBudget, key: c.Key, counts: true, check: c})
+	}
+
+	if o.json {
+		err := printCompact(stdout, configJSON(runs, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, checks))
+		if err != nil {
+			return err
+		}
+	} else {
+		out := stdout
+		if o.markdown {
+			out = markdown{stdout}
+		}
+		writeConfigTable(out, paths, runs, total.tools, total.wire, total.bytes, total.tokenizers, tks)
+		writeChecks(out, checks)
+		var notes []string
+		notes = append(notes, collisions...)
+		notes = append(notes, lints...)
+		notes = append(notes, warnings...)
+		writeNotes(out, notes)
+	}
+	exit := writeFindings(stderr, [][]finding{found})
+	failed := 0
+	for _, r := range runs {
+		if r.err != nil {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return cli.WalkFailed(fmt.Errorf("config: %d of %d servers failed", failed, len(runs)))
+	}
+	return exit
+}
+
+// holdConfig holds each server that answered, and the total, to the
+// budgets named for it (each --budget, then the file's). It returns the
+// checks and the budget names that nothing declared; a --budget whose key
+// names no server is a usage error.
+func holdConfig(runs []*serverRun, total configTotal, given []*givenBudget, bfile *budgets.File) (checks gate.Checks, missing []string, err error) {
+	if len(given) == 0 && bfile == nil {
+		return nil, nil, nil
+	}
+	var keys []string
 	hold := func(key, subject string, tokens, bytes int64) {
 		name := budgetBlock + "." + key
-		budgetSubjects = append(budgetSubjects, key)
+		keys = append(keys, key)
 		found := false
 		for _, g := range given {
 			if g.budget.Name == name {
@@ -215,105 +327,19 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 			missing = append(missing, name)
 		}
 	}
-	var total struct{ servers, tools, wire, bytes int64 }
-	var totalTk []int64
 	for _, r := range runs {
-		total.servers++
-		if r.err != nil {
-			continue
-		}
-		if descCeiling {
-			r.over = toollist.OverDescriptions(r.figs, o.maxDescriptionChars)
-		}
-		total.tools += int64(r.figs.Tools)
-		total.wire += r.figs.WireBytes
-		total.bytes += r.figs.ModelReadBytes
-		if totalTk == nil {
-			totalTk = make([]int64, len(r.figs.Tokenizers))
-		}
-		for i, tc := range r.figs.Tokenizers {
-			totalTk[i] += tc.Tokens
+		if r.err == nil {
+			hold(r.name, r.name, r.figs.ModelReadTokens, r.figs.ModelReadBytes)
 		}
 	}
-	if len(given) > 0 || bfile != nil {
-		for _, r := range runs {
-			if r.err == nil {
-				hold(r.name, r.name, r.figs.ModelReadTokens, r.figs.ModelReadBytes)
-			}
-		}
-		hold("total", "every server", units.Tokens(total.bytes), total.bytes)
-		for _, g := range given {
-			if !g.used {
-				sort.Strings(budgetSubjects)
-				return cli.Usage("%s: no server has that key (keys: %s)", g.budget.File, strings.Join(budgetSubjects, ", "))
-			}
-		}
-		if bfile != nil && len(missing) > 0 {
-			warnings = append(warnings, o.budgetsFile+": no budget for "+strings.Join(missing, ", "))
+	hold("total", "every server", units.Tokens(total.bytes), total.bytes)
+	for _, g := range given {
+		if !g.used {
+			sort.Strings(keys)
+			return nil, nil, cli.Usage("%s: no server has that key (keys: %s)", g.budget.File, strings.Join(keys, ", "))
 		}
 	}
-	collisions := toolCollisions(runs)
-	var lints []string
-	for _, r := range runs {
-		for _, l := range r.lints {
-			lints = append(lints, r.name+": "+l.Text)
-		}
-	}
-	if l, ok := toollist.CountLint(int(total.tools)); ok {
-		lints = append(lints, "every server: "+l.Text)
-	}
-
-	if o.json {
-		err = printCompact(stdout, configJSON(runs, total.servers, total.tools, total.bytes, tks, totalTk, collisions, lints, warnings, checks))
-		if err != nil {
-			return err
-		}
-	} else {
-		out := stdout
-		if o.markdown {
-			out = markdown{stdout}
-		}
-		writeConfigTable(out, paths, runs, total.tools, total.wire, total.bytes, totalTk, tks)
-		writeChecks(out, checks)
-		var notes []string
-		notes = append(notes, collisions...)
-		notes = append(notes, lints...)
-		notes = append(notes, warnings...)
-		writeNotes(out, notes)
-	}
-
-	failed := 0
-	for _, r := range runs {
-		if r.err != nil {
-			failed++
-		}
-	}
-	n := 0
-	for _, r := range runs {
-		for _, ov := range r.over {
-			n++
-			line(stderr, "measure: %s: %s's description is %s characters, over the ceiling of %s (--max-description-chars)",
-				r.name, ov.Tool, group(int64(ov.Chars)), group(int64(ov.Max)))
-		}
-	}
-	if o.strict {
-		for _, l := range lints {
-			n++
-			line(stderr, "measure: %s (--strict)", l)
-		}
-	}
-	for _, c := range checks.With(gate.Over) {
-		n++
-		f := finding{kind: overBudget, check: c}
-		line(stderr, "measure: %s", f.text(plain))
-	}
-	if failed > 0 {
-		return cli.WalkFailed(fmt.Errorf("config: %d of %d servers failed", failed, len(runs)))
-	}
-	if n > 0 {
-		return cli.Silent
-	}
-	return nil
+	return checks, missing, nil
 }
 
 // nameServers qualifies the names that two files share with their file.

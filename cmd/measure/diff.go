@@ -108,7 +108,7 @@ func parseGrowth(flags []string) ([]growthLimit, error) {
 
 func runDiff(stdout, stderr io.Writer, args []string) error {
 	cmd := cli.NewCommand("measure diff", "measure diff [flags] OLD NEW")
-	cmd.Doc = diffDoc
+	cmd.Doc = diffDoc + breakingDoc
 	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := cmd.Flags
 	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
@@ -117,6 +117,8 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	tokenizer := new(string)
 	tokenizerFlag(fs, tokenizer)
 	why := fs.Bool("why", false, "attribute every byte of the change to the tool and JSON path that moved, largest growth first, with the check that they add up (two captures)")
+	bf := addBreakingFlags(cmd)
+	htmlPath := fs.String("html", "", htmlFlagUsage)
 	var asJSON, asMarkdown bool
 	cmd.JSON(&asJSON)
 	cmd.Markdown(&asMarkdown)
@@ -129,8 +131,14 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	if asJSON && asMarkdown {
 		return cmd.Usagef("--json and --markdown are two outputs; give one")
 	}
+	if err := checkHTMLPath(*htmlPath); err != nil {
+		return err
+	}
 	limits, err := parseGrowth(*maxGrowth)
 	if err != nil {
+		return err
+	}
+	if err := bf.check(); err != nil {
 		return err
 	}
 	tks, err := parseTokenizers(*tokenizer)
@@ -162,6 +170,10 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	c := toollist.Compare(old, nw)
+	cls, err := classify(oldPath, newPath, bf)
+	if err != nil {
+		return err
+	}
 	var changes []toollist.Change
 	if *why {
 		if changes, err = whyChanges(oldPath, newPath); err != nil {
@@ -174,6 +186,15 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	}
+	if *htmlPath != "" {
+		page, err := diffPage(oldPath, newPath, old, nw, grown, u)
+		if err == nil {
+			err = writeHTML(*htmlPath, page)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if *changed {
 		c = onlyChanged(c)
 	}
@@ -182,13 +203,15 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		if *why {
 			v = jsonjs.ObjectValue(append(v.Members(), member("why", whyValue(changes, c.Total.New-c.Total.Old))))
 		}
+		v = jsonjs.ObjectValue(append(v.Members(), member("changes", breakingValue(cls, bf))))
 		if err := printJSON(stdout, v); err != nil {
 			return err
 		}
-		return growthFindings(stderr, grown, u)
+		return diffFindings(stderr, stderr, grown, u, cls, bf)
 	}
+	annotate := stdout
 	if asMarkdown {
-		stdout = markdown{stdout}
+		stdout, annotate, bf.markdown = markdown{stdout}, stderr, true
 	}
 	line(stdout, "old: %s, %d %s", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
 	line(stdout, "new: %s, %d %s", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
@@ -235,7 +258,21 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	if *why {
 		writeWhy(stdout, changes, c.Total.New-c.Total.Old)
 	}
-	return growthFindings(stderr, grown, u)
+	writeBreaking(stdout, cls)
+	return diffFindings(annotate, stderr, grown, u, cls, bf)
+}
+
+// diffFindings writes the CI outputs (annotations to annotate) and the
+// findings: growth past --max-growth, changes at --fail-on's level.
+func diffFindings(annotate, stderr io.Writer, grown []growth, unit string, cls *classified, bf *breakingFlags) error {
+	if err := breakingCI(annotate, stderr, cls, bf); err != nil {
+		return err
+	}
+	err := growthFindings(stderr, grown, unit)
+	if breakingFindings(stderr, cls, bf) {
+		err = cli.Silent
+	}
+	return err
 }
 
 // readFiguresCounted reads the figures of a capture or report; a capture

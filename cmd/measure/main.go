@@ -11,7 +11,7 @@
 //
 // Exit codes: 0 measured, every ceiling and budget held; 1 a ceiling or
 // budget exceeded (or a lint with --strict, growth past --max-growth, a
-// snapshot that differs); 2 a usage or input error; 3 a server of
+// change at measure diff --fail-on's level, a snapshot that differs); 2 a usage or input error; 3 a server of
 // measure config failed; 130 (143) stopped by SIGINT (SIGTERM).
 //
 // Run `measure --help` (and `measure COMMAND --help`) for the flags.

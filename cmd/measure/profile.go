@@ -36,7 +36,7 @@ warning naming the tool and the JSON path.
 
 // finderFlags binds --profile and the finders' what-ifs.
 func finderFlags(fs *pflag.FlagSet, o *options) {
-	fs.BoolVar(&o.profile, "profile", false, "print where every model-read byte goes, component by component, per tool in --json, with what the tools repeat across each other")
+	fs.BoolVar(&o.profile, "profile", false, "print where every model-read byte goes, component by component (with each --tokenizer's tokens), per tool in --json, with what the tools repeat across each other")
 	fs.BoolVar(&o.dropUnusedDefs, "drop-unused-defs", false, "what-if: remove the root $defs/definitions entries of each inputSchema that no $ref reaches")
 	fs.BoolVar(&o.hoistRepeated, "hoist-repeated", false, "what-if: hoist the subschemas an inputSchema repeats into its root $defs, a $ref at each copy, where that saves bytes")
 }
@@ -71,7 +71,11 @@ func measureProfile(r *report, o *options) error {
 	if !o.profile {
 		return nil
 	}
-	p, err := toollist.ProfileBytes(r.capture)
+	counters := make([]toollist.Counter, len(o.tokenizers))
+	for i, t := range o.tokenizers {
+		counters[i] = t
+	}
+	p, err := toollist.ProfileBytes(r.capture, counters...)
 	if err != nil {
 		return err
 	}
@@ -92,11 +96,32 @@ func writeProfile(w io.Writer, r *report, several bool) {
 		suffix = ", " + r.capture.Path
 	}
 	fmt.Fprintln(w)
-	t := table.New("component"+suffix, "bytes", "tokens", "share").Right(1, 2, 3)
-	for _, c := range p.Components {
-		t.Add(c.Name, group(c.Bytes), group(c.Bytes/3), share(c.Bytes, p.ModelReadBytes))
+	head := []string{"component" + suffix, "bytes", "tokens"}
+	var names []string
+	if len(p.Components) > 0 {
+		for _, tc := range p.Components[0].Tokenizers {
+			names = append(names, tc.Name)
+		}
 	}
-	t.Add("total", group(p.ModelReadBytes), group(p.ModelReadBytes/3), share(p.ModelReadBytes, p.ModelReadBytes))
+	head = append(append(head, names...), "share")
+	t := table.New(head...)
+	for i := 1; i < len(head); i++ {
+		t.Right(i)
+	}
+	sums := make([]int64, len(names))
+	for _, c := range p.Components {
+		row := []string{c.Name, group(c.Bytes), group(c.Bytes / 3)}
+		for k, tc := range c.Tokenizers {
+			row = append(row, group(tc.Tokens))
+			sums[k] += tc.Tokens
+		}
+		t.Add(append(row, share(c.Bytes, p.ModelReadBytes))...)
+	}
+	row := []string{"total", group(p.ModelReadBytes), group(p.ModelReadBytes / 3)}
+	for _, n := range sums {
+		row = append(row, group(n))
+	}
+	t.Add(append(row, share(p.ModelReadBytes, p.ModelReadBytes))...)
 	render(w, t)
 	if len(p.Wire) > 0 {
 		fmt.Fprintln(w)
@@ -140,11 +165,19 @@ func profileValue(p *toollist.ByteProfile) jsonjs.Value {
 	comps := func(cs []toollist.Component) jsonjs.Value {
 		out := make([]jsonjs.Value, len(cs))
 		for i, c := range cs {
-			out[i] = jsonjs.ObjectValue([]jsonjs.Member{
+			ms := []jsonjs.Member{
 				member("name", str(c.Name)),
 				member("bytes", num(c.Bytes)),
 				member("tokens", num(c.Bytes/3)),
-			})
+			}
+			if len(c.Tokenizers) > 0 {
+				tz := make([]jsonjs.Member, len(c.Tokenizers))
+				for k, tc := range c.Tokenizers {
+					tz[k] = member(tc.Name, num(tc.Tokens))
+				}
+				ms = append(ms, member("tokenizers", jsonjs.ObjectValue(tz)))
+			}
+			out[i] = jsonjs.ObjectValue(ms)
 		}
 		return jsonjs.ArrayValue(out)
 	}

@@ -157,6 +157,7 @@ type options struct {
 	serverName           string
 	marginal             bool
 	calibration          string
+	html                 string
 	profile              bool
 	dropUnusedDefs       bool
 	hoistRepeated        bool
@@ -204,6 +205,7 @@ func newCommand(o *options) *cli.Command {
 	fs.StringVar(&o.serverName, "server-name", "", "the server's `NAME` in the client's configuration, which clients put in tool names (default: the init answer's serverInfo.name, else the budget key)")
 	fs.BoolVar(&o.marginal, "marginal", false, "print what removing each tool saves, the shared prelude and instructions counted once, with the check that they add up")
 	fs.StringVar(&o.calibration, "calibration", "", "a calibration `FILE` that measure calibrate wrote: print each client's estimate of the provider's tokens with its error")
+	fs.StringVar(&o.html, "html", "", htmlFlagUsage)
 	return c
 }
 
@@ -236,47 +238,107 @@ type report struct {
 	estimates map[string]estimate
 }
 
+// measureRun is one `measure CAPTURE...`, staged as walks stages its runs:
+// prepare (flags, and what they name, read and checked before any
+// capture), run (each capture measured), hold (the budgets checked),
+// update (--update, --write), report (the table or JSON, the findings,
+// the CI outputs) and the exit they call for.
+type measureRun struct {
+	o       options
+	paths   []string
+	given   []*givenBudget
+	sets    []toollist.Toolset
+	words   *toollist.Words
+	bfile   *budgets.File   // nil without --budgets (or a file --update creates)
+	locked  *budgets.Locked // the budget file, held from its first read to its write, with --update
+	server  string          // whose numbers the run reads: budgets.RunServer
+	pending *atomicfile.Pending
+	reports []*report
+	// readings are what was read under each budget key: what --update writes
+	readings map[string]int64
+}
+
 func runMeasure(stdout, stderr io.Writer, args []string) error {
-	var o options
-	c := newCommand(&o)
-	if help, err := c.Parse(stdout, args); help || err != nil {
+	m, err := prepareMeasure(stdout, stderr, args)
+	if m == nil {
+		return err // an error, or the help printed
+	}
+	defer m.close()
+	if err := m.run(); err != nil {
 		return err
+	}
+	if err := m.hold(); err != nil {
+		return err
+	}
+	if err := m.update(stderr); err != nil {
+		return err
+	}
+	return m.report(stdout, stderr)
+}
+
+// prepareMeasure reads the flags and checks them, then reads what they
+// name. It returns a nil run with a nil error when it printed the help.
+func prepareMeasure(stdout, stderr io.Writer, args []string) (*measureRun, error) {
+	m := &measureRun{}
+	o := &m.o
+	c := newCommand(o)
+	if help, err := c.Parse(stdout, args); help || err != nil {
+		return nil, err
 	}
 	fs := c.Flags
 	o.json = o.json || o.jsonArray // --json-array is --json, one shape
 	o.descCeiling, o.instrCeiling = fs.Changed("max-description-chars"), fs.Changed("max-instructions-chars")
-	paths := skipInitAnswers(fs.Args())
-	if len(paths) == 0 {
-		return cli.Usage("no capture given (see measure --help)")
+	m.paths = skipInitAnswers(fs.Args())
+	if len(m.paths) == 0 {
+		return nil, cli.Usage("no capture given (see measure --help)")
 	}
-	if n := len(slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p != "-" })); n > 1 {
-		return cli.Usage("- (standard input) is given twice: it can be read once")
+	if n := len(slices.DeleteFunc(slices.Clone(m.paths), func(p string) bool { return p != "-" })); n > 1 {
+		return nil, cli.Usage("- (standard input) is given twice: it can be read once")
 	}
-	limitMemory(paths)
+	limitMemory(m.paths)
+	if err := m.checkFlags(); err != nil {
+		return nil, err
+	}
+	if err := m.load(stderr); err != nil {
+		m.close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkFlags refuses flags that do not go together and reads the ones
+// that name a list: budgets, tokenizers, clients.
+func (m *measureRun) checkFlags() error {
+	o := &m.o
 	transforms := o.lean || o.dropEmpty || o.words != "" || o.dropUnusedDefs || o.hoistRepeated
 	switch {
-	case o.write != "" && len(paths) != 1:
-		return cli.Usage("--write takes one capture; %d given", len(paths))
+	case o.write != "" && len(m.paths) != 1:
+		return cli.Usage("--write takes one capture; %d given", len(m.paths))
 	case o.write != "" && !transforms:
 		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas, --words, --drop-unused-defs or --hoist-repeated")
-	case o.init != "" && len(paths) != 1:
-		return cli.Usage("--init takes one capture; %d given", len(paths))
-	case o.budgetKey != "" && len(paths) != 1:
-		return cli.Usage("--budget-key names the one capture given; %d given", len(paths))
+	case o.init != "" && len(m.paths) != 1:
+		return cli.Usage("--init takes one capture; %d given", len(m.paths))
+	case o.budgetKey != "" && len(m.paths) != 1:
+		return cli.Usage("--budget-key names the one capture given; %d given", len(m.paths))
 	case o.json && o.markdown:
 		return cli.Usage("--json and --markdown exclude each other")
 	case o.maxDescriptionChars < 0:
 		return cli.Usage("--max-description-chars %d: a ceiling is a number of characters, 0 or more", o.maxDescriptionChars)
 	case o.maxInstructionsChars < 0:
 		return cli.Usage("--max-instructions-chars %d: a ceiling is a number of characters, 0 or more", o.maxInstructionsChars)
+	case o.update && o.budgetsFile == "":
+		return cli.Usage("--update sets the budgets of a budgets file: give --budgets FILE")
 	}
 	if o.junit != "" {
 		if err := atomicfile.Writable(o.junit); err != nil {
 			return cli.Usage("--junit %s: %v", o.junit, unwrapPath(err))
 		}
 	}
-	given, err := parseBudgetFlags(o.budget)
-	if err != nil {
+	if err := checkHTMLPath(o.html); err != nil {
+		return err
+	}
+	var err error
+	if m.given, err = parseBudgetFlags(o.budget); err != nil {
 		return err
 	}
 	if o.tokenizers, err = parseTokenizers(o.tokenizer); err != nil {
@@ -291,156 +353,215 @@ func runMeasure(stdout, stderr io.Writer, args []string) error {
 	case o.serverName != "" && len(o.profiles) == 0:
 		return cli.Usage("--server-name names the server in the clients' tool names: add --client")
 	}
+	return nil
+}
+
+// load reads the files the flags name (calibration, toolsets, words, the
+// budgets, locked with --update), adds the clients and tokenizers they
+// ask for, and opens the --write file.
+func (m *measureRun) load(stderr io.Writer) error {
+	o := &m.o
+	var err error
 	if o.calibration != "" {
 		if o.calib, err = toollist.ReadCalibration(o.calibration); err != nil {
 			return err
 		}
 		for _, c := range o.calib.Clients {
 			o.profiles = addClient(o.profiles, c.Client)
-			if c.Predictor != "bytes" && !slices.ContainsFunc(o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == c.Predictor }) {
-				t, err := tokenize.Get(c.Predictor)
-				if err != nil {
+			if c.Predictor != "bytes" {
+				if err := m.addTokenizer(c.Predictor); err != nil {
 					return cli.Usage("%s: %v", o.calibration, err)
 				}
-				o.tokenizers = append(o.tokenizers, t)
 			}
 		}
 	}
-	var sets []toollist.Toolset
 	if o.toolsets != "" {
-		if sets, err = toollist.ReadToolsets(o.toolsets); err != nil {
+		if m.sets, err = toollist.ReadToolsets(o.toolsets); err != nil {
 			return err
 		}
 	}
-	var words *toollist.Words
 	if o.words != "" {
-		if words, err = toollist.ReadWords(o.words); err != nil {
+		if m.words, err = toollist.ReadWords(o.words); err != nil {
 			return err
 		}
 	}
-	var bfile *budgets.File
-	var locked *budgets.Locked
-	if o.update && o.budgetsFile == "" {
-		return cli.Usage("--update sets the budgets of a budgets file: give --budgets FILE")
+	if err := m.loadBudgets(stderr); err != nil {
+		return err
 	}
-	server := budgets.RunServer(o.server, "", false)
+	for _, c := range wantedClients(m.bfile, m.given) {
+		o.profiles = addClient(o.profiles, c)
+	}
+	for _, u := range wantedUnits(m.bfile, m.given) {
+		if err := m.addTokenizer(u); err != nil {
+			return cli.Usage("%v", err)
+		}
+	}
+	// --write streams the transformed capture into a temporary file beside
+	// its place, renamed into place once everything held.
+	if o.write != "" {
+		if m.pending, err = atomicfile.Create(o.write); err != nil {
+			return cli.Usage("%s: %v", o.write, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// addTokenizer counts with the tokenizer named, unless it counts already.
+func (m *measureRun) addTokenizer(name string) error {
+	if slices.ContainsFunc(m.o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == name }) {
+		return nil
+	}
+	t, err := tokenize.Get(name)
+	if err != nil {
+		return err
+	}
+	m.o.tokenizers = append(m.o.tokenizers, t)
+	return nil
+}
+
+// loadBudgets reads the --budgets file; with --update it is locked from
+// its first read to the write, so that runs that update the file follow
+// each other whole.
+func (m *measureRun) loadBudgets(stderr io.Writer) error {
+	o := &m.o
+	m.server = budgets.RunServer(o.server, "", false)
+	var err error
 	switch {
 	case o.update:
-		// Locked from its first read to the write: runs that update the file follow each other whole.
-		locked, err = budgets.Lock(cli.Context(), o.budgetsFile, func() {
+		m.locked, err = budgets.Lock(cli.Context(), o.budgetsFile, func() {
 			fmt.Fprintf(stderr, "measure: waiting for another run's --update of %s\n", o.budgetsFile)
 		})
 		if err != nil {
 			return err
 		}
-		defer locked.Unlock()
-		if locked.Exists() {
-			bfile = locked.File()
+		if m.locked.Exists() {
+			m.bfile = m.locked.File()
 		}
-		if err := budgets.CheckServer(locked.File(), server, "--server"); err != nil {
+		if err := budgets.CheckServer(m.locked.File(), m.server, "--server"); err != nil {
 			return cli.Usage("--update: %v", err)
 		}
 	case o.budgetsFile != "":
-		if bfile, err = budgets.Load(o.budgetsFile); err != nil {
+		if m.bfile, err = budgets.Load(o.budgetsFile); err != nil {
 			return err
 		}
 	}
-	for _, c := range wantedClients(bfile, given) {
-		o.profiles = addClient(o.profiles, c)
-	}
-	for _, u := range wantedUnits(bfile, given) {
-		if !slices.ContainsFunc(o.tokenizers, func(t *tokenize.Tokenizer) bool { return t.Name() == u }) {
-			t, err := tokenize.Get(u)
-			if err != nil {
-				return cli.Usage("%v", err)
-			}
-			o.tokenizers = append(o.tokenizers, t)
-		}
-	}
+	return nil
+}
 
-	// --write streams the transformed capture into a temporary file beside
-	// its place, renamed into place once everything held.
-	var pending *atomicfile.Pending
-	if o.write != "" {
-		if pending, err = atomicfile.Create(o.write); err != nil {
-			return cli.Usage("%s: %v", o.write, unwrapPath(err))
-		}
-		defer pending.Abort()
+// close lets go of what the run holds: the captures, the --write file
+// (thrown away unless committed) and the lock.
+func (m *measureRun) close() {
+	for i := len(m.reports) - 1; i >= 0; i-- {
+		m.reports[i].capture.Close()
 	}
-	reports := make([]*report, 0, len(paths))
-	for i, path := range paths {
-		r, err := measureOne(path, i == 0, sets, words, &o, pending)
+	if m.pending != nil {
+		m.pending.Abort()
+	}
+	if m.locked != nil {
+		m.locked.Unlock()
+	}
+}
+
+// run measures each capture.
+func (m *measureRun) run() error {
+	m.reports = make([]*report, 0, len(m.paths))
+	for i, path := range m.paths {
+		r, err := measureOne(path, i == 0, m.sets, m.words, &m.o, m.pending)
 		if err != nil {
 			return err
 		}
 		if path == "-" {
-			paths[i] = toollist.StdinName // its name, and its budget key
+			m.paths[i] = toollist.StdinName // its name, and its budget key
 		}
-		defer r.capture.Close()
-		reports = append(reports, r)
+		m.reports = append(m.reports, r)
 	}
-	readings, err := checkBudgets(reports, paths, o.budgetKey, given, bfile, o.budgetsFile)
-	if err != nil {
-		return err
-	}
+	return nil
+}
+
+// hold checks what was read against the budgets.
+func (m *measureRun) hold() (err error) {
+	m.readings, err = checkBudgets(m.reports, m.paths, m.o.budgetKey, m.given, m.bfile, m.o.budgetsFile)
+	return err
+}
+
+// update moves the budgets to what was read, with --update, and checks
+// again against the file as written; then it puts the --write file in
+// its place.
+func (m *measureRun) update(stderr io.Writer) error {
+	o := &m.o
 	if o.update {
-		written, err := locked.Write(readings, server)
+		written, err := m.locked.Write(m.readings, m.server)
 		var ae *budgets.AddError
 		switch {
 		case errors.As(err, &ae):
 			return cli.Usage("%v; %s", err, keyHint)
 		case errors.Is(err, budgets.ErrChanged):
 			fmt.Fprintf(stderr, "measure: %v; the numbers read:\n", err)
-			cli.PrintReadings(stderr, readings)
+			cli.PrintReadings(stderr, m.readings)
 			return cli.SilentUsage
 		case err != nil:
 			return err
 		}
 		moved := len(written.Added)
-		for _, m := range written.Moves {
-			if m.Old != m.New && !slices.Contains(written.Added, m.Name) {
-				line(stderr, "measure: %s: %s moved from %s to %s (%s)", m.Where(), m.Name, units.Group(m.Old), units.Group(m.New), units.Signed(m.New-m.Old))
+		for _, mv := range written.Moves {
+			if mv.Old != mv.New && !slices.Contains(written.Added, mv.Name) {
+				line(stderr, "measure: %s: %s moved from %s to %s (%s)", mv.Where(), mv.Name, units.Group(mv.Old), units.Group(mv.New), units.Signed(mv.New-mv.Old))
 				moved++
 			}
 		}
 		for _, a := range written.Added {
-			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(readings[a]))
+			line(stderr, "measure: %s: %s added at %s", o.budgetsFile, a, units.Group(m.readings[a]))
 		}
 		if moved == 0 {
 			line(stderr, "measure: --update: no budget moved: %s holds what was read", o.budgetsFile)
 		}
 		// the checks as they hold now, against the file as written
-		if _, err := checkBudgets(reports, paths, o.budgetKey, given, written.File, o.budgetsFile); err != nil {
+		if _, err := checkBudgets(m.reports, m.paths, o.budgetKey, m.given, written.File, o.budgetsFile); err != nil {
 			return err
 		}
 	}
-	if pending != nil {
-		if err := pending.Commit(); err != nil {
+	if m.pending != nil {
+		if err := m.pending.Commit(); err != nil {
 			return cli.Usage("%s: %v", o.write, unwrapPath(err))
 		}
 	}
+	return nil
+}
 
+// report writes the JSON or the tables, the findings and the CI outputs,
+// and returns the exit the findings call for.
+func (m *measureRun) report(stdout, stderr io.Writer) error {
+	o := &m.o
+	if o.html != "" {
+		page, err := measurePage(m.reports, m.paths)
+		if err == nil {
+			err = writeHTML(o.html, page)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	out := stdout
 	if o.markdown {
 		out = markdown{stdout}
 	}
 	if o.json {
-		if err := writeJSON(stdout, reports, &o); err != nil {
+		if err := writeJSON(stdout, m.reports, o); err != nil {
 			return err
 		}
-	} else if len(reports) == 1 {
-		writeTable(out, reports[0])
+	} else if len(m.reports) == 1 {
+		writeTable(out, m.reports[0])
 	} else {
-		writeSideBySide(out, reports)
+		writeSideBySide(out, m.reports)
 	}
-	subs := subjects(reports, paths, o.budgetKey)
-	found := reportFindings(reports, subs, o.strict)
+	subs := subjects(m.reports, m.paths, o.budgetKey)
+	found := reportFindings(m.reports, subs, o.strict)
 	exit := writeFindings(stderr, found)
 	annotate := stdout
 	if o.json { // stdout is the JSON document
 		annotate = stderr
 	}
-	if err := ciOutputs(annotate, stderr, reports, subs, found, &o); err != nil {
+	if err := ciOutputs(annotate, stderr, m.reports, subs, found, o); err != nil {
 		return cli.Usage("%v", err)
 	}
 	return exit

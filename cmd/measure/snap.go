@@ -11,25 +11,37 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readmeter/readmeter/compat"
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/infile"
+	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
 
 // snapDoc is what measure snap's help says between the usage and the flags.
 const snapDoc = `measure snap keeps a snapshot of a tool list: one file per tool in DIR,
-TOOL.json, holding what a model reads of it
-(JSON.stringify({name, description, input_schema}) as Node writes it),
-indented two spaces, keys in their order, with a final newline: stable
-across runs, so that a change to a tool's name, description or schema
-shows in a pull request as a diff of its file.
+TOOL.json, holding every member the server lists for the tool (name,
+title, description, inputSchema, outputSchema, annotations, execution,
+icons, _meta and any other), indented two spaces, with a final newline.
+The Tool members come in that order, any other after them by key, and
+every object inside has its keys sorted: the file is stable across runs
+however the server orders its keys, so that a change to a tool shows in a
+pull request as a diff of its file.
 
 With neither flag, it writes the snapshot when DIR holds none yet, and
-checks it when DIR does. --check compares and exits 1 with a per-tool diff
-(files added, removed or changed; nothing is written). --update rewrites
-DIR to match the capture, removing the files of tools that are gone.
+checks it when DIR does. --check compares and exits 1 on any change,
+showing each tool added, removed or changed: every JSON path that changed
+with its level as measure diff classifies it (breaking, warning,
+compatible), then the lines of the file that differ (nothing is written).
+--update rewrites DIR to match the capture, removing the files of tools
+that are gone.
+
+A snapshot that an earlier version wrote (what a model reads of each tool:
+name, description, input_schema) is read as the tool it describes; --check
+says whether it still holds the tool as listed, and --update rewrites it
+whole.
 
 A tool's file name is its name with every character other than letters,
 digits, '.', '_' and '-' made '_'; two tools that map to one name are an
@@ -54,10 +66,11 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 		return c.Usagef("--check and --update exclude each other")
 	}
 	dir, path := fs.Arg(0), fs.Arg(1)
-	want, order, err := snapshot(path)
+	set, err := snapshot(path)
 	if err != nil {
 		return err
 	}
+	want, order := set.files, set.order
 	have, err := readSnapshot(dir)
 	if err != nil {
 		return err
@@ -103,6 +116,7 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 		case !bytes.Equal(old, want[name]):
 			changed = append(changed, name)
 			line(stdout, "changed: %s", filepath.Join(dir, name))
+			snapChanges(stdout, old, set.earlier[name], set.tools[name])
 			fmt.Fprint(stdout, lineDiff(old, want[name]))
 		}
 	}
@@ -197,39 +211,111 @@ func splitLines(b []byte) []string {
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
-// snapshot returns each tool's snapshot file by file name, and the names
-// in the capture's order.
-func snapshot(path string) (map[string][]byte, []string, error) {
+// snapSet is a capture's snapshot: each tool's file, its tool and its
+// file in the earlier form (what a model reads of it), by file name, and
+// the file names in the capture's order.
+type snapSet struct {
+	files, earlier map[string][]byte
+	tools          map[string]jsonjs.Value
+	order          []string
+}
+
+// snapshot returns a capture's snapshot.
+func snapshot(path string) (*snapSet, error) {
 	c, err := toollist.Read(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer c.Close()
-	f, err := toollist.Measure(c)
-	if err != nil {
-		return nil, nil, err
-	}
 	out := map[string][]byte{}
+	earlier := map[string][]byte{}
+	tools := map[string]jsonjs.Value{}
 	from := map[string]string{}
 	var order []string
-	for i, t := range f.PerTool {
-		name := fileSafe(t.Name) + ".json"
+	for i := range c.Tools {
+		t, err := c.Tool(i)
+		if err != nil {
+			return nil, err
+		}
+		tname := fmt.Sprintf("tools[%d]", i)
+		if n, ok := t.Get("name"); ok && n.Kind() == jsonjs.String {
+			tname = n.Str()
+		}
+		name := fileSafe(tname) + ".json"
 		if prev, dup := from[name]; dup {
-			return nil, nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, t.Name, name)
+			return nil, cli.Usage("snap: %s: the tools %q and %q would share the file %s", path, prev, tname, name)
 		}
 		if len(name) > maxFileName {
 			// Refused here, before a file is written: a snapshot is written whole or not at all.
-			return nil, nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(t.Name), len(name), maxFileName)
+			return nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(tname), len(name), maxFileName)
 		}
-		from[name] = t.Name
+		from[name] = tname
+		out[name] = append(indent(nil, jsonjs.Stringify(toollist.Snapshot(t)), nil), '\n')
 		text, err := c.ModelReadText(i)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		out[name] = append(indent(nil, text, func(b []byte) []byte { return b }), '\n')
+		earlier[name] = append(indent(nil, text, nil), '\n')
+		tools[name] = t
 		order = append(order, name)
 	}
-	return out, order, nil
+	return &snapSet{files: out, earlier: earlier, tools: tools, order: order}, nil
+}
+
+// snapTool reads a snapshot file as the tool it describes; a file in the
+// earlier form (name, description, input_schema) has its input_schema
+// read as inputSchema, and legacy true. ok is false when the file is not
+// JSON.
+func snapTool(b []byte) (tool jsonjs.Value, legacy, ok bool) {
+	v, err := jsonjs.Parse(b)
+	if err != nil || v.Kind() != jsonjs.Object {
+		return v, false, false
+	}
+	if _, has := v.Get("inputSchema"); has {
+		return v, false, true
+	}
+	if _, has := v.Get("input_schema"); !has {
+		return v, false, true
+	}
+	ms := make([]jsonjs.Member, len(v.Members()))
+	for i, m := range v.Members() {
+		if m.Key == "input_schema" {
+			m.Key = "inputSchema"
+		}
+		ms[i] = m
+	}
+	return jsonjs.ObjectValue(ms), true, true
+}
+
+// snapChanges prints each JSON path that changed from a snapshot file to
+// the capture's tool, with its level and rule; earlier is the file the
+// tool would have in the earlier form.
+func snapChanges(w io.Writer, old, earlier []byte, tool jsonjs.Value) {
+	ot, legacy, ok := snapTool(old)
+	if !ok {
+		line(w, "  (the file is not a JSON object)")
+		return
+	}
+	switch {
+	case legacy && bytes.Equal(old, earlier):
+		line(w, "  (the file is in the earlier form, what a model reads, and holds the tool as listed; --update writes the whole tool)")
+	case legacy:
+		line(w, "  (the file is in the earlier form, what a model reads; --update writes the whole tool)")
+	}
+	for _, c := range compat.Compare([]jsonjs.Value{ot}, []jsonjs.Value{tool}) {
+		path := c.Path
+		if path == "" {
+			path = "(the tool)"
+		}
+		line(w, "  %s: %s (%s): %s -> %s", path, c.Level, c.Rule, orNone(cut(c.Old)), orNone(cut(c.New)))
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
 // maxFileName is the most bytes a file name may have (NAME_MAX on Linux

@@ -467,6 +467,32 @@ func TestAction(t *testing.T) {
 		t.Errorf("measure: exit %d at %q; summary:\n%s\n%s", r.exitCode, r.failed, r.summary, r.stdout)
 	}
 
+	// measure diff with fail-on: a new required parameter fails the step,
+	// annotated on the tool's line of the new capture, the changes in the
+	// summary; fail-on with another command is a usage error.
+	for name, text := range map[string]string{
+		"old.json": `{"tools":[` + "\n" + `{"name":"t","inputSchema":{"type":"object"}}]}`,
+		"new.json": `{"tools":[` + "\n" + `{"name":"t","inputSchema":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}]}`,
+	} {
+		if err := os.WriteFile(filepath.Join(workspace, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = runAction(t, workspace, temp, map[string]string{"command": "measure", "args": "diff old.json new.json", "fail-on": "breaking"}, env)
+	if r.exitCode != 1 || r.failed != "Fail on the exit code" ||
+		!strings.Contains(r.stdout, "::error file=new.json,line=2,title=t%3A required-param-added::") ||
+		!strings.HasPrefix(r.summary, "### measure diff: 1 breaking, 0 warnings, 0 compatible\n") {
+		t.Errorf("measure diff, fail-on breaking: exit %d at %q; summary:\n%s\n%s", r.exitCode, r.failed, r.summary, r.stdout)
+	}
+	r = runAction(t, workspace, temp, map[string]string{"command": "measure", "args": "diff new.json new.json", "fail-on": "warning"}, env)
+	if r.exitCode != 0 || !strings.HasPrefix(r.summary, "### measure diff: 0 breaking, 0 warnings, 0 compatible\n") {
+		t.Errorf("measure diff, no change: exit %d at %q\n%s", r.exitCode, r.failed, r.stdout)
+	}
+	r = runAction(t, workspace, temp, map[string]string{"args": walksArgs, "fail-on": "breaking"}, env)
+	if r.exitCode != 2 || !strings.Contains(r.stdout, "::error title=readmeter::fail-on: applies to measure diff") {
+		t.Errorf("fail-on with walks: exit %d\n%s", r.exitCode, r.stdout)
+	}
+
 	// A command the action does not know: exit 2, said before anything is
 	// built.
 	r = runAction(t, workspace, temp, map[string]string{"command": "twin", "args": "--addr 127.0.0.1:0"}, env)

@@ -22,7 +22,8 @@ var failurePlace = regexp.MustCompile(`^walk [^:]+: (.+?):(\d+): `)
 // annotations returns the run's findings as annotations: a budget exceeded
 // is an error at its line in the budget file, a stale budget (--check-slack)
 // a warning there; a walk that failed is an error at its spec's step, an
-// unbudgeted walk or budget a warning on its spec.
+// unbudgeted walk or budget a warning on its spec, an answer over a
+// client's answer limit a warning at its step.
 func annotations(rep *walk.Report, checks gate.Checks, slack float64) []ghactions.Annotation {
 	var out []ghactions.Annotation
 	for _, wr := range rep.Walks {
@@ -42,6 +43,10 @@ func annotations(rep *walk.Report, checks gate.Checks, slack float64) []ghaction
 		if wr.Unbudgeted {
 			out = append(out, ghactions.Annotation{Level: ghactions.Warning, File: spec, Title: "walk " + wr.Walk + " is unbudgeted",
 				Message: fmt.Sprintf("walk %s names no budget key: add budget: BLOCK.%s to its spec", wr.Walk, wr.Walk)})
+		}
+		for _, l := range wr.AnswerLimits {
+			out = append(out, ghactions.Annotation{Level: ghactions.Warning, File: ghactions.Path(l.File), Line: l.Line,
+				Title: fmt.Sprintf("answer over %s's %s", l.Client, l.Limit), Message: answerLimitText(wr.Walk, l)})
 		}
 		for _, c := range checks {
 			if c.Subject != wr.Walk {

@@ -13,8 +13,10 @@ import (
 // named by its key, its class the walk; a budget exceeded fails with the
 // part lines, one the file lacks (or with no budget file) is skipped. A
 // walk that failed is an error, an unbudgeted walk a skipped case, runs
-// that counted differently a failure, each named "walk NAME".
-func junitReport(rep *walk.Report, checks gate.Checks, slack float64) *junit.Report {
+// that counted differently a failure, each named "walk NAME". An answer
+// over a client's answer limit is a case named "answer limit: PART:
+// CLIENT LIMIT", a warning in its output, a failure with strict.
+func junitReport(rep *walk.Report, checks gate.Checks, slack float64, strict bool) *junit.Report {
 	r := &junit.Report{Name: "walks"}
 	s := r.Suite("walks")
 	for _, wr := range rep.Walks {
@@ -51,6 +53,16 @@ func junitReport(rep *walk.Report, checks gate.Checks, slack float64) *junit.Rep
 					tc.Out = fmt.Sprintf("warning: %s is %s %s, %s above what the walk read (%s): a stale budget? (%s)",
 						c.Key, units.Group(c.Budget.Value), c.Unit(), units.Group(c.Slack()), units.Group(c.Read), c.Budget.Where())
 				}
+			}
+			s.Add(tc)
+		}
+		for _, l := range wr.AnswerLimits {
+			text := answerLimitText(wr.Walk, l)
+			tc := junit.Case{Name: fmt.Sprintf("answer limit: %s: %s %s", l.Part, l.Client, l.Limit), Class: wr.Walk}
+			if strict {
+				tc.Failure = &junit.Problem{Type: "answer limit", Message: text, Text: text}
+			} else {
+				tc.Out = "warning: " + text
 			}
 			s.Add(tc)
 		}

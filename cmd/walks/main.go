@@ -6,6 +6,7 @@
 //	walks merge REPORT... [--budgets FILE] [flags]
 //	walks history --budgets FILE [--since REV] [--markdown] [--svg FILE]
 //	walks check SPEC...|DIR [--var k=v]
+//	walks new -o FILE (--stdio -- CMD [ARGS...] | URL)
 //	walks budgets render --budgets FILE --template FILE
 //
 // Exit codes: 0 every walk within its budgets; 1 a budget exceeded (or
@@ -31,6 +32,7 @@ func command() *cli.Command {
 		"walks merge REPORT... [--budgets FILE] [flags]",
 		"walks history --budgets FILE [--since REV]",
 		"walks check SPEC...|DIR [--var k=v]",
+		"walks new -o FILE (--stdio -- CMD [ARGS...] | URL)",
 		"walks budgets render --budgets FILE --template FILE")
 	c.Doc = `Commands:
   run      replay walks against a server (the embedded twin when no --url
@@ -38,6 +40,7 @@ func command() *cli.Command {
   merge    merge the reports of walks run --shard K/N, gate budgets
   history  each budget's value at each commit that moved it
   check    parse and check specs, send nothing
+  new      write a first walk spec from an MCP server's tool list
   budgets  render text from budgets
 
 Run "walks COMMAND --help" for a command's flags.
@@ -60,6 +63,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return historyCmd(stdout, stderr, args[1:])
 	case "check":
 		return checkSpecs(stdout, stderr, args[1:])
+	case "new":
+		return newSpec(stdout, stderr, args[1:])
 	case "budgets":
 		return budgetsCmd(stdout, stderr, args[1:])
 	case "help":
@@ -69,7 +74,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	}
 	_, err := command().Parse(stdout, args)
 	if err == nil && !strings.HasPrefix(args[0], "-") {
-		err = cli.Usage("unknown command %q: want run, merge, history, check or budgets (see walks --help)", args[0])
+		err = cli.Usage("unknown command %q: want run, merge, history, check, new or budgets (see walks --help)", args[0])
 	}
 	return err
 }

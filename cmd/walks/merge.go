@@ -50,7 +50,7 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("merge: %v", err)
 	}
-	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes)), target: sh.Server}
+	r := &walksRun{f: f, specs: make([]*walk.Spec, len(outcomes)), target: sh.Server, own: sh.Server == "twin" || sh.Server == localTarget}
 	for i, oc := range outcomes {
 		r.specs[i] = oc.Spec
 	}
@@ -164,6 +164,7 @@ func outcomeOf(wr walk.WalkReport, shared bool) (walk.Outcome, error) {
 		Calls:     wr.Calls,
 		ToolLists: map[string]int64{},
 		Items:     map[string]int64{},
+		Held:      wr.AnswerLimits,
 	}
 	for _, tl := range wr.ToolLists {
 		s.Steps = append(s.Steps, &walk.Step{Part: tl.Part})
@@ -196,9 +197,10 @@ type specFault struct{ msg string }
 
 func (e *specFault) Error() string { return e.msg }
 
-// shardURL is the --url the shares ran against, or "" on the twin.
+// shardURL is the --url the shares ran against, or "" on the twin (or
+// with no server at a base URL).
 func shardURL(sh *walk.ShardReport) string {
-	if sh.Server == "twin" {
+	if sh.Server == "twin" || sh.Server == localTarget {
 		return ""
 	}
 	return sh.Server

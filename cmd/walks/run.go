@@ -34,12 +34,19 @@ With no --url, each walk runs against a twin of its own (the embedded
 twin, a server that plays the agent service's surface), started empty on a
 loopback port for the walk and stopped after it: a walk counts the same
 alone, beside any others, in any order (--jobs, --shuffle) and in any
-share (--shard).
+share (--shard). A run whose walks send nothing to a base URL (their
+servers are stdio commands or absolute URLs) starts no twin.
 
 With --url, the walks share the server. A walk that reads lists other
 walks write (isolation: shared in its spec) counts what ran there before
 it: such walks run first, one at a time, in the run's order, are named
 in the report, and --shard deals them all to one share.
+
+Each counted tools/call answer is held to the clients' answer limits (the
+text of its content blocks, against Claude Code's file threshold, output
+limit and error cut; see docs/clients.md): a limit passed is a warning
+naming the walk, the part, the client and the limit; with --strict (which
+needs no --budgets for it), a finding.
 
 --update rewrites each budget at what its walk read and adds what the file
 lacks (a key at any depth, a block, the file), keeping every other byte.
@@ -77,6 +84,7 @@ type runFlags struct {
 	shard      string
 	github     bool
 	junit      string
+	html       string
 }
 
 // addGateFlags defines the flags of gating and output that walks run and
@@ -95,6 +103,7 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
 	c.GitHub(&f.github)
 	c.JUnit(&f.junit)
+	fs.StringVar(&f.html, "html", "", "also write the report as one self-contained HTML page to `FILE`: per walk its parts as a bar against its budget (it works offline, from disk)")
 }
 
 // checkGateFlags refuses the gating and output flags that do not go
@@ -103,13 +112,14 @@ func checkGateFlags(c *cli.Command, f runFlags) error {
 	if c.Flags.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
 		return c.Usagef("--check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
 	}
-	if f.budgetFile == "" && (f.strict || f.update || f.slack >= 0) {
-		return c.Usagef("--strict, --update and --check-slack need --budgets FILE")
+	// --strict alone holds the answers to the clients' answer limits.
+	if f.budgetFile == "" && (f.update || f.slack >= 0) {
+		return c.Usagef("--update and --check-slack need --budgets FILE")
 	}
 	if f.asJSON && f.markdown {
 		return c.Usagef("--json and --markdown are two outputs; give one (--report FILE writes the JSON beside the table)")
 	}
-	for _, out := range []struct{ flag, path string }{{"--report", f.report}, {"--junit", f.junit}} {
+	for _, out := range []struct{ flag, path string }{{"--report", f.report}, {"--junit", f.junit}, {"--html", f.html}} {
 		if out.path == "" {
 			continue
 		}
@@ -202,7 +212,8 @@ type walksRun struct {
 	server  string            // whose numbers the run reads: budgets.RunServer
 	base    *walk.Report      // nil without --base
 	shard   *walk.ShardReport // nil unless --shard picked a share
-	target  string            // where the walks run: "twin", or the --url (serverName)
+	target  string            // where the walks run: "twin", "local", or the --url (serverName)
+	own     bool              // each walk runs on servers of its own: a twin, or the commands it starts
 	rank    map[string]int    // each walk's place in the run order, with --shuffle
 }
 
@@ -309,6 +320,10 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 			return nil, cli.SilentUsage
 		}
 	}
+	r.own = f.url == ""
+	if r.own && !needsTwin(r.specs) {
+		r.target = localTarget
+	}
 	if fs.Changed("shuffle") {
 		r.rank = shuffleRank(r.specs, f.shuffle)
 	}
@@ -351,7 +366,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		}
 	}
 	// Last, so that nothing after it fails with the file locked.
-	r.server = budgets.RunServer(f.server, f.url, f.url == "")
+	r.server = budgets.RunServer(f.server, f.url, r.target == "twin")
 	if err := r.loadBudgets(stderr, "run"); err != nil {
 		return nil, err
 	}
@@ -364,7 +379,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 // others write run first, one at a time.
 func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout}
-	if r.f.url == "" {
+	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
 	}
@@ -390,7 +405,7 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		}
 	}
 	order := runOrder(r.specs, r.rank)
-	if r.target == "twin" {
+	if r.own {
 		runSome(order, r.f.jobs)
 	} else {
 		var shared, rest []int
@@ -420,7 +435,7 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 	for _, oc := range outcomes {
 		s := oc.Spec
 		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
-		if s.Isolation == walk.IsolationShared && r.target != "twin" {
+		if s.Isolation == walk.IsolationShared && !r.own {
 			wr.OrderDependent = true
 			dependent = append(dependent, s.Name)
 		}
@@ -472,6 +487,10 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 			}
 		}
 		v.checks = append(v.checks, checks...)
+		wr.AnswerLimits = oc.Result.AnswerLints()
+		for _, l := range wr.AnswerLimits {
+			v.notes = append(v.notes, note{text: answerLimitText(s.Name, l), subject: s.Name})
+		}
 		v.rep.Walks = append(v.rep.Walks, wr)
 	}
 	if len(dependent) > 0 {
@@ -556,8 +575,13 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 			return err
 		}
 	}
+	if r.f.html != "" {
+		if err := writeHTML(r.f.html, *rep); err != nil {
+			return err
+		}
+	}
 	if r.f.junit != "" {
-		data, err := junitReport(rep, v.checks, r.f.slack).Marshal()
+		data, err := junitReport(rep, v.checks, r.f.slack, r.f.strict).Marshal()
 		if err == nil {
 			err = atomicfile.Write(r.f.junit, data)
 		}
@@ -590,9 +614,12 @@ func (r *walksRun) exit(v *verdict) error {
 		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", v.differ, plural(v.differ, "walk", "walks")))
 	case r.f.strict && unbudgeted > 0:
 		return cli.Finding(fmt.Errorf("--strict: %d %s not in %s", unbudgeted, plural(unbudgeted, "budget is", "budgets are"), r.f.budgetFile))
-	case r.f.strict && countUnbudgeted(v.rep) > 0:
+	case r.f.strict && r.budgets != nil && countUnbudgeted(v.rep) > 0:
 		n := countUnbudgeted(v.rep)
 		return cli.Finding(fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have")))
+	case r.f.strict && countAnswerLints(v.rep) > 0:
+		n := countAnswerLints(v.rep)
+		return cli.Finding(fmt.Errorf("--strict: %d %s over a client's answer limit", n, plural(n, "answer is", "answers are")))
 	}
 	return nil
 }
@@ -652,9 +679,11 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 	if err := budgets.CheckServer(r.budgets, r.server, flags); err != nil {
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
 	}
-	if cmd == "run" && f.url == "" && l.Exists() && r.budgets.Server() != budgets.TwinServer {
+	if cmd == "run" && f.url == "" && r.target != localTarget && l.Exists() && r.budgets.Server() != budgets.TwinServer {
 		// The twin reads less than the service: its numbers would lower
-		// a service's budgets without a word.
+		// a service's budgets without a word. (A run whose walks send
+		// nothing to a base starts no twin: its numbers are the servers'
+		// its specs start.)
 		return fail(cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", f.budgetFile, budgets.TwinMark(r.budgets.Format)))
 	}
 	// Every key the walks name that the file lacks must be one it can

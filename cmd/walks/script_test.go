@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/readmeter/readmeter/internal/scripttest"
@@ -17,6 +22,21 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"walks": main,   // the built command exactly: main, as the binary runs it
 		"gh":    fakeGH, // the GitHub CLI, as TestAction's action calls it
+		// a stdio MCP server whose answers are as large as asked
+		"answers": func() {
+			srv := walktest.NewAnswerServer()
+			if os.Getenv("ANSWERS_FAULTS") == "1" {
+				walktest.AddFaultTools(srv, func() { os.Exit(1) })
+			}
+			if p := os.Getenv("ANSWERS_PIDFILE"); p != "" {
+				if err := os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+					os.Exit(1)
+				}
+			}
+			if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+				os.Exit(1)
+			}
+		},
 	})
 }
 
@@ -50,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"noraw":      scripttest.Noraw,
 			"tsvalid":    scripttest.TSValid,
 			"lineends":   scripttest.LineEnds,
+			"gone":       gone,
 		},
 	})
 }
@@ -59,4 +80,20 @@ func TestScripts(t *testing.T) {
 func noGitHub(t *testing.T) {
 	t.Setenv("GITHUB_ACTIONS", "")
 	t.Setenv("GITHUB_STEP_SUMMARY", "")
+}
+
+// gone checks that the process whose pid the file holds has ended: every
+// process a walk started is gone when walks exits.
+func gone(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: gone PIDFILE")
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[0])))
+	if err != nil {
+		ts.Fatalf("gone: %v", err)
+	}
+	alive := processAlive(pid)
+	if alive != neg {
+		ts.Fatalf("gone: process %d alive: %v", pid, alive)
+	}
 }

@@ -21,7 +21,7 @@ var Exits = []struct {
 	Text string
 }{
 	{ExitOK, "success (for a gate: every budget and ceiling held)"},
-	{ExitFinding, "a finding, not a crash: a budget or ceiling exceeded, growth past\n       --max-growth, a snapshot that differs, repeated runs that counted\n       differently, or with --strict a warning (each named on stderr)"},
+	{ExitFinding, "a finding, not a crash: a budget or ceiling exceeded, growth past\n       --max-growth, a change at --fail-on's level, a snapshot that differs,\n       repeated runs that counted differently, or with --strict a warning\n       (each named on stderr)"},
 	{ExitUsage, "usage or input error: a bad flag, or a capture, spec, budget or\n       report file that cannot be used (one line names the file and line,\n       and what to do); nothing is written"},
 	{ExitWalk, "a server failed: a walk's status, assert or transport, or a server\n       that could not be started, reached or measured (the request and the\n       answer are named)"},
 	{130, "stopped by SIGINT (143: by SIGTERM); what it started was stopped\n       too, and nothing was written half-way"},
