@@ -397,9 +397,6 @@ func env(t *testing.T, work string) []string {
 		}
 	}
 	return append(out, "PATH="+bin+string(os.PathListSeparator)+npmBin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		// $TOKEN, which the README's capture example sends: the twin lists
-		// its tools for any bearer token.
-		"TOKEN=docs-token",
 		"HOME="+home, "GOBIN="+filepath.Join(work, ".gobin"), "GOFLAGS=-buildvcs=auto",
 		"GIT_AUTHOR_NAME=docs", "GIT_AUTHOR_EMAIL=docs@example.org", "GIT_COMMITTER_NAME=docs", "GIT_COMMITTER_EMAIL=docs@example.org")
 }
