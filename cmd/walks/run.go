@@ -49,7 +49,9 @@ naming the walk, the part, the client and the limit; with --strict (which
 needs no --budgets for it), a finding.
 
 --update rewrites each budget at what its walk read and adds what the file
-lacks (a key at any depth, a block, the file), keeping every other byte.
+lacks (a key at any depth, a block, the file), keeping every other byte;
+--update=existing moves only the numbers the file has and adds nothing (a
+budget it lacks stays a warning).
 The file is locked from its first read to its write, so runs that update
 one file follow each other (one says so while it waits); if it changed on
 disk during the run, nothing is written, exit 2, and the numbers read are
@@ -76,6 +78,7 @@ type runFlags struct {
 	budgetFile string
 	strict     bool
 	update     bool
+	existing   bool // --update=existing: move the numbers the file has, add none
 	server     string
 	slack      float64
 	repeat     int
@@ -97,7 +100,7 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
 	c.Budgets(&f.budgetFile)
 	c.Strict(&f.strict)
-	c.Update(&f.update)
+	c.UpdateExisting(&f.update, &f.existing)
 	c.Server(&f.server)
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
@@ -511,7 +514,7 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 	case v.differ > 0:
 		return cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", r.f.budgetFile))
 	}
-	moves, file, err := updateBudgets(r.locked, r.server, v.checks)
+	moves, file, err := updateBudgets(r.locked, r.server, v.checks, r.f.existing)
 	var ae *budgets.AddError
 	switch {
 	case errors.As(err, &ae):
@@ -669,7 +672,10 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 		r.unlock()
 		return err
 	}
-	if err := checkBudgetKeys(r.budgets, r.specs, true); err != nil {
+	if f.existing && !l.Exists() {
+		return fail(cli.Usage("%s: --update=existing: %s does not exist: there are no numbers to move (plain --update creates it)", cmd, f.budgetFile))
+	}
+	if err := checkBudgetKeys(r.budgets, r.specs, !f.existing); err != nil {
 		return fail(err)
 	}
 	flags := "--server or --url"
@@ -679,12 +685,11 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 	if err := budgets.CheckServer(r.budgets, r.server, flags); err != nil {
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
 	}
-	if cmd == "run" && f.url == "" && r.target != localTarget && l.Exists() && r.budgets.Server() != budgets.TwinServer {
-		// The twin reads less than the service: its numbers would lower
-		// a service's budgets without a word. (A run whose walks send
-		// nothing to a base starts no twin: its numbers are the servers'
-		// its specs start.)
-		return fail(cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", f.budgetFile, budgets.TwinMark(r.budgets.Format)))
+	if err := r.twinGuard(cmd, l); err != nil {
+		return err
+	}
+	if f.existing {
+		return nil // no key is added, so none has to fit
 	}
 	// Every key the walks name that the file lacks must be one it can
 	// take: said now, not after every walk ran.
@@ -702,6 +707,19 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 			err = fmt.Errorf("%v; %s", err, keyOrigin(r.specs, ae.Name))
 		}
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
+	}
+	return nil
+}
+
+// twinGuard refuses, unlocking the file, an update of a file not marked
+// as the twin's from a run on the embedded twin: the twin reads less than
+// the service, so its numbers would lower a service's budgets without a
+// word. (A run whose walks send nothing to a base starts no twin: its
+// numbers are the servers' its specs start.)
+func (r *walksRun) twinGuard(cmd string, l *budgets.Locked) error {
+	if cmd == "run" && r.f.url == "" && r.target != localTarget && l.Exists() && r.budgets.Server() != budgets.TwinServer {
+		r.unlock()
+		return cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", r.f.budgetFile, budgets.TwinMark(r.budgets.Format))
 	}
 	return nil
 }
@@ -891,10 +909,10 @@ func hasToolList(ts []walk.ToolListReport, part string) bool {
 }
 
 // updateBudgets rewrites each budget the checks found at what was read,
-// adding the ones the file lacks, into the locked file (a file it creates
-// is marked as server's), and returns the budgets that moved or were added
-// and the file as written.
-func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk.MoveReport, *budgets.File, error) {
+// adding the ones the file lacks unless existing (--update=existing), into
+// the locked file (a file it creates is marked as server's), and returns
+// the budgets that moved or were added and the file as written.
+func updateBudgets(l *budgets.Locked, server string, checks gate.Checks, existing bool) ([]walk.MoveReport, *budgets.File, error) {
 	values, err := checks.Values()
 	if err != nil {
 		return nil, nil, err
@@ -906,7 +924,11 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk
 			values[c.Key] = c.Read
 		}
 	}
-	w, err := l.Write(values, server)
+	write := l.Write
+	if existing {
+		write = func(values map[string]int64, _ string) (*budgets.Written, error) { return l.WriteExisting(values) }
+	}
+	w, err := write(values, server)
 	if err != nil {
 		return nil, nil, err
 	}
