@@ -67,6 +67,7 @@ docs/budgets.md.
 type runFlags struct {
 	url        string
 	noExec     bool
+	allowHost  []string
 	walks      []string
 	vars       []string
 	jobs       int
@@ -112,6 +113,9 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 // checkGateFlags refuses the gating and output flags that do not go
 // together.
 func checkGateFlags(c *cli.Command, f runFlags) error {
+	if _, err := newAllowHosts(f.allowHost, ""); err != nil {
+		return c.Usagef("%v", err)
+	}
 	if c.Flags.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
 		return c.Usagef("--check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
 	}
@@ -278,6 +282,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
+	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, and a request elsewhere fails its step, nothing sent (docs/specs.md)")
 	fs.BoolVar(&f.noExec, "no-exec", false, "refuse, before anything runs (exit 2), every walk with a step that starts a process: exec, doc: {exec}, an mcp server's command (for specs you do not trust: docs/specs.md)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return nil, err
@@ -381,7 +386,11 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 // progress bar. On a server the walks share, the walks that read lists
 // others write run first, one at a time.
 func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
-	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout}
+	allow, err := newAllowHosts(r.f.allowHost, r.f.url)
+	if err != nil {
+		return nil, cli.Usage("run: %v", err)
+	}
+	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout, HTTPClient: allow.client()}
 	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
