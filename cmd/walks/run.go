@@ -68,6 +68,7 @@ type runFlags struct {
 	url        string
 	noExec     bool
 	allowHost  []string
+	summary    bool
 	walks      []string
 	vars       []string
 	jobs       int
@@ -177,10 +178,39 @@ func (r *walksRun) finish(stdout, stderr io.Writer, outcomes []walk.Outcome) err
 	if exit == nil {
 		exit = r.exit(v)
 	}
+	if r.f.summary && r.budgets != nil && !r.f.asJSON {
+		fmt.Fprintln(stdout, "\n"+summaryLine(v.checks))
+	}
 	if r.f.github {
 		r.github(stdout, stderr, v, exit)
 	}
 	return exit
+}
+
+// summaryLine says in one line how many budgets held, and the tightest
+// slack, or the budget passed by most.
+func summaryLine(checks gate.Checks) string {
+	n, held := 0, 0
+	var tight *gate.Check
+	for i, c := range checks {
+		if !c.Budgeted() {
+			continue
+		}
+		n++
+		if c.Status == gate.OK {
+			held++
+		}
+		if tight == nil || c.Slack() < tight.Slack() {
+			tight = &checks[i]
+		}
+	}
+	if tight == nil {
+		return "summary: no budget held anything"
+	}
+	if held == n {
+		return fmt.Sprintf("summary: %d of %d budgets held; tightest slack %s %s (%s, %s)", held, n, units.Group(tight.Slack()), tight.Unit(), tight.Key, tight.Budget.Where())
+	}
+	return fmt.Sprintf("summary: %d of %d budgets held, %d exceeded; most over: %s by %s %s (%s)", held, n, n-held, tight.Key, units.Group(-tight.Slack()), tight.Unit(), tight.Budget.Where())
 }
 
 // github prints the annotations (on stderr when stdout is the JSON
@@ -282,6 +312,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
+	fs.BoolVar(&f.summary, "summary", false, "with --budgets: end the tables with one line: how many budgets held, and the tightest slack (or the budget passed by most)")
 	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, and a request elsewhere fails its step, nothing sent (docs/specs.md)")
 	fs.BoolVar(&f.noExec, "no-exec", false, "refuse, before anything runs (exit 2), every walk with a step that starts a process: exec, doc: {exec}, an mcp server's command (for specs you do not trust: docs/specs.md)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
