@@ -127,7 +127,9 @@ func TestRealVersionPairs(t *testing.T) {
 				if err := os.Mkdir(root, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				code, _, stderr := runCaptureIn(t, dir, append([]string{"--stdio", "--"}, cmd(root)...)...)
+				// Declaring nothing: the counts below are of the tools a
+				// server lists to a client without roots or elicitation.
+				code, _, stderr := runCaptureIn(t, dir, append([]string{"--capabilities", "{}", "--stdio", "--"}, cmd(root)...)...)
 				if code != 0 {
 					t.Fatalf("capture of the %s version: exit %d: %s", which, code, stderr)
 				}

@@ -62,6 +62,7 @@ type captureOptions struct {
 	token         string
 	protocol      string
 	capabilities  string
+	client        string
 	timeout       time.Duration
 	startTimeout  time.Duration
 	maxBody       int64
@@ -84,7 +85,8 @@ func newCaptureCommand(o *captureOptions) *cli.Command {
 	fs.StringVarP(&o.output, "output", "o", "", "write the tools/list answer to `FILE` (and the initialize answer to STEM.init.EXT)")
 	fs.StringVar(&o.token, "token", "", "bearer `TOKEN` for the server (default: $MEASURE_TOKEN)")
 	fs.StringVar(&o.protocol, "protocol", mcpwire.Version20250618, "protocol `VERSION`: 2025-06-18, 2025-11-25 (initialize) or 2026-07-28 (server/discover)")
-	fs.StringVar(&o.capabilities, "capabilities", "{}", "client capabilities, a `JSON` object (some servers list more tools to a client that declares more)")
+	fs.StringVar(&o.capabilities, "capabilities", "", "client capabilities, a `JSON` object (some servers list more tools to a client that declares more; default: what --client declares, else "+toollist.DefaultCapabilities+", roots and elicitation, which most clients declare; docs/clients.md)")
+	fs.StringVar(&o.client, "client", "", "declare in initialize what the client `NAME` declares: "+strings.Join(toollist.ProfileNames(), ", "))
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION` such as 30s or 2m")
 	startTimeoutFlag(fs, &o.startTimeout)
 	fs.Int64Var(&o.maxBody, "max-body", mcpwire.DefaultMaxBody, "largest answer read, in `BYTES`")
@@ -140,9 +142,9 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	default:
 		return cli.Usage("capture: --protocol %q: use 2025-06-18, 2025-11-25 or 2026-07-28", o.protocol)
 	}
-	caps := bytes.TrimSpace([]byte(o.capabilities))
-	if !json.Valid(caps) || !gjson.ParseBytes(caps).IsObject() {
-		return cli.Usage("capture: --capabilities must be a JSON object, like {\"roots\":{}}")
+	caps, err := declared(o.client, o.capabilities, "capture")
+	if err != nil {
+		return err
 	}
 	initPath := toollist.InitPath(o.output)
 	if initPath == o.output {
@@ -368,4 +370,25 @@ func toolCount(n int) string {
 		return "1 tool"
 	}
 	return fmt.Sprintf("%d tools", n)
+}
+
+// declared returns the capabilities to declare in initialize: given (a
+// --capabilities JSON object), else what the client named declares, else
+// toollist.DefaultCapabilities. cmd names the command in its errors.
+func declared(client, given, cmd string) ([]byte, error) {
+	caps := []byte(toollist.DefaultCapabilities)
+	if client != "" {
+		c, ok := toollist.CapabilitiesFor(client)
+		if !ok {
+			return nil, cli.Usage("%s: --client %q: not a client; give one of %s", cmd, client, strings.Join(toollist.ProfileNames(), ", "))
+		}
+		caps = []byte(c.JSON)
+	}
+	if given != "" {
+		caps = bytes.TrimSpace([]byte(given))
+		if !json.Valid(caps) || !gjson.ParseBytes(caps).IsObject() {
+			return nil, cli.Usage("%s: --capabilities must be a JSON object, like {\"roots\":{}}", cmd)
+		}
+	}
+	return caps, nil
 }

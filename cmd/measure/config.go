@@ -71,6 +71,8 @@ type configOptions struct {
 	startTimeout           time.Duration
 	jobs                   int
 	maxDescriptionChars    int
+	client                 string
+	caps                   []byte
 }
 
 // newConfigCommand returns measure config's command with its flags bound
@@ -92,6 +94,7 @@ func newConfigCommand(o *configOptions) *cli.Command {
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION`")
 	startTimeoutFlag(fs, &o.startTimeout)
 	fs.IntVar(&o.jobs, "jobs", 8, "servers measured at once, `N`")
+	fs.StringVar(&o.client, "client", "", "the client `NAME` the file is for: initialize declares what it declares (default "+toollist.DefaultCapabilities+"; docs/clients.md): "+strings.Join(toollist.ProfileNames(), ", "))
 	return c
 }
 
@@ -114,6 +117,11 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	fs := c.Flags
+	caps, err := declared(o.client, "", "config")
+	if err != nil {
+		return err
+	}
+	o.caps = caps
 	switch {
 	case o.json && o.markdown:
 		return c.Usagef("--json and --markdown are two outputs; give one")
@@ -406,7 +414,7 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 	if o.output != "" {
 		path = filepath.Join(o.output, path)
 	}
-	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage("{}"), path)
+	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage(o.caps), path)
 	if err != nil {
 		return timeoutHint(err)
 	}
