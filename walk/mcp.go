@@ -246,7 +246,9 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 	if m.Op == OpList && len(pages) == 0 && resp != nil {
 		pages = []*mcpwire.Response{resp}
 	}
-	r.noteAnswer(st, sv, m.Op, name, pages, ex)
+	// noted when the answer is finished, in the order the steps are
+	// written, not while steps that go together are answered
+	ex.note = func() { r.noteAnswer(st, sv, m.Op, name, pages, ex) }
 	return ex, nil
 }
 

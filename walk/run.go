@@ -332,6 +332,8 @@ type exchange struct {
 	mcp bool
 	// rpcError is true when an MCP answer is a JSON-RPC error.
 	rpcError bool
+	// note keeps what the answer limits need of the answer (nil: nothing)
+	note func()
 }
 
 func (r *runner) step(ctx context.Context, st *Step) error {
@@ -426,6 +428,9 @@ func (r *runner) together(ctx context.Context, group []*Step) error {
 
 // finish holds an answer to what must hold, keeps from it and counts it.
 func (r *runner) finish(st *Step, ex *exchange) error {
+	if ex.note != nil {
+		ex.note()
+	}
 	if err := r.expect(st, ex); err != nil {
 		return err
 	}
