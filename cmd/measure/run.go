@@ -701,12 +701,22 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 			r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
 		}
 	}
+	// The profile reads the capture's tools and nothing the what-ifs
+	// write, so with what-ifs it runs beside them, on another core.
+	var prof chan error
+	if o.profile && len(ts) > 0 {
+		prof = make(chan error, 1)
+		go func() { prof <- computeProfile(r, o) }()
+	}
 	if len(ts) > 0 {
 		var w io.Writer
 		if out != nil {
 			w = out
 		}
 		if r.savings, err = toollist.WhatIf(c, ts, w); err != nil {
+			if prof != nil {
+				<-prof
+			}
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
 				// the file written, not the capture, is at fault
@@ -716,7 +726,12 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 		r.warnings = append(r.warnings, transformWarnings(ts)...)
 	}
-	if err := measureProfile(r, o); err != nil {
+	if prof != nil {
+		if err := <-prof; err != nil {
+			return nil, err
+		}
+		r.warnings = append(r.warnings, r.profile.Warnings...)
+	} else if err := measureProfile(r, o); err != nil {
 		return nil, err
 	}
 	if o.descCeiling {
