@@ -14,7 +14,7 @@ help: ## List the targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST) | sed 's/$$(FUZZTIME)/$(FUZZTIME)/'
 
 demo: ## Run every walk and tool-list count on the embedded twin and check the budgets.
-	$(GO) run ./cmd/walks run specs/schellingaf --budgets specs/twin/budgets.json
+	$(GO) run ./cmd/walks run specs/schellingaf --budgets specs/twin/budgets.json --summary
 
 test: npm-deps ## Run the tests exactly as CI does (gofmt, vet also for macOS and Windows, staticcheck, deadcode, race tests, tidy).
 	@out=$$(gofmt -l . | grep -v '^testdata/' || true); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

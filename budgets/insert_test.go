@@ -2,8 +2,11 @@ package budgets
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,6 +111,46 @@ func TestLockedWrite(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	want := "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 12\n  },\n  \"FIRST_TASK_TOKENS\": {\n    \"plugin\": 5\n  }\n}\n"
 	if string(got) != want {
+		t.Errorf("file:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// WriteExisting moves the numbers a file has and adds no key, block or
+// file.
+func TestLockedWriteExisting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "budgets.json")
+	ctx := context.Background()
+	move := func(values map[string]int64) (*Written, error) {
+		l, err := Lock(ctx, path, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer l.Unlock()
+		return l.WriteExisting(values)
+	}
+	if _, err := move(map[string]int64{"TOOL_LIST_TOKENS.mcp": 10}); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("no file: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("no file: a file was created: %v", err)
+	}
+	orig := "{\n  \"TOOL_LIST_TOKENS\": {\n    \"mcp\": 10\n  }\n}\n"
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := move(map[string]int64{"TOOL_LIST_TOKENS.mcp": 12, "TOOL_LIST_TOKENS.rest": 3, "FIRST_TASK_TOKENS.plugin": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Added) != 0 || !slices.Equal(w.Left, []string{"FIRST_TASK_TOKENS.plugin", "TOOL_LIST_TOKENS.rest"}) {
+		t.Errorf("added %v, left %v; want none added, plugin and rest left", w.Added, w.Left)
+	}
+	if len(w.Moves) != 1 || w.Moves[0].Old != 10 || w.Moves[0].New != 12 {
+		t.Errorf("moves %+v, want mcp 10 to 12", w.Moves)
+	}
+	got, _ := os.ReadFile(path)
+	if want := strings.Replace(orig, "10", "12", 1); string(got) != want {
 		t.Errorf("file:\n%s\nwant\n%s", got, want)
 	}
 }

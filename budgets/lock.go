@@ -88,6 +88,9 @@ type Written struct {
 	Moves []Move
 	// Added names the budgets the file lacked, sorted.
 	Added []string
+	// Left names the values WriteExisting left out, as the file lacked
+	// them, sorted.
+	Left []string
 	// File is the file as it is now: the budgets at their new values and
 	// lines, to check a run's readings against once more.
 	File *File
@@ -140,5 +143,31 @@ func (l *Locked) Write(values map[string]int64, server string) (*Written, error)
 	if w.File, err = Parse(l.Path, data); err != nil {
 		return nil, err
 	}
+	return w, nil
+}
+
+// WriteExisting is Write for the budgets the file has: it moves them and
+// adds nothing, leaving out (Written.Left) each value the file lacks. A
+// file that did not exist when it was locked is an error wrapping
+// fs.ErrNotExist, and nothing is written.
+func (l *Locked) WriteExisting(values map[string]int64) (*Written, error) {
+	if l.old == nil {
+		return nil, fmt.Errorf("%s: %w: there are no numbers to move", l.Path, fs.ErrNotExist)
+	}
+	kept := make(map[string]int64, len(values))
+	var left []string
+	for name, v := range values {
+		if _, ok := l.file.index[name]; ok {
+			kept[name] = v
+		} else {
+			left = append(left, name)
+		}
+	}
+	w, err := l.Write(kept, "")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(left)
+	w.Left = left
 	return w, nil
 }

@@ -181,17 +181,17 @@ func writeClients(w io.Writer, r *report) {
 	}
 	deferring := slices.ContainsFunc(r.clients, func(cf *toollist.ClientFigures) bool { return cf.Profile.Deferral })
 	row("tools sent", func(cf *toollist.ClientFigures) string { return group(int64(cf.Sent)) })
-	row("bytes, every tool loaded", func(cf *toollist.ClientFigures) string { return group(cf.Bytes) })
-	row("tokens (bytes/3)", func(cf *toollist.ClientFigures) string { return group(cf.Tokens) })
+	row("bytes, every tool loaded", func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Bytes)) })
+	row("tokens (bytes/3)", func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Tokens)) })
 	for k, tc := range r.clients[0].Tokenizers {
-		row(tc.Name+" tokens", func(cf *toollist.ClientFigures) string { return group(cf.Tokenizers[k].Tokens) })
+		row(tc.Name+" tokens", func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Tokenizers[k].Tokens)) })
 	}
 	if deferring {
 		row("bytes at session start, tool search on", func(cf *toollist.ClientFigures) string {
-			return dash(cf.Profile.Deferral, group(cf.DeferredBytes))
+			return dash(cf.Profile.Deferral, approx(cf, group(cf.DeferredBytes)))
 		})
 		row("tokens at session start, tool search on", func(cf *toollist.ClientFigures) string {
-			return dash(cf.Profile.Deferral, group(cf.DeferredTokens))
+			return dash(cf.Profile.Deferral, approx(cf, group(cf.DeferredTokens)))
 		})
 	}
 	row("of which instructions bytes", func(cf *toollist.ClientFigures) string { return dash(cf.HasInstructions, group(cf.InstructionsBytes)) })
@@ -225,12 +225,7 @@ func writeClients(w io.Writer, r *report) {
 		}
 		return group(int64(n))
 	})
-	row("rendering", func(cf *toollist.ClientFigures) string {
-		if cf.Profile.Exact {
-			return cf.Profile.Render
-		}
-		return cf.Profile.Render + "*"
-	})
+	row("rendering", func(cf *toollist.ClientFigures) string { return approx(cf, cf.Profile.Render) })
 	if r.estimates != nil {
 		row("calibrated provider tokens", func(cf *toollist.ClientFigures) string {
 			e, ok := r.estimates[cf.Profile.Name]
@@ -248,8 +243,17 @@ func writeClients(w io.Writer, r *report) {
 		writeClientsTools(w, r)
 	}
 	if slices.ContainsFunc(r.clients, func(cf *toollist.ClientFigures) bool { return !cf.Profile.Exact }) {
-		fmt.Fprintln(w, "\n* an approximation of a form the client does not document (docs/clients.md says what is rendered)")
+		fmt.Fprintln(w, "\n~ an approximation: the client does not document the form it sends, so the figure is of a form close to it, not a count of what it reads (docs/clients.md says what is rendered)")
 	}
+}
+
+// approx marks s, a figure of cf, with "~" when cf's rendering is an
+// approximation of a form the client does not document.
+func approx(cf *toollist.ClientFigures, s string) string {
+	if cf.Profile.Exact {
+		return s
+	}
+	return "~" + s
 }
 
 // writeClientTools prints each tool as the one client names it: its
@@ -312,7 +316,7 @@ func writeClientsTools(w io.Writer, r *report) {
 	for i, tf := range r.figures.PerTool {
 		cells := []string{tf.Name}
 		for _, cf := range r.clients {
-			cells = append(cells, dash(cf.Tools[i].Sent, group(cf.Tools[i].Bytes)))
+			cells = append(cells, dash(cf.Tools[i].Sent, approx(cf, group(cf.Tools[i].Bytes))))
 		}
 		tt.Add(cells...)
 	}
@@ -323,7 +327,7 @@ func writeClientsTools(w io.Writer, r *report) {
 	tt.Add(cells...)
 	cells = []string{"total"}
 	for _, cf := range r.clients {
-		cells = append(cells, group(cf.Bytes))
+		cells = append(cells, approx(cf, group(cf.Bytes)))
 	}
 	tt.Add(cells...)
 	render(w, tt)

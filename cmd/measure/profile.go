@@ -71,6 +71,16 @@ func measureProfile(r *report, o *options) error {
 	if !o.profile {
 		return nil
 	}
+	if err := computeProfile(r, o); err != nil {
+		return err
+	}
+	r.warnings = append(r.warnings, r.profile.Warnings...)
+	return nil
+}
+
+// computeProfile sets the report's profile and touches nothing else of the
+// report, so it may run while the what-ifs walk the same capture.
+func computeProfile(r *report, o *options) error {
 	counters := make([]toollist.Counter, len(o.tokenizers))
 	for i, t := range o.tokenizers {
 		counters[i] = t
@@ -80,7 +90,6 @@ func measureProfile(r *report, o *options) error {
 		return err
 	}
 	r.profile = p
-	r.warnings = append(r.warnings, p.Warnings...)
 	return nil
 }
 

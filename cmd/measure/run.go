@@ -97,7 +97,9 @@ budget file may say whose numbers it holds ("$server": "NAME" in JSON,
 "// $server: NAME" in TypeScript): --update refuses to write numbers of
 another server into it. A capture's server is unknown unless --server
 names it; an unmarked file takes any numbers, and a file --update creates
-is marked with --server's NAME when given. See docs/budgets.md.
+is marked with --server's NAME when given. --update=existing moves only
+the numbers the file has and adds no key, block or file. See
+docs/budgets.md.
 `
 
 // run is the command: it dispatches the subcommands and measures captures.
@@ -149,6 +151,7 @@ type options struct {
 	tokenizers           []*tokenize.Tokenizer
 	strict               bool
 	update               bool
+	existing             bool // --update=existing: move the numbers the file has, add none
 	server               string
 	github               bool
 	junit                string
@@ -193,7 +196,7 @@ func newCommand(o *options) *cli.Command {
 	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "a ceiling of `N` UTF-16 code units for the instructions: a gate, none by default")
 	c.Strict(&o.strict)
 	c.Budgets(&o.budgetsFile)
-	c.Update(&o.update)
+	c.UpdateExisting(&o.update, &o.existing)
 	fs.StringArrayVar(&o.budget, "budget", nil, "a budget `KEY=TOKENS` for a capture or toolset key (repeatable)")
 	fs.StringVar(&o.budgetKey, "budget-key", "", "the budget `KEY` of the one capture given (default: its file name up to the first \".\", without \"tools-\")")
 	c.Server(&o.server)
@@ -436,6 +439,8 @@ func (m *measureRun) loadBudgets(stderr io.Writer) error {
 		}
 		if m.locked.Exists() {
 			m.bfile = m.locked.File()
+		} else if o.existing {
+			return cli.Usage("--update=existing: %s does not exist: there are no numbers to move (plain --update creates it)", o.budgetsFile)
 		}
 		if err := budgets.CheckServer(m.locked.File(), m.server, "--server"); err != nil {
 			return cli.Usage("--update: %v", err)
@@ -490,7 +495,13 @@ func (m *measureRun) hold() (err error) {
 func (m *measureRun) update(stderr io.Writer) error {
 	o := &m.o
 	if o.update {
-		written, err := m.locked.Write(m.readings, m.server)
+		var written *budgets.Written
+		var err error
+		if o.existing {
+			written, err = m.locked.WriteExisting(m.readings)
+		} else {
+			written, err = m.locked.Write(m.readings, m.server)
+		}
 		var ae *budgets.AddError
 		switch {
 		case errors.As(err, &ae):
@@ -690,12 +701,22 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 			r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
 		}
 	}
+	// The profile reads the capture's tools and nothing the what-ifs
+	// write, so with what-ifs it runs beside them, on another core.
+	var prof chan error
+	if o.profile && len(ts) > 0 {
+		prof = make(chan error, 1)
+		go func() { prof <- computeProfile(r, o) }()
+	}
 	if len(ts) > 0 {
 		var w io.Writer
 		if out != nil {
 			w = out
 		}
 		if r.savings, err = toollist.WhatIf(c, ts, w); err != nil {
+			if prof != nil {
+				<-prof
+			}
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
 				// the file written, not the capture, is at fault
@@ -705,7 +726,12 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 		r.warnings = append(r.warnings, transformWarnings(ts)...)
 	}
-	if err := measureProfile(r, o); err != nil {
+	if prof != nil {
+		if err := <-prof; err != nil {
+			return nil, err
+		}
+		r.warnings = append(r.warnings, r.profile.Warnings...)
+	} else if err := measureProfile(r, o); err != nil {
 		return nil, err
 	}
 	if o.descCeiling {

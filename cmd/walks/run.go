@@ -49,7 +49,9 @@ naming the walk, the part, the client and the limit; with --strict (which
 needs no --budgets for it), a finding.
 
 --update rewrites each budget at what its walk read and adds what the file
-lacks (a key at any depth, a block, the file), keeping every other byte.
+lacks (a key at any depth, a block, the file), keeping every other byte;
+--update=existing moves only the numbers the file has and adds nothing (a
+budget it lacks stays a warning).
 The file is locked from its first read to its write, so runs that update
 one file follow each other (one says so while it waits); if it changed on
 disk during the run, nothing is written, exit 2, and the numbers read are
@@ -65,6 +67,8 @@ docs/budgets.md.
 type runFlags struct {
 	url        string
 	noExec     bool
+	allowHost  []string
+	summary    bool
 	walks      []string
 	vars       []string
 	jobs       int
@@ -76,6 +80,7 @@ type runFlags struct {
 	budgetFile string
 	strict     bool
 	update     bool
+	existing   bool // --update=existing: move the numbers the file has, add none
 	server     string
 	slack      float64
 	repeat     int
@@ -97,7 +102,7 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 	fs.StringVar(&f.base, "base", "", "compare with an earlier JSON `REPORT`: old, new and delta per walk and part")
 	c.Budgets(&f.budgetFile)
 	c.Strict(&f.strict)
-	c.Update(&f.update)
+	c.UpdateExisting(&f.update, &f.existing)
 	c.Server(&f.server)
 	fs.Float64Var(&f.slack, "check-slack", -1, "with --budgets: warn when a budget is more than `PCT` percent above what its walk read (default: off)")
 	fs.Lookup("check-slack").DefValue = "0" // off (-1 inside) is not a value to pass
@@ -109,6 +114,9 @@ func addGateFlags(c *cli.Command, f *runFlags) {
 // checkGateFlags refuses the gating and output flags that do not go
 // together.
 func checkGateFlags(c *cli.Command, f runFlags) error {
+	if _, err := newAllowHosts(f.allowHost, ""); err != nil {
+		return c.Usagef("%v", err)
+	}
 	if c.Flags.Changed("check-slack") && (f.slack < 0 || f.slack != f.slack) {
 		return c.Usagef("--check-slack %v: want a percentage of 0 or more (10 warns when a budget is over 10%% above what its walk read)", f.slack)
 	}
@@ -170,10 +178,39 @@ func (r *walksRun) finish(stdout, stderr io.Writer, outcomes []walk.Outcome) err
 	if exit == nil {
 		exit = r.exit(v)
 	}
+	if r.f.summary && r.budgets != nil && !r.f.asJSON {
+		fmt.Fprintln(stdout, "\n"+summaryLine(v.checks))
+	}
 	if r.f.github {
 		r.github(stdout, stderr, v, exit)
 	}
 	return exit
+}
+
+// summaryLine says in one line how many budgets held, and the tightest
+// slack, or the budget passed by most.
+func summaryLine(checks gate.Checks) string {
+	n, held := 0, 0
+	var tight *gate.Check
+	for i, c := range checks {
+		if !c.Budgeted() {
+			continue
+		}
+		n++
+		if c.Status == gate.OK {
+			held++
+		}
+		if tight == nil || c.Slack() < tight.Slack() {
+			tight = &checks[i]
+		}
+	}
+	if tight == nil {
+		return "summary: no budget held anything"
+	}
+	if held == n {
+		return fmt.Sprintf("summary: %d of %d budgets held; tightest slack %s %s (%s, %s)", held, n, units.Group(tight.Slack()), tight.Unit(), tight.Key, tight.Budget.Where())
+	}
+	return fmt.Sprintf("summary: %d of %d budgets held, %d exceeded; most over: %s by %s %s (%s)", held, n, n-held, tight.Key, units.Group(-tight.Slack()), tight.Unit(), tight.Budget.Where())
 }
 
 // github prints the annotations (on stderr when stdout is the JSON
@@ -275,6 +312,8 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "bound each step to `D`, such as 30s or 2m")
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
+	fs.BoolVar(&f.summary, "summary", false, "with --budgets: end the tables with one line: how many budgets held, and the tightest slack (or the budget passed by most)")
+	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, and a request elsewhere fails its step, nothing sent (docs/specs.md)")
 	fs.BoolVar(&f.noExec, "no-exec", false, "refuse, before anything runs (exit 2), every walk with a step that starts a process: exec, doc: {exec}, an mcp server's command (for specs you do not trust: docs/specs.md)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return nil, err
@@ -378,7 +417,11 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 // progress bar. On a server the walks share, the walks that read lists
 // others write run first, one at a time.
 func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
-	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout}
+	allow, err := newAllowHosts(r.f.allowHost, r.f.url)
+	if err != nil {
+		return nil, cli.Usage("run: %v", err)
+	}
+	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout, HTTPClient: allow.client()}
 	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
@@ -511,7 +554,7 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 	case v.differ > 0:
 		return cli.Finding(fmt.Errorf("--update: %s left untouched: repeated runs counted differently", r.f.budgetFile))
 	}
-	moves, file, err := updateBudgets(r.locked, r.server, v.checks)
+	moves, file, err := updateBudgets(r.locked, r.server, v.checks, r.f.existing)
 	var ae *budgets.AddError
 	switch {
 	case errors.As(err, &ae):
@@ -669,7 +712,10 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 		r.unlock()
 		return err
 	}
-	if err := checkBudgetKeys(r.budgets, r.specs, true); err != nil {
+	if f.existing && !l.Exists() {
+		return fail(cli.Usage("%s: --update=existing: %s does not exist: there are no numbers to move (plain --update creates it)", cmd, f.budgetFile))
+	}
+	if err := checkBudgetKeys(r.budgets, r.specs, !f.existing); err != nil {
 		return fail(err)
 	}
 	flags := "--server or --url"
@@ -679,12 +725,11 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 	if err := budgets.CheckServer(r.budgets, r.server, flags); err != nil {
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
 	}
-	if cmd == "run" && f.url == "" && r.target != localTarget && l.Exists() && r.budgets.Server() != budgets.TwinServer {
-		// The twin reads less than the service: its numbers would lower
-		// a service's budgets without a word. (A run whose walks send
-		// nothing to a base starts no twin: its numbers are the servers'
-		// its specs start.)
-		return fail(cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", f.budgetFile, budgets.TwinMark(r.budgets.Format)))
+	if err := r.twinGuard(cmd, l); err != nil {
+		return err
+	}
+	if f.existing {
+		return nil // no key is added, so none has to fit
 	}
 	// Every key the walks name that the file lacks must be one it can
 	// take: said now, not after every walk ran.
@@ -702,6 +747,19 @@ func (r *walksRun) loadBudgets(stderr io.Writer, cmd string) error {
 			err = fmt.Errorf("%v; %s", err, keyOrigin(r.specs, ae.Name))
 		}
 		return fail(cli.Usage("%s: --update: %v", cmd, err))
+	}
+	return nil
+}
+
+// twinGuard refuses, unlocking the file, an update of a file not marked
+// as the twin's from a run on the embedded twin: the twin reads less than
+// the service, so its numbers would lower a service's budgets without a
+// word. (A run whose walks send nothing to a base starts no twin: its
+// numbers are the servers' its specs start.)
+func (r *walksRun) twinGuard(cmd string, l *budgets.Locked) error {
+	if cmd == "run" && r.f.url == "" && r.target != localTarget && l.Exists() && r.budgets.Server() != budgets.TwinServer {
+		r.unlock()
+		return cli.Usage("run: --update: %s is not marked as the twin's, and with no --url the numbers are the embedded twin's; run against the service with --url BASE, or mark the file as the twin's (%s)", r.f.budgetFile, budgets.TwinMark(r.budgets.Format))
 	}
 	return nil
 }
@@ -891,10 +949,10 @@ func hasToolList(ts []walk.ToolListReport, part string) bool {
 }
 
 // updateBudgets rewrites each budget the checks found at what was read,
-// adding the ones the file lacks, into the locked file (a file it creates
-// is marked as server's), and returns the budgets that moved or were added
-// and the file as written.
-func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk.MoveReport, *budgets.File, error) {
+// adding the ones the file lacks unless existing (--update=existing), into
+// the locked file (a file it creates is marked as server's), and returns
+// the budgets that moved or were added and the file as written.
+func updateBudgets(l *budgets.Locked, server string, checks gate.Checks, existing bool) ([]walk.MoveReport, *budgets.File, error) {
 	values, err := checks.Values()
 	if err != nil {
 		return nil, nil, err
@@ -906,7 +964,11 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks) ([]walk
 			values[c.Key] = c.Read
 		}
 	}
-	w, err := l.Write(values, server)
+	write := l.Write
+	if existing {
+		write = func(values map[string]int64, _ string) (*budgets.Written, error) { return l.WriteExisting(values) }
+	}
+	w, err := write(values, server)
 	if err != nil {
 		return nil, nil, err
 	}

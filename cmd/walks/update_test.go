@@ -49,7 +49,7 @@ func TestUpdateRefusesAFileChangedDuringTheRun(t *testing.T) {
 			if err := tc.change(); err != nil {
 				t.Fatal(err)
 			}
-			_, _, err := updateBudgets(l, "twin", checks)
+			_, _, err := updateBudgets(l, "twin", checks, false)
 			got, rerr := os.ReadFile(path)
 			if tc.want == "" {
 				if !errors.Is(err, budgets.ErrChanged) || !errors.Is(rerr, os.ErrNotExist) {
@@ -94,7 +94,7 @@ func TestConcurrentUpdatesLoseNoMove(t *testing.T) {
 				}
 				defer l.Unlock()
 				checks := gate.Checks{{Subject: key, Key: "FIRST_TASK_TOKENS." + key, Read: int64(100 + trial), Status: gate.Over}}
-				m, _, err := updateBudgets(l, "", checks)
+				m, _, err := updateBudgets(l, "", checks, false)
 				if err != nil {
 					t.Error(err)
 				}
@@ -126,7 +126,7 @@ func TestUpdateRefusesTwoReadingsOfOneKey(t *testing.T) {
 		{Subject: "x", Key: "A.b", Read: 5, Status: gate.OK},
 		{Subject: "y", Key: "A.b", Read: 6, Status: gate.OK},
 	}
-	if _, _, err := updateBudgets(l, "", checks); err == nil {
+	if _, _, err := updateBudgets(l, "", checks, false); err == nil {
 		t.Fatal("two walks set one budget: no error")
 	}
 }

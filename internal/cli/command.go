@@ -69,16 +69,17 @@ func NewCommand(name string, usage ...string) *Command {
 
 // The shared flags' help texts: one text per flag, whichever command has it.
 const (
-	jsonHelp     = "print the report as JSON on stdout, with exact integers, instead of the tables"
-	markdownHelp = "print the tables as Markdown, for a pull-request comment or a CI step summary"
-	junitHelp    = "also write a JUnit XML report to `FILE`: a test case per budget, failed when exceeded, skipped when no budget holds it"
-	githubHelp   = "speak to a GitHub Actions job: an annotation at the line at fault (a budget exceeded, at its line in the budget file), and the tables appended to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)"
-	budgetsHelp  = "hold what is read to the budgets in `FILE` (JSON, or TypeScript export const blocks)"
-	updateHelp   = "write what was read into what the run is held to: the --budgets FILE (only digits change; missing keys, blocks or the file itself are added), or measure snap's snapshot"
-	serverHelp   = "the server `NAME` whose numbers these are (default: twin for the embedded twin, the --url's host for walks run): --update refuses a budget file marked as another server's ($server), and marks a file it creates with it"
-	strictHelp   = "make a warning a finding (exit 1): a budget the file lacks, a budget nothing read, a client limit passed"
-	versionHelp  = "print the version (module version and VCS revision) and exit"
-	helpHelp     = "print this help"
+	jsonHelp           = "print the report as JSON on stdout, with exact integers, instead of the tables"
+	markdownHelp       = "print the tables as Markdown, for a pull-request comment or a CI step summary"
+	junitHelp          = "also write a JUnit XML report to `FILE`: a test case per budget, failed when exceeded, skipped when no budget holds it"
+	githubHelp         = "speak to a GitHub Actions job: an annotation at the line at fault (a budget exceeded, at its line in the budget file), and the tables appended to $GITHUB_STEP_SUMMARY (default: on when GITHUB_ACTIONS=true; --github=false turns it off)"
+	budgetsHelp        = "hold what is read to the budgets in `FILE` (JSON, or TypeScript export const blocks)"
+	updateHelp         = "write what was read into what the run is held to: the --budgets FILE (only digits change; missing keys, blocks or the file itself are added), or measure snap's snapshot"
+	updateExistingHelp = "; --update=existing moves only the numbers the file has and adds no key, block or file"
+	serverHelp         = "the server `NAME` whose numbers these are (default: twin for the embedded twin, the --url's host for walks run): --update refuses a budget file marked as another server's ($server), and marks a file it creates with it"
+	strictHelp         = "make a warning a finding (exit 1): a budget the file lacks, a budget nothing read, a client limit passed"
+	versionHelp        = "print the version (module version and VCS revision) and exit"
+	helpHelp           = "print this help"
 )
 
 // JSON defines --json.
@@ -101,6 +102,42 @@ func (c *Command) Budgets(p *string) { c.Flags.StringVar(p, "budgets", "", budge
 
 // Update defines --update, which rewrites what the run is held to.
 func (c *Command) Update(p *bool) { c.Flags.BoolVar(p, "update", false, updateHelp) }
+
+// UpdateExisting defines --update as Update does, and --update=existing,
+// which sets existing too: move the numbers the --budgets file has and add
+// no key, block or file.
+func (c *Command) UpdateExisting(p, existing *bool) {
+	f := c.Flags.VarPF(&updateValue{p, existing}, "update", "", updateHelp+updateExistingHelp)
+	f.NoOptDefVal = "true"
+}
+
+// updateValue is --update's value: a bool, or "existing".
+type updateValue struct{ on, existing *bool }
+
+func (v *updateValue) String() string {
+	switch {
+	case v.on == nil || !*v.on:
+		return "false"
+	case *v.existing:
+		return "existing"
+	}
+	return "true"
+}
+
+func (v *updateValue) Set(s string) error {
+	if s == "existing" {
+		*v.on, *v.existing = true, true
+		return nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("write --update, or --update=existing to move only the numbers the file has")
+	}
+	*v.on, *v.existing = b, false
+	return nil
+}
+
+func (v *updateValue) Type() string { return "bool" }
 
 // Server defines --server NAME, the server whose numbers a run reads.
 func (c *Command) Server(p *string) { c.Flags.StringVar(p, "server", "", serverHelp) }
