@@ -29,7 +29,7 @@ test: npm-deps ## Run the tests exactly as CI does (gofmt, vet also for macOS an
 
 # Packages that only tests import (servers, oracles and script commands for
 # tests): deadcode without -test sees them unreached, as it should.
-TESTSUPPORT := internal/(browsertest|junit/junittest|mcptest|nodeoracle|oddserver|proctest|scripttest|walktest)/
+TESTSUPPORT := internal/(browsertest|junit/junittest|mcptest|nodeoracle|oddserver|proctest|scripttest|walktest|infile/infiletest)/
 
 lint: ## Run staticcheck and deadcode (pinned versions); both must print nothing.
 	$(GO) run $(STATICCHECK) ./...

@@ -7,40 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/infile"
+	"github.com/readmeter/readmeter/internal/infile/infiletest"
 )
-
-// badFiles makes, in dir, the files no command may read: a FIFO, a link
-// to /dev/zero, and a sparse file one byte past cap. It returns their
-// paths by name; ext ends each name.
-func badFiles(t *testing.T, dir string, cap int64, ext string) map[string]string {
-	t.Helper()
-	bad := map[string]string{
-		"fifo":      filepath.Join(dir, "fifo"+ext),
-		"dev/zero":  filepath.Join(dir, "zero"+ext),
-		"too large": filepath.Join(dir, "large"+ext),
-	}
-	if err := syscall.Mkfifo(bad["fifo"], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("/dev/zero", bad["dev/zero"]); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(bad["too large"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(cap + 1); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	return bad
-}
 
 // TestEveryFileFlagRefusesBadFiles gives each flag or argument that names
 // a file a FIFO, a link to /dev/zero and a file past its cap: each is
@@ -66,7 +39,7 @@ func TestEveryFileFlagRefusesBadFiles(t *testing.T) {
 		{"config", infile.MaxText, []string{"config", "BAD"}},
 		{"config --budgets", infile.MaxText, []string{"config", "--budgets", "BAD", "BAD"}},
 	} {
-		bad := badFiles(t, t.TempDir(), tc.cap, ".json")
+		bad := infiletest.BadFiles(t, t.TempDir(), tc.cap, ".json")
 		for kind, path := range bad {
 			t.Run(tc.name+"/"+kind, func(t *testing.T) {
 				args := make([]string, len(tc.args))
