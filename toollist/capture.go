@@ -241,7 +241,7 @@ func parse(path string, data []byte, pg *pages, o Options) (*Capture, *pass, err
 	var err error
 	for later := true; ; later = false {
 		pre = prescan{pg: pg, size: len(data), counters: counters}
-		if walkTools && len(ts) > 0 {
+		if len(ts) > 0 {
 			pre.ts, pre.plan = ts, newPlan(ts)
 		}
 		// the workers measuring tools may be a few batches behind
@@ -325,7 +325,7 @@ func parse(path string, data []byte, pg *pages, o Options) (*Capture, *pass, err
 	if pres != nil {
 		p.figs, p.scans = pre.figs, pre.scans
 	}
-	if pres != nil && pre.plan != nil {
+	if pres != nil && len(ts) > 0 {
 		p.walked = &walked{used: pre.used}
 	}
 	if len(counters) > 0 {

@@ -341,8 +341,8 @@ type prescan struct {
 	mu      sync.Mutex
 	done    []*prescanned
 	pg      *pages // the mapping, whose pages a batch measured gives back
-	// the what-ifs applied to each tool measured, when asked for and the
-	// walk can follow them; used collects the tools the words applied to
+	// the what-ifs applied to each tool measured, when asked for; used
+	// collects the tools the words applied to
 	ts   []Transform
 	plan *plan
 	used []string
@@ -439,8 +439,8 @@ var batchTaken func(seq int)
 func (p *prescan) work() {
 	var mine []*prescanned
 	var r *runner
-	if p.plan != nil {
-		r = newRunner(nil, p.ts, p.plan)
+	if len(p.ts) > 0 {
+		r = newWorker(p.ts, p.plan)
 	}
 	var text []byte // the model-read text of the tool being counted
 	for b := range p.ch {
@@ -457,7 +457,7 @@ func (p *prescan) work() {
 	p.mu.Lock()
 	p.done = append(p.done, mine...)
 	if r != nil {
-		p.used = append(p.used, r.tw.used...)
+		p.used = append(p.used, r.used()...)
 	}
 	p.mu.Unlock()
 }

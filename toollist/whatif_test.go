@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,7 +57,7 @@ func savingLines(s []Saving) []string {
 
 // goWhatIf runs WhatIf on the capture at path and returns the outcome; the
 // message is the one of the capture written, as its own reader finds it.
-func goWhatIf(t *testing.T, path, combo string, w *Words) whatIfOutcome {
+func goWhatIf(t *testing.T, path, combo string, w *Words, parsed bool) whatIfOutcome {
 	t.Helper()
 	c, err := readCapture(path)
 	if err != nil {
@@ -64,6 +65,10 @@ func goWhatIf(t *testing.T, path, combo string, w *Words) whatIfOutcome {
 	}
 	defer c.Close()
 	var buf bytes.Buffer
+	whatIf := whatIf
+	if parsed {
+		whatIf = whatIfParsed
+	}
 	s, err := whatIf(c, nil, comboTransforms(combo, w), &buf)
 	if err != nil {
 		return whatIfOutcome{Err: true}
@@ -353,10 +358,8 @@ func TestWhatIfAgainstNode(t *testing.T) {
 				msg, _ := base64.StdEncoding.DecodeString(w.Message)
 				w.Message = string(msg)
 			}
-			got := goWhatIf(t, j.path, j.Combo, j.words)
-			walkTools = false
-			parsed := goWhatIf(t, j.path, j.Combo, j.words)
-			walkTools = true
+			got := goWhatIf(t, j.path, j.Combo, j.words, false)
+			parsed := goWhatIf(t, j.path, j.Combo, j.words, true)
 			if got.Err != w.Err || parsed.Err != w.Err {
 				t.Fatalf("refused: walk %v, parsed %v, Node %v", got.Err, parsed.Err, w.Err)
 			}
@@ -437,9 +440,7 @@ func TestWhatIfParallel(t *testing.T) {
 					t.Errorf("written on several goroutines:\n%.600s\non one:\n%.600s", a, b)
 				}
 			}
-			walkTools = false
-			parsed, perr := whatIf(c, nil, comboTransforms(combo, w), nil)
-			walkTools = true
+			parsed, perr := whatIfParsed(c, nil, comboTransforms(combo, w), nil)
 			if (err == nil) != (serr == nil) || (err == nil) != (perr == nil) || (err == nil) != (rerr[0] == nil) || (err == nil) != (rerr[1] == nil) {
 				t.Fatalf("errors: parallel %v, writing %v, parsed %v, while reading %v and %v", err, serr, perr, rerr[0], rerr[1])
 			}
@@ -549,4 +550,43 @@ func TestFiguresWhileWalking(t *testing.T) {
 			}
 		})
 	}
+}
+
+// whatIfParsed is whatIf with every tool transformed as a parsed value,
+// one after the other in the capture's order: the oracle the walk is held
+// to (Node is the oracle of both).
+func whatIfParsed(c *Capture, _ *pass, ts []Transform, w io.Writer) ([]Saving, error) {
+	savings := savingsOf(ts)
+	for k := range savings {
+		savings[k].Tools = []string{}
+	}
+	r := newRunner(c, ts, nil)
+	tool := func(i int) ([]byte, error) {
+		if err := r.one(i, w != nil); err != nil {
+			return nil, err
+		}
+		r.record(savings, i)
+		return r.res.out, nil
+	}
+	if w != nil {
+		em := &emitter{w: w}
+		if err := c.encode(em, tool); err != nil {
+			return nil, err
+		}
+		if err := em.flush(); err != nil {
+			return nil, err
+		}
+	} else {
+		for i := range c.Tools {
+			if _, err := tool(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, t := range ts {
+		if err := t.finish(); err != nil {
+			return nil, err
+		}
+	}
+	return savings, nil
 }
