@@ -35,6 +35,8 @@ type Capture struct {
 	// Savings holds the saving of each of Options.Transforms, in the
 	// order given, each against the result of the ones before.
 	Savings []Saving
+	// Profile is the byte profile, when Options.Profile asks for it.
+	Profile *ByteProfile
 
 	ans   *answer
 	unmap func() error
@@ -52,6 +54,9 @@ type Options struct {
 	// its own form (see the package doc). On an error, what was written is
 	// incomplete and must be thrown away.
 	Write io.Writer
+	// Profile asks for the byte profile (ProfileBytes, with Counters),
+	// made beside the rest: it reads the tools and nothing else.
+	Profile bool
 }
 
 // mapAbove is the size from which Open maps a capture instead of reading
@@ -115,7 +120,21 @@ func openBytes(path string, data []byte, o Options) (*Capture, error) {
 // result measures the capture, counts its tokens and applies the
 // what-ifs, taking what the validating pass p already did.
 func (c *Capture) result(p *pass, o Options) (_ *Capture, err error) {
+	var prof chan error
+	if o.Profile {
+		prof = make(chan error, 1)
+		go func() {
+			var err error
+			c.Profile, err = ProfileBytes(c, o.Counters...)
+			prof <- err
+		}()
+	}
 	defer func() {
+		if prof != nil {
+			if perr := <-prof; err == nil {
+				err = perr
+			}
+		}
 		if err != nil {
 			c.Close()
 		}

@@ -10,8 +10,8 @@
 //
 // Open reads a capture and computes, in one pass, every figure its
 // Options ask for: the figures always, the what-ifs' savings
-// (Transforms), the tokenizers' counts (Counters), and the capture
-// transformed (Write). OpenReader does the same for a capture that is not
+// (Transforms), the tokenizers' counts (Counters), the capture
+// transformed (Write) and the byte profile (Profile). OpenReader does the same for a capture that is not
 // a file (standard input).
 //
 // The stance: a tools/list answer is measured as the client that hands it to

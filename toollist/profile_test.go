@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/readmeter/readmeter/internal/benchcap"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
@@ -363,5 +365,31 @@ func TestProfileTokens(t *testing.T) {
 			}
 		}
 		c.Close()
+	}
+}
+
+// TestOpenProfile holds that the profile Open makes beside the what-ifs
+// is the one ProfileBytes makes of the capture alone, on a list long
+// enough to be measured and transformed on several goroutines.
+func TestOpenProfile(t *testing.T) {
+	data := benchcap.GenerateDefs(600, 1)
+	o := toollist.Options{Transforms: []toollist.Transform{toollist.Lean(), toollist.DropUnusedDefs(), toollist.HoistRepeated()}, Profile: true}
+	c, err := toollist.OpenReader("defs.json", bytes.NewReader(data), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := toollist.OpenReader("defs.json", bytes.NewReader(data), toollist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := toollist.ProfileBytes(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Profile == nil || !reflect.DeepEqual(c.Profile, want) {
+		t.Errorf("the profile made beside the what-ifs differs from the one made alone")
+	}
+	if len(c.Savings) != 3 {
+		t.Errorf("%d savings, want 3", len(c.Savings))
 	}
 }

@@ -589,7 +589,6 @@ func (r *runner) value(b []byte, i int, write bool) error {
 	return nil
 }
 
-
 // emitter writes the transformed capture in large pieces.
 type emitter struct {
 	w   io.Writer

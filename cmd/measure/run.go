@@ -647,7 +647,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		ts = append(ts, words.Transform())
 	}
 	ts = append(ts, finderTransforms(o)...)
-	opts := toollist.Options{Counters: asCounters(o.tokenizers), Transforms: ts}
+	opts := toollist.Options{Counters: asCounters(o.tokenizers), Transforms: ts, Profile: o.profile}
 	if out != nil {
 		opts.Write = out
 	}
@@ -695,8 +695,8 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if len(ts) > 0 {
 		r.warnings = append(r.warnings, transformWarnings(ts)...)
 	}
-	if err := measureProfile(r, o); err != nil {
-		return nil, err
+	if r.profile = c.Profile; r.profile != nil {
+		r.warnings = append(r.warnings, r.profile.Warnings...)
 	}
 	if o.descCeiling {
 		r.over = append(r.over, toollist.OverDescriptions(f, o.maxDescriptionChars)...)
