@@ -366,43 +366,11 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if fs.Changed("shuffle") {
 		r.rank = shuffleRank(r.specs, f.shuffle)
 	}
-	if f.shard != "" {
-		k, n, err := parseShard(f.shard)
-		if err != nil {
-			return nil, err
-		}
-		hash, err := walk.HashSpecs(r.specs)
-		if err != nil {
-			return nil, err
-		}
-		r.specs, r.shard = pickShard(r.specs, k, n)
-		r.shard.Specs, r.shard.Server, r.shard.Toolkit = hash, r.target, toolkitVersion()
-		if len(r.specs) == 0 {
-			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
-		}
+	if err := r.share(stderr, c); err != nil {
+		return nil, err
 	}
-	if r.shard != nil && f.budgetFile != "" {
-		if r.shard.Budgets, err = hashFile(f.budgetFile); err != nil {
-			return nil, c.Errorf("--budgets %s: %v", f.budgetFile, errors.Unwrap(err))
-		}
-	}
-	if f.base != "" {
-		if r.base, err = walk.ReadReport(f.base); err != nil {
-			return nil, err
-		}
-		if len(f.walks) > 0 || r.shard != nil { // compare the walks picked, not the ones left out as removed
-			picked := map[string]bool{}
-			for _, s := range r.specs {
-				picked[s.Name] = true
-			}
-			kept := r.base.Walks[:0:0]
-			for _, wr := range r.base.Walks {
-				if picked[wr.Walk] {
-					kept = append(kept, wr)
-				}
-			}
-			r.base.Walks = kept
-		}
+	if err := r.readBase(); err != nil {
+		return nil, err
 	}
 	// Last, so that nothing after it fails with the file locked.
 	r.server = budgets.RunServer(f.server, f.url, r.target == "twin")
@@ -410,6 +378,61 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// share keeps, with --shard, the walks of the share picked, and notes
+// what the share report must match: the specs, the server, the toolkit,
+// the budget file.
+func (r *walksRun) share(stderr io.Writer, c *cli.Command) error {
+	f := r.f
+	if f.shard == "" {
+		return nil
+	}
+	k, n, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
+	hash, err := walk.HashSpecs(r.specs)
+	if err != nil {
+		return err
+	}
+	r.specs, r.shard = pickShard(r.specs, k, n)
+	r.shard.Specs, r.shard.Server, r.shard.Toolkit = hash, r.target, toolkitVersion()
+	if len(r.specs) == 0 {
+		fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
+	}
+	if f.budgetFile != "" {
+		if r.shard.Budgets, err = hashFile(f.budgetFile); err != nil {
+			return c.Errorf("--budgets %s: %v", f.budgetFile, errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// readBase reads the --base report, keeping the walks picked (--walk,
+// --shard): the ones left out are not compared as removed.
+func (r *walksRun) readBase() error {
+	if r.f.base == "" {
+		return nil
+	}
+	var err error
+	if r.base, err = walk.ReadReport(r.f.base); err != nil {
+		return err
+	}
+	if len(r.f.walks) > 0 || r.shard != nil {
+		picked := map[string]bool{}
+		for _, s := range r.specs {
+			picked[s.Name] = true
+		}
+		kept := r.base.Walks[:0:0]
+		for _, wr := range r.base.Walks {
+			if picked[wr.Walk] {
+				kept = append(kept, wr)
+			}
+		}
+		r.base.Walks = kept
+	}
+	return nil
 }
 
 // run runs every walk against the server (with no --url, each run of a
