@@ -414,12 +414,9 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 	if o.output != "" {
 		path = filepath.Join(o.output, path)
 	}
-	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage(o.caps), path)
+	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage(o.caps), path, asCounters(tks))
 	if err != nil {
 		return timeoutHint(err)
-	}
-	if err := countTokens(t.capt, t.figs, tks); err != nil {
-		return err
 	}
 	r.t, r.figs = t, t.figs
 	r.lints = toollist.Lints(t.figs, nil)
