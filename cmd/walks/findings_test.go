@@ -24,7 +24,7 @@ func TestFindingsRendered(t *testing.T) {
 	rep := &walk.Report{Walks: []walk.WalkReport{
 		{Walk: "a", Spec: "a.yaml", Error: "walk a: a.yaml:7: step: no answer", OrderDependent: true},
 		{Walk: "b", Spec: "b.yaml", Differ: "run 2 read 3 bytes more", Unbudgeted: true,
-			Parts: []ledger.Part{{Name: "start", Bytes: 30, Tokens: 10}},
+			Parts:        []ledger.Part{{Name: "start", Bytes: 30, Tokens: 10}},
 			AnswerLimits: []walk.AnswerLimitReport{{Part: "start", Tool: "t", File: "b.yaml", Line: 4, Client: "claude-code", Limit: "output", Unit: "tokens", Max: 5, Read: 9}}},
 	}}
 	checks := gate.Checks{
