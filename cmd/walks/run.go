@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/twin"
@@ -604,9 +604,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 		}
 	}
 	if r.f.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return jsonout.Encode(stdout, rep)
 	}
 	printTables(stdout, rep, overTexts(v.found, escape.Term), r.base, r.f.markdown)
 	return nil
@@ -937,11 +935,11 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks, existin
 }
 
 func writeJSONFile(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, err := jsonout.Bytes(v)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("--report: %v", err)
 	}
 	return nil
