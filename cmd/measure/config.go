@@ -16,6 +16,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/progress"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
@@ -277,7 +278,7 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 	}
 
 	if o.json {
-		err := printCompact(stdout, configJSON(runs, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, checks))
+		err := jsonout.Write(stdout, configJSON(runs, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, checks))
 		if err != nil {
 			return err
 		}
