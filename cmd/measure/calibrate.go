@@ -9,6 +9,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
@@ -186,7 +187,7 @@ func runCalibrate(stdout, stderr io.Writer, args []string) error {
 	}
 	render(stdout, pt)
 	if *out != "" {
-		data := append(indent(nil, jsonjs.Stringify(toollist.CalibrationValue(cal)), nil), '\n')
+		data := append(jsonout.Indent(nil, jsonjs.Stringify(toollist.CalibrationValue(cal)), nil), '\n')
 		if err := atomicfile.Write(*out, data); err != nil {
 			return cli.Usage("-o %s: %v", *out, unwrapPath(err))
 		}

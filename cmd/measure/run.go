@@ -673,24 +673,8 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 			return nil, err
 		}
 	}
-	initPath := o.init
-	if initPath == "" && path != "-" {
-		if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
-			initPath = toollist.InitPath(path)
-		}
-	}
-	if initPath != "" {
-		if r.init, err = toollist.ReadInit(initPath); err != nil {
-			return nil, err
-		}
-		if r.init.Replaced > 0 {
-			r.warnings = append(r.warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
-				initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
-		}
-		if !r.init.HasInstructions {
-			// instructions are optional in MCP: a fact, not a fault
-			r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
-		}
+	if err := r.readInit(path, o.init); err != nil {
+		return nil, err
 	}
 	if len(ts) > 0 {
 		r.warnings = append(r.warnings, transformWarnings(ts)...)
@@ -698,6 +682,43 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	if r.profile = c.Profile; r.profile != nil {
 		r.warnings = append(r.warnings, r.profile.Warnings...)
 	}
+	if err := r.check(path, o); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// readInit reads the capture's init answer: initPath (--init), else
+// STEM.init.EXT beside the capture when there is one.
+func (r *report) readInit(path, initPath string) error {
+	if initPath == "" && path != "-" {
+		if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
+			initPath = toollist.InitPath(path)
+		}
+	}
+	if initPath == "" {
+		return nil
+	}
+	var err error
+	if r.init, err = toollist.ReadInit(initPath); err != nil {
+		return err
+	}
+	if r.init.Replaced > 0 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
+			initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
+	}
+	if !r.init.HasInstructions {
+		// instructions are optional in MCP: a fact, not a fault
+		r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
+	}
+	return nil
+}
+
+// check holds the capture measured (path) to the ceilings asked for,
+// then to the clients' limits: each client's, with --client, else the
+// lints.
+func (r *report) check(path string, o *options) error {
+	f := r.figures
 	if o.descCeiling {
 		r.over = append(r.over, toollist.OverDescriptions(f, o.maxDescriptionChars)...)
 	}
@@ -706,10 +727,10 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	if len(o.profiles) > 0 {
 		if err := measureClients(r, o); err != nil {
-			return nil, err
+			return err
 		}
 		r.estimates = estimates(r, o.calib)
-		return r, nil
+		return nil
 	}
 	r.lints = toollist.Lints(f, r.init)
 	for _, l := range r.lints {
@@ -719,7 +740,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 		r.warnings = append(r.warnings, where+": "+l.Text)
 	}
-	return r, nil
+	return nil
 }
 
 // tokenizerFlag defines --tokenizer, one text for measure and its
