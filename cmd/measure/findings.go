@@ -170,7 +170,7 @@ func (f *finding) annotation() ghactions.Annotation {
 	}
 	switch f.kind {
 	case overBudget:
-		a.Message = cli.OverBy(f.key, -f.check.Slack(), unitName(f.key)) + "\n" + a.Message
+		a = cli.OverAnnotation(f.check, unitName(f.key), a.Message)
 	case overCeiling:
 		a.Title = f.over.What + " ceiling"
 	case clientLimit:
