@@ -74,7 +74,7 @@ func measureProfile(r *report, o *options) error {
 	if err := computeProfile(r, o); err != nil {
 		return err
 	}
-	r.warnings = append(r.warnings, r.profile.Warnings...)
+	r.caution(r.profile.Warnings...)
 	return nil
 }
 
