@@ -59,7 +59,8 @@ and the tool-count limits to the whole setup.
 --client NAME says which client the file is for: initialize declares what
 NAME declares, and each server is counted as NAME reads it (see measure
 --help, Clients), every tool loaded, its tools named by NAME's rule from the
-server's key in the file (mcp__KEY__TOOL for Claude Code); its cuts and
+server's key in the file (mcp__KEY__TOOL for Claude Code; VS Code takes
+the server's own serverInfo name, the key when it gives none); its cuts and
 names refused are the lints, its cap is of every server's tools together. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
 TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
 --budget total=TOKENS, or --budgets FILE).
