@@ -409,6 +409,10 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if err := r.loadBudgets(stderr, "run"); err != nil {
 		return nil, err
 	}
+	if err := checkBudgetValues(stderr, r.budgets, r.specs); err != nil {
+		r.unlock()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -422,6 +426,9 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		return nil, cli.Usage("run: %v", err)
 	}
 	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout, HTTPClient: allow.client()}
+	if r.budgets != nil {
+		opts.Budget = budgetValue(r.budgets)
+	}
 	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
@@ -811,6 +818,41 @@ func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec, update bool) error {
 	return nil
 }
 
+// checkBudgetValues refuses, before anything runs, a walk that reads a
+// {{budget.KEY}} the budget file lacks (bf nil: any, for want of
+// --budgets), or whose repeat count, read from it, is past its max: each
+// mistake one line naming the spec's file and line, exit 2.
+func checkBudgetValues(stderr io.Writer, bf *budgets.File, specs []*walk.Spec) error {
+	var errs walk.SpecErrors
+	for _, s := range specs {
+		if bf == nil {
+			for _, b := range s.BudgetNames() {
+				errs = append(errs, &walk.SpecError{File: b.File, Line: b.Line, Msg: fmt.Sprintf("{{budget.%s}} is read from the budget file: give --budgets FILE", b.Key)})
+			}
+			continue
+		}
+		var se walk.SpecErrors
+		if err := s.CheckBudgets(budgetValue(bf), bf.Path); errors.As(err, &se) {
+			errs = append(errs, se...)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+	}
+	return cli.SilentUsage
+}
+
+// budgetValue looks a budget's value up in bf, for {{budget.KEY}}.
+func budgetValue(bf *budgets.File) func(string) (int64, bool) {
+	return func(key string) (int64, bool) {
+		b, ok := bf.Get(key)
+		return b.Value, ok
+	}
+}
+
 func countUnbudgeted(rep *walk.Report) int {
 	n := 0
 	for _, w := range rep.Walks {
@@ -996,10 +1038,11 @@ func writeJSONFile(path string, v any) error {
 
 // checkSpecs parses and checks specs without running them.
 func checkSpecs(stdout, stderr io.Writer, args []string) error {
-	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v]")
-	c.Doc = "Parses and checks specs; sends nothing. Each mistake is one line naming\nits spec file and line.\n"
+	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v] [--budgets FILE]")
+	c.Doc = "Parses and checks specs; sends nothing. Each mistake is one line naming\nits spec file and line. With --budgets, every {{budget.KEY}} a spec reads\nmust be in the file (and a repeat's count read from it within its max).\n"
 	fs := c.Flags
 	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
+	budgetFile := fs.String("budgets", "", "check every {{budget.KEY}} the specs read against the budget `FILE` (JSON, or TypeScript export const blocks)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return err
 	}
@@ -1013,6 +1056,15 @@ func checkSpecs(stdout, stderr io.Writer, args []string) error {
 	specs, err := loadSpecs(stderr, fs.Args(), vars, nil)
 	if err != nil {
 		return err
+	}
+	if *budgetFile != "" {
+		bf, err := budgets.Load(*budgetFile)
+		if err != nil {
+			return err
+		}
+		if err := checkBudgetValues(stderr, bf, specs); err != nil {
+			return err
+		}
 	}
 	for _, s := range specs {
 		counted := 0
