@@ -87,7 +87,7 @@ func (s *Spec) Processes() []SpecError {
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
 	for i := 0; i < len(all); i++ {
 		st := all[i]
-		if g := st.Group(); g != nil {
+		if g := st.inner(); g != nil {
 			all = append(all, g...)
 			continue
 		}
@@ -124,13 +124,15 @@ func clipArgv(argv []string) string {
 	return strconv.Quote(argv[0])
 }
 
-// Flat returns the walk's steps with each together step's steps in its
-// place.
-func (s *Spec) Flat() []*Step {
+// Flat returns the walk's steps with each together step's steps, and
+// each repeated use step's steps (once), in its place.
+func (s *Spec) Flat() []*Step { return flat(s.Steps) }
+
+func flat(steps []*Step) []*Step {
 	var out []*Step
-	for _, st := range s.Steps {
-		if g := st.Group(); g != nil {
-			out = append(out, g...)
+	for _, st := range steps {
+		if g := st.inner(); g != nil {
+			out = append(out, flat(g)...)
 			continue
 		}
 		out = append(out, st)
@@ -225,7 +227,7 @@ type Step struct {
 	// Setup is true for a set-up step.
 	Setup bool
 	// Action is what the step does: an *HTTPRequest, *MCPRequest,
-	// *DocSource, *ExecCommand, *KeyStep, *PKCEStep or *Together.
+	// *DocSource, *ExecCommand, *KeyStep, *PKCEStep, *Together or *Loop.
 	Action Action
 
 	// Repeat, when set, sends the step again while a kept value says
@@ -243,6 +245,18 @@ type Step struct {
 func (s *Step) Group() []*Step {
 	if t, ok := s.Action.(*Together); ok {
 		return t.Steps
+	}
+	return nil
+}
+
+// inner returns the steps a step holds: a together step's, or a repeated
+// use step's (Loop); nil for a step of any other kind.
+func (s *Step) inner() []*Step {
+	switch a := s.Action.(type) {
+	case *Together:
+		return a.Steps
+	case *Loop:
+		return a.Steps
 	}
 	return nil
 }
