@@ -199,15 +199,12 @@ func runCalibrate(stdout, stderr io.Writer, args []string) error {
 // clientOf measures what the client of p reads of the capture at path,
 // with its init answer when one is beside it, counting o200k tokens too.
 func clientOf(path string, p *toollist.Profile, o200k *tokenize.Tokenizer) (*toollist.ClientFigures, error) {
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{})
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	f, err := toollist.Measure(c)
-	if err != nil {
-		return nil, err
-	}
+	f := c.Figures
 	var in *toollist.Init
 	if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
 		if in, err = toollist.ReadInit(toollist.InitPath(path)); err != nil {

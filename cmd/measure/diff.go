@@ -336,19 +336,12 @@ func readFiguresCounted(path string, tks []*tokenize.Tokenizer) (*toollist.Figur
 	if err != nil || len(tks) == 0 {
 		return f, err
 	}
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{Counters: asCounters(tks)})
 	if err != nil {
 		return f, nil // a report: its own counts, if any
 	}
 	defer c.Close()
-	f, err = toollist.Measure(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := countTokens(c, f, tks); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return c.Figures, nil
 }
 
 // toolTokens returns a tool of f's tokens in unit, and whether it has
@@ -512,7 +505,7 @@ func growthValue(unit string, limits []growthLimit, grown []growth) jsonjs.Value
 // whyChanges reads both captures and attributes the change between them.
 func whyChanges(oldPath, newPath string) ([]toollist.Change, error) {
 	read := func(path string) (*toollist.Capture, error) {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			if _, rerr := toollist.ReadFigures(path); rerr == nil {
 				return nil, cli.Usage("diff --why: %s is a report: --why compares what the tools say, so give the capture itself", path)

@@ -223,7 +223,7 @@ type snapSet struct {
 
 // snapshot returns a capture's snapshot.
 func snapshot(path string) (*snapSet, error) {
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 // is left alone.
 func TestSnapUpgradesLegacy(t *testing.T) {
 	capture := filepath.Join("..", "..", "toollist", "testdata", "demo.json")
-	c, err := toollist.Read(capture)
+	c, err := toollist.Open(capture, toollist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

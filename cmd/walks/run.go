@@ -290,7 +290,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
 	fs.BoolVar(&f.summary, "summary", false, "with --budgets: end the tables with one line: how many budgets held, and the tightest slack (or the budget passed by most)")
-	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, and a request elsewhere fails its step, nothing sent (docs/specs.md)")
+	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, a URL written out to another host is refused before anything runs (exit 2), one whose host is a template fails its step, nothing sent (docs/specs.md)")
 	fs.BoolVar(&f.noExec, "no-exec", false, "refuse, before anything runs (exit 2), every walk with a step that starts a process: exec, doc: {exec}, an mcp server's command (for specs you do not trust: docs/specs.md)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return nil, err
@@ -335,6 +335,16 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 		if refused > 0 {
 			return nil, cli.SilentUsage
 		}
+	}
+	allow, err := newAllowHosts(f.allowHost, f.url)
+	if err != nil {
+		return nil, cli.Usage("run: %v", err)
+	}
+	if refused := refusedHosts(r.specs, allow); len(refused) > 0 {
+		for _, e := range refused {
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+		}
+		return nil, cli.SilentUsage
 	}
 	r.own = f.url == ""
 	if r.own && !needsTwin(r.specs) {
@@ -948,9 +958,15 @@ func writeJSONFile(path string, v any) error {
 // checkSpecs parses and checks specs without running them.
 func checkSpecs(stdout, stderr io.Writer, args []string) error {
 	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v]")
-	c.Doc = "Parses and checks specs; sends nothing. Each mistake is one line naming\nits spec file and line.\n"
+	c.Doc = `Parses and checks specs; sends nothing. Each mistake is one line naming
+its spec file and line. A URL written out whole (http://HOST/..., the host
+not a template) to a host walks run would refuse is a mistake: the --url
+host and loopback are allowed, and each --allow-host, as for walks run.
+`
 	fs := c.Flags
 	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
+	base := fs.String("url", "", "the `BASE` URL walks run will be given: its host is allowed")
+	hosts := fs.StringArray("allow-host", nil, "a `HOST` walks run will be allowed to reach (repeatable), as walks run --allow-host")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return err
 	}
@@ -964,6 +980,16 @@ func checkSpecs(stdout, stderr io.Writer, args []string) error {
 	specs, err := loadSpecs(stderr, fs.Args(), vars, nil)
 	if err != nil {
 		return err
+	}
+	allow, err := newAllowHosts(*hosts, *base)
+	if err != nil {
+		return cli.Usage("check: %v", err)
+	}
+	if refused := refusedHosts(specs, allow); len(refused) > 0 {
+		for _, e := range refused {
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+		}
+		return cli.SilentUsage
 	}
 	for _, s := range specs {
 		counted := 0
