@@ -27,7 +27,8 @@ var pkceOutputs = []string{"verifier", "challenge", "method"}
 
 // Check finds, before anything is sent, every {{name}} that nothing defines
 // when it is used, and every mcp step naming a server the walk lacks. vars
-// are the --var values; env looks up the environment.
+// are the --var values; env looks up the environment. A {{budget.KEY}} is
+// checked for its form only: CheckBudgets holds it to a budget file.
 func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) error {
 	var errs SpecErrors
 	defined := map[string]bool{}
