@@ -56,7 +56,7 @@ func TestSlice16(t *testing.T) {
 }
 
 func TestRenderTypeScript(t *testing.T) {
-	c, err := Parse("fn.json", []byte(`{"tools":[{"name":"search","description":"Find things.\nFast.","inputSchema":{"type":"object","properties":{
+	c, err := parseCapture("fn.json", []byte(`{"tools":[{"name":"search","description":"Find things.\nFast.","inputSchema":{"type":"object","properties":{
 		"query":{"type":"string","description":"What to find"},
 		"kind":{"type":"string","enum":["a","b\""]},
 		"limit":{"type":["integer","null"]},
@@ -68,7 +68,7 @@ func TestRenderTypeScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Measure(c)
+	f, err := measure(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,11 +247,11 @@ func TestClientsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range paths {
-		c, err := Read(path)
+		c, err := readCapture(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := Measure(c)
+		f, err := measure(c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,11 +291,11 @@ func TestClientFindings(t *testing.T) {
 		}
 		tools = append(tools, fmt.Sprintf(`{"name":"t%d%s","description":%q,"inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}`, i, strings.Repeat("x", 61*(i/129)), desc))
 	}
-	c, err := Parse("made.json", []byte(`{"tools":[`+strings.Join(tools, ",")+`]}`))
+	c, err := parseCapture("made.json", []byte(`{"tools":[`+strings.Join(tools, ",")+`]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := Measure(c)
+	f, _ := measure(c, nil)
 	in := &Init{HasInstructions: true, Instructions: strings.Repeat("i", 3000), Chars: 3000}
 	kinds := func(name string) map[string]int {
 		p, _ := ClientProfile(name)

@@ -81,10 +81,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
-	f, err := toollist.Measure(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := c.Figures
 	if p.ModelReadBytes != f.ModelReadBytes {
 		t.Errorf("%s: the profile counts %d model-read bytes, Measure %d", label, p.ModelReadBytes, f.ModelReadBytes)
 	}
@@ -134,7 +131,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 	}
 	// the savings through WhatIf are Node's sums
 	for _, tr := range []toollist.Transform{toollist.DropUnusedDefs(), toollist.HoistRepeated()} {
-		ss, err := toollist.WhatIf(c, []toollist.Transform{tr}, nil)
+		ss, err := toollist.SavingsOf(c, tr)
 		if err != nil {
 			t.Fatalf("%s: %v", label, err)
 		}
@@ -158,7 +155,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 
 func TestProfileAgainstNode(t *testing.T) {
 	for _, path := range profileCaptures(t) {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			continue // the captures that are refused are refused by Measure's tests
 		}
@@ -177,13 +174,13 @@ func TestProfileGeneratedAgainstNode(t *testing.T) {
 			tools = append(tools, genTool(r, i))
 		}
 		data := []byte(`{"tools":[` + strings.Join(tools, ",") + `]}`)
-		c, err := toollist.Parse(fmt.Sprintf("gen-%d.json", seed), data)
+		c, err := toollist.OpenReader(fmt.Sprintf("gen-%d.json", seed), bytes.NewReader(data), toollist.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
 		checkAgainstNode(t, fmt.Sprintf("seed %d", seed), c)
 		drop, hoist := toollist.DropUnusedDefs(), toollist.HoistRepeated()
-		ss, err := toollist.WhatIf(c, []toollist.Transform{drop, hoist}, nil)
+		ss, err := toollist.SavingsOf(c, drop, hoist)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +297,7 @@ func FuzzFinders(f *testing.F) {
 		if err != nil || tool.Kind() != jsonjs.Object {
 			return
 		}
-		c, err := toollist.Parse("fuzz.json", []byte(`{"tools":[`+string(text)+`]}`))
+		c, err := toollist.OpenReader("fuzz.json", bytes.NewReader([]byte(`{"tools":[`+string(text)+`]}`)), toollist.Options{})
 		if err != nil {
 			return
 		}
@@ -333,7 +330,7 @@ func TestProfileTokens(t *testing.T) {
 	}
 	counters := []toollist.Counter{toks[0], toks[1]}
 	for _, path := range append(profileCaptures(t), "testdata/demo.json") {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			continue
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// WhatIf applies the transforms to every tool, in order, and reports each
+// whatIf applies the transforms to every tool, in order, and reports each
 // one's saving against the result of the ones before. When w is not nil it
 // also writes the capture, transformed, to w in the capture's own form (see
 // the package doc), tool by tool as they are done; on an error, what was
@@ -25,22 +25,29 @@ import (
 // repeated, escaped or integer-like key), or that the words transform
 // cannot apply to, is parsed and transformed as a value instead, as is
 // every tool when more than three transforms or two word sets are given.
-func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
+//
+// The validating pass p (nil for none) walked the tools it measured when
+// p.walked is not nil: only the rest are transformed here.
+func whatIf(c *Capture, p *pass, ts []Transform, w io.Writer) (_ []Saving, err error) {
 	defer c.pg.caught(c.pg.guard(), &err)
 	savings := make([]Saving, len(ts))
 	for k, t := range ts {
 		savings[k] = Saving{Name: t.Name(), Tools: []string{}}
 	}
-	var p *plan
+	var pl *plan
 	if walkTools {
-		p = newPlan(ts)
+		pl = newPlan(ts)
+	}
+	var wk *walked
+	if p != nil {
+		wk = p.walked
 	}
 	switch {
-	case w != nil && p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
-		err = whatIfWrite(c, ts, p, savings, w)
+	case w != nil && pl != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
+		err = whatIfWrite(c, ts, pl, savings, w)
 	case w != nil:
 		em := &emitter{w: w, buf: make([]byte, 0, 64<<10)}
-		r := newRunner(c, ts, p)
+		r := newRunner(c, ts, pl)
 		back := c.behindFrom(0)
 		err = c.encode(em, func(i int) ([]byte, error) {
 			back.at(c.Tools[i])
@@ -53,12 +60,12 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
 		if err == nil {
 			err = em.flush()
 		}
-	case p != nil && c.walked.matches(ts):
-		err = c.whatIfWalked(ts, p, savings)
-	case p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
-		err = whatIfParallel(c, ts, p, savings)
+	case pl != nil && wk != nil:
+		err = c.whatIfWalked(p, ts, pl, savings)
+	case pl != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
+		err = whatIfParallel(c, ts, pl, savings)
 	default:
-		r := newRunner(c, ts, p)
+		r := newRunner(c, ts, pl)
 		back := c.behindFrom(0)
 		for i := range c.Tools {
 			back.at(c.Tools[i])
@@ -68,7 +75,9 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
 			r.record(savings, i)
 		}
 	}
-	c.walked = nil
+	if p != nil {
+		p.walked = nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +90,9 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
 }
 
 // walked is what the what-ifs found of the tools measured while the
-// capture was read (ReadWith): Measure takes each batch's pieces from the
-// batches it copies (before Measure, they are read from the batches).
+// capture was validated: measure takes each batch's pieces from the
+// batches it copies (before measure, they are read from the batches).
 type walked struct {
-	ts      []Transform
 	used    []string // the tools the words applied to
 	batches []walkedBatch
 }
@@ -103,20 +111,6 @@ func (wk *walked) take(pre []*prescanned) {
 	for _, b := range pre {
 		wk.batches = append(wk.batches, walkedBatch{start: b.start, n: len(b.tools), pieces: b.pieces})
 	}
-}
-
-// matches reports whether the what-ifs were applied while reading, and
-// were ts.
-func (wk *walked) matches(ts []Transform) bool {
-	if wk == nil || len(wk.ts) != len(ts) {
-		return false
-	}
-	for k := range ts {
-		if wk.ts[k] != ts[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // piece is a run of tools' savings, or a tool the walk left to the parsed
@@ -202,14 +196,14 @@ func (r *runner) changed() bool {
 // whatIfWalked adds up what the walk found of the tools while they were
 // measured, and transforms the rest: the tools no batch held, and those
 // the walk left to the parsed path.
-func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error {
-	wk := c.walked
+func (c *Capture) whatIfWalked(ps *pass, ts []Transform, p *plan, savings []Saving) error {
+	wk := ps.walked
 	for _, name := range wk.used {
 		p.words.used[name] = true
 	}
-	if c.pre != nil { // not measured yet
-		wk.take(c.pre)
-		for _, b := range c.pre {
+	if ps.pre != nil { // not measured yet
+		wk.take(ps.pre)
+		for _, b := range ps.pre {
 			b.pieces = nil
 		}
 	}
@@ -737,7 +731,7 @@ func newPlan(ts []Transform) *plan {
 	return p
 }
 
-// toolWalk walks one tool's text (see WhatIf).
+// toolWalk walks one tool's text (see whatIf).
 type toolWalk struct {
 	p       *plan
 	b       []byte

@@ -297,7 +297,7 @@ func prefixNames(steps []*Step, prefix string, vars ...string) {
 	// A together step's steps keep and fill as any other step does.
 	all := append([]*Step{}, steps...)
 	for i := 0; i < len(all); i++ {
-		all = append(all, all[i].inner()...)
+		all = append(all, all[i].Group()...)
 	}
 	steps = all
 	defined := map[string]bool{}
@@ -457,7 +457,7 @@ func (s *Spec) BudgetNames() []BudgetName {
 				add(st.File, kv.Line, kv.Value)
 			}
 		}
-		all = slices.Insert(all, i+1, st.inner()...)
+		all = slices.Insert(all, i+1, st.Group()...)
 	}
 	return out
 }
@@ -477,7 +477,7 @@ func (s *Spec) CheckBudgets(budget func(key string) (int64, bool), file string) 
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
 	for i := 0; i < len(all); i++ {
 		st := all[i]
-		all = slices.Insert(all, i+1, st.inner()...)
+		all = slices.Insert(all, i+1, st.Group()...)
 		l, ok := st.Action.(*Loop)
 		if !ok {
 			continue

@@ -79,7 +79,7 @@ func measureProfile(r *report, o *options) error {
 }
 
 // computeProfile sets the report's profile and touches nothing else of the
-// report, so it may run while the what-ifs walk the same capture.
+// report.
 func computeProfile(r *report, o *options) error {
 	counters := make([]toollist.Counter, len(o.tokenizers))
 	for i, t := range o.tokenizers {
