@@ -34,7 +34,7 @@ func stepNeedsBase(st *Step) bool {
 	case *MCPRequest:
 		return a.Inline != nil && serverNeedsBase(a.Inline)
 	case *Together, *Loop:
-		for _, g := range st.inner() {
+		for _, g := range st.Group() {
 			if stepNeedsBase(g) {
 				return true
 			}

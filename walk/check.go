@@ -27,7 +27,8 @@ var pkceOutputs = []string{"verifier", "challenge", "method"}
 
 // Check finds, before anything is sent, every {{name}} that nothing defines
 // when it is used, and every mcp step naming a server the walk lacks. vars
-// are the --var values; env looks up the environment.
+// are the --var values; env looks up the environment. A {{budget.KEY}} is
+// checked for its form only: CheckBudgets holds it to a budget file.
 func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) error {
 	var errs SpecErrors
 	defined := map[string]bool{}
@@ -296,7 +297,7 @@ func prefixNames(steps []*Step, prefix string, vars ...string) {
 	// A together step's steps keep and fill as any other step does.
 	all := append([]*Step{}, steps...)
 	for i := 0; i < len(all); i++ {
-		all = append(all, all[i].inner()...)
+		all = append(all, all[i].Group()...)
 	}
 	steps = all
 	defined := map[string]bool{}
@@ -456,7 +457,7 @@ func (s *Spec) BudgetNames() []BudgetName {
 				add(st.File, kv.Line, kv.Value)
 			}
 		}
-		all = slices.Insert(all, i+1, st.inner()...)
+		all = slices.Insert(all, i+1, st.Group()...)
 	}
 	return out
 }
@@ -476,7 +477,7 @@ func (s *Spec) CheckBudgets(budget func(key string) (int64, bool), file string) 
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
 	for i := 0; i < len(all); i++ {
 		st := all[i]
-		all = slices.Insert(all, i+1, st.inner()...)
+		all = slices.Insert(all, i+1, st.Group()...)
 		l, ok := st.Action.(*Loop)
 		if !ok {
 			continue

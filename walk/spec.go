@@ -87,7 +87,7 @@ func (s *Spec) Processes() []SpecError {
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
 	for i := 0; i < len(all); i++ {
 		st := all[i]
-		if g := st.inner(); g != nil {
+		if g := st.Group(); g != nil {
 			all = append(all, g...)
 			continue
 		}
@@ -131,7 +131,7 @@ func (s *Spec) Flat() []*Step { return flat(s.Steps) }
 func flat(steps []*Step) []*Step {
 	var out []*Step
 	for _, st := range steps {
-		if g := st.inner(); g != nil {
+		if g := st.Group(); g != nil {
 			out = append(out, flat(g)...)
 			continue
 		}
@@ -240,18 +240,10 @@ type Step struct {
 	Expect Expect
 }
 
-// Group returns the steps of a together step, sent at once; nil for a
+// Group returns the steps a step holds: a together step's, sent at once,
+// or a repeated use step's (a *Loop), run in order each round; nil for a
 // step of any other kind.
 func (s *Step) Group() []*Step {
-	if t, ok := s.Action.(*Together); ok {
-		return t.Steps
-	}
-	return nil
-}
-
-// inner returns the steps a step holds: a together step's, or a repeated
-// use step's (Loop); nil for a step of any other kind.
-func (s *Step) inner() []*Step {
 	switch a := s.Action.(type) {
 	case *Together:
 		return a.Steps
