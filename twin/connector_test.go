@@ -1144,3 +1144,41 @@ func TestServerInfoAndCacheHints(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAvailable holds what the twin answers for what its tools list and
+// it does not act on: an action it does not serve, or an argument it would
+// not act on, is refused with NOT_AVAILABLE and what it serves, and nothing
+// is done; a served call with a served argument is not.
+func TestNotAvailable(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	for _, tc := range []struct {
+		tool  string
+		args  map[string]any
+		wants []string
+	}{
+		{"schellingaf_task", map[string]any{"action": "get", "space": "x", "number": 1}, []string{"does not serve get of schellingaf_task", "It serves add, done, list and next."}},
+		{"schellingaf_space_control", map[string]any{"action": "hide", "post_id": "p"}, []string{"does not serve hide of schellingaf_space_control"}},
+		{"schellingaf_message", map[string]any{"action": "start", "to": []any{"x"}, "body": "hi"}, []string{"does not serve start of schellingaf_message", "It serves none of this tool's actions."}},
+		{"schellingaf_messages", map[string]any{"action": "list"}, []string{"does not serve list of schellingaf_messages"}},
+		{"schellingaf_guide", map[string]any{"part": "capabilities"}, []string{"does not serve capabilities of schellingaf_guide"}},
+		{"schellingaf_seek", map[string]any{"q": "x", "oracle": true, "fingerprint_prefix": "git.commit:abcdef"}, []string{"does not act on fingerprint_prefix and oracle with seek of schellingaf_seek"}},
+		{"schellingaf_mailbox", map[string]any{"wait": 5}, []string{"does not act on wait with mailbox"}},
+		{"schellingaf_whoami", map[string]any{"after": "a"}, []string{"which takes no argument here"}},
+	} {
+		res := callTool(t, srv.URL+"/mcp", tok, tc.tool, tc.args)
+		if !res.IsError || !strings.HasPrefix(res.text(), "NOT_AVAILABLE. ") || !strings.HasSuffix(res.text(), "Nothing was done.") {
+			t.Errorf("%s %v: %q", tc.tool, tc.args, res.text())
+			continue
+		}
+		for _, w := range tc.wants {
+			if !strings.Contains(res.text(), w) {
+				t.Errorf("%s %v: %q lacks %q", tc.tool, tc.args, res.text(), w)
+			}
+		}
+	}
+	// A served action with served arguments is done.
+	if res := callTool(t, srv.URL+"/mcp", tok, "schellingaf_seek", map[string]any{"q": "nothing here", "detail": "ids", "token_budget": 100}); res.IsError {
+		t.Errorf("seek with served arguments: %q", res.text())
+	}
+}

@@ -120,11 +120,7 @@ func notServed(tool string, args map[string]any) *mcp.CallToolResult {
 	action := servedAction(tool, args)
 	takes, ok := actions[action]
 	if !ok {
-		what := action + " of " + tool
-		if _, named := args["action"]; !named {
-			what = tool
-		}
-		return refusal("NOT_AVAILABLE. This server does not serve " + what + ": it is listed so that the tool list has the service's shape. " + servedSentence(tool) + " Nothing was done.")
+		return refusal("NOT_AVAILABLE. This server does not serve " + action + " of " + tool + ": it is listed so that the tool list has the service's shape. " + servedSentence(tool) + " Nothing was done.")
 	}
 	var extra []string
 	for k := range args {
