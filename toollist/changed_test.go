@@ -253,7 +253,7 @@ func TestPrescanStaysNear(t *testing.T) {
 	var seen atomic.Int64 // the last batch taken while the first was held up
 	var held atomic.Bool
 	held.Store(true)
-	batchTaken = func(seq int) {
+	testhook.BatchTaken = func(seq int) {
 		if seq == 0 {
 			time.Sleep(200 * time.Millisecond) // long enough for the pass to run to the end, were it let
 			held.Store(false)
@@ -268,7 +268,7 @@ func TestPrescanStaysNear(t *testing.T) {
 			}
 		}
 	}
-	defer func() { batchTaken = nil }()
+	defer func() { testhook.BatchTaken = nil }()
 	c, err := Open(path, Options{Transforms: []Transform{Lean()}})
 	if err != nil {
 		t.Fatal(err)
