@@ -92,11 +92,6 @@ type answer struct {
 // index them.
 var findPaths = [][]string{{"result"}, {"error"}, {"jsonrpc"}, {"tools"}, {"result", "tools"}}
 
-// findWhileValidating chooses the one validating pass that also finds the
-// result and tools; tests turn it off to compare with validating first and
-// locating after.
-var findWhileValidating = true
-
 const (
 	findResult = iota
 	findError
@@ -194,7 +189,7 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each elemFun
 		// in place of the answer (a login page, the server's home page).
 		return nil, inputErr(path, "an HTML or XML page, not a %s: save what the MCP endpoint answers (measure capture -o FILE URL takes it)", what)
 	}
-	if later && len(data) >= utf8Later && findWhileValidating {
+	if later && len(data) >= utf8Later {
 		if eventstream.Sniff(data) {
 			return a.readEventsLater(data, pg, what)
 		}
@@ -218,19 +213,15 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each elemFun
 			a.wire--
 			a.newline = true
 		}
-		if findWhileValidating {
-			var checked func(k, i int, elem []byte)
-			if each != nil {
-				checked = func(k, i int, elem []byte) { each(k, i, elem, false) }
-			}
-			found, err := jsonjs.ValidateFindEach(a.text, checked, findPaths...)
-			if err != nil {
-				return nil, inputErr(path, "%v", err)
-			}
-			a.found = found
-		} else if err := jsonjs.Validate(a.text); err != nil {
+		var checked func(k, i int, elem []byte)
+		if each != nil {
+			checked = func(k, i int, elem []byte) { each(k, i, elem, false) }
+		}
+		found, err := jsonjs.ValidateFindEach(a.text, checked, findPaths...)
+		if err != nil {
 			return nil, inputErr(path, "%v", err)
 		}
+		a.found = found
 		a.msg = a.text
 	}
 	return a, a.locateResult(what)
@@ -372,11 +363,6 @@ func (a *answer) readEventsLater(data []byte, pg *pages, what string) (*answer, 
 	return a, a.locateResult(what)
 }
 
-// checkEventData makes findEvent check each event's data as the scan
-// reaches it; tests turn it off to compare with the data checked once
-// each event is read.
-var checkEventData = true
-
 // findEvent reads the event stream (with the module's one event-stream
 // reader) and keeps the first event whose data is a JSON-RPC response.
 // Every event's data must be JSON: it is checked as the scan reaches it
@@ -387,10 +373,7 @@ var checkEventData = true
 func (a *answer) findEvent() (syntax bool, err error) {
 	t := a.text
 	d := &eventData{}
-	var o eventstream.Options
-	if checkEventData {
-		o.Data = d
-	}
+	o := eventstream.Options{Data: d}
 	for ev, err := range eventstream.NewBytesWith(t, o).Events() {
 		if err == errEventData {
 			return true, a.eventError(ev, eventText(t, ev.Lines), nil)
@@ -402,7 +385,7 @@ func (a *answer) findEvent() (syntax bool, err error) {
 			continue // a priming event
 		}
 		msg := ev.Data
-		if !checkEventData || !d.chk.Valid() {
+		if !d.chk.Valid() {
 			if err := jsonjs.Validate(msg); err != nil {
 				return true, a.eventError(ev, msg, err)
 			}

@@ -227,12 +227,11 @@ func TestEarlyError(t *testing.T) {
 		}
 		f.Close()
 		_, err = readCapture(path)
-		// the same head and zeros, read whole, decoded first, each event
-		// checked once read
+		// the same head and zeros, read whole, decoded first
 		old := utf8Later
-		utf8Later, checkEventData = 1<<62, false
+		utf8Later = 1 << 62
 		_, want := parseCapture(path, append([]byte(head), make([]byte, fence)...))
-		utf8Later, checkEventData = old, true
+		utf8Later = old
 		if want == nil {
 			t.Fatalf("%q: read whole, no error", head)
 		}
@@ -253,7 +252,7 @@ func TestPrescanStaysNear(t *testing.T) {
 	var seen atomic.Int64 // the last batch taken while the first was held up
 	var held atomic.Bool
 	held.Store(true)
-	batchTaken = func(seq int) {
+	testhook.BatchTaken = func(seq int) {
 		if seq == 0 {
 			time.Sleep(200 * time.Millisecond) // long enough for the pass to run to the end, were it let
 			held.Store(false)
@@ -268,7 +267,7 @@ func TestPrescanStaysNear(t *testing.T) {
 			}
 		}
 	}
-	defer func() { batchTaken = nil }()
+	defer func() { testhook.BatchTaken = nil }()
 	c, err := Open(path, Options{Transforms: []Transform{Lean()}})
 	if err != nil {
 		t.Fatal(err)

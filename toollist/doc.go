@@ -86,14 +86,17 @@
 //     keeps a pretty-printed or differently escaped capture from counting
 //     its layout as a saving. The model-read saving is the model-read bytes
 //     before minus after. Transforms apply in the order given, each
-//     measured against the result of the one before. Open reads each
-//     tool's validated text once, writing the transformed tool and
-//     measuring every stage of it in the same walk (on several goroutines
-//     for a long list); only a tool whose objects JavaScript would reorder
-//     or merge is parsed into values. Unless the capture is written, that
-//     walk is done as each tool is measured, in the pass of step 3.
-//  7. With Options.Write, Open also writes the transformed answer back in the
-//     capture's own form, tool by tool as they are done: JSON forms as
+//     measured against the result of the one before. Each tool is
+//     transformed one way: Lean, DropEmptyOutputSchemas and Words by a
+//     walk over its validated text that writes the transformed tool and
+//     measures every stage of it at once, building nothing; a tool whose
+//     objects JavaScript would reorder or merge, or one the words cannot
+//     apply to, and every tool when a transform works on values
+//     (DropUnusedDefs, HoistRepeated), is parsed and transformed as a
+//     value. Unless the capture is written, that is done by the workers of
+//     step 3 as they measure each tool.
+//  7. With Options.Write, Open also writes the transformed answer back in
+//     the capture's own form, tool by tool as they are done: JSON forms as
 //     JSON.stringify of the whole message (with the final newline kept if
 //     the capture had one); an event stream with its framing kept and the
 //     answer's data lines replaced by one data line.

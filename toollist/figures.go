@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/readmeter/readmeter/internal/testhook"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -432,9 +433,6 @@ func (p *prescan) each(k, i int, elem []byte, unchecked bool) (takes bool) {
 // and the validating pass then waits rather than map in more.
 const maxAhead = 8
 
-// batchTaken, when tests set it, is called as a worker takes a batch.
-var batchTaken func(seq int)
-
 // work measures batches until the channel closes.
 func (p *prescan) work() {
 	var mine []*prescanned
@@ -444,8 +442,8 @@ func (p *prescan) work() {
 	}
 	var text []byte // the model-read text of the tool being counted
 	for b := range p.ch {
-		if batchTaken != nil {
-			batchTaken(b.seq)
+		if testhook.BatchTaken != nil {
+			testhook.BatchTaken(b.seq)
 		}
 		ok := p.measure(b, r, &text)
 		p.finished(b, ok)

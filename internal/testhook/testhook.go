@@ -13,3 +13,8 @@ package testhook
 // file into memory and before it reads any of it, with the file's path and
 // the mapping.
 var Mapped func(path string, data []byte)
+
+// BatchTaken, when set, is called by toollist as one of its measuring
+// workers takes a batch of tools, with the batch's place among the
+// batches (0 for the first).
+var BatchTaken func(seq int)
