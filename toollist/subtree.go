@@ -90,12 +90,18 @@ func (b *building) add(s subtree) {
 }
 
 func (b *building) member(key string, s subtree) {
+	b.memberHashed(maphash.String(hashSeed, key), keyLen(key), s)
+}
+
+// memberHashed is member with the key's hash and quoted length taken
+// before.
+func (b *building) memberHashed(kh uint64, kn int, s subtree) {
 	if b.count > 0 {
 		b.n++
 	}
 	b.count++
-	b.h = mix(mix(mix(b.h, maphash.String(hashSeed, key)), s.h), uint64(s.n))
-	b.n += keyLen(key) + 1 + s.n
+	b.h = mix(mix(mix(b.h, kh), s.h), uint64(s.n))
+	b.n += kn + 1 + s.n
 }
 
 func (b *building) end() subtree { return subtree{mix(b.h, uint64(b.count)), b.n} }
