@@ -43,7 +43,7 @@ func leafSubtree(v jsonjs.Value) subtree {
 		return subtree{tagFalse, 5}
 	case jsonjs.Number:
 		var buf [32]byte
-		b := jsonjs.AppendNumber(buf[:0], v.Num())
+		b := jsonjs.AppendStringify(buf[:0], v) // null for what overflowed
 		return subtree{mix(tagNumber, maphash.Bytes(hashSeed, b)), len(b)}
 	case jsonjs.String:
 		return subtree{mix(tagString, maphash.String(hashSeed, v.Str())), jsonjs.StringifyLen(v)}
