@@ -61,8 +61,8 @@ type Finding struct {
 // sentence or shape met in one tool only is a hash and that tool's index.
 // The texts of the few reported are read again from their first tool.
 type crossTools struct {
-	n     int32              // the tools taken in
-	name  func(t int) string // the t-th tool's name, as reported
+	n    int32              // the tools taken in
+	name func(t int) string // the t-th tool's name, as reported
 	// subs and sentences: hash -> the one tool it was met in (>= 0), or
 	// -1-k for the k-th of reps
 	subs      map[uint64]int32
@@ -73,7 +73,7 @@ type crossTools struct {
 	// the k-th of groups
 	shapes map[uint64]int32
 	groups [][]*cluster
-	bytes  func(t int) int64                  // the t-th tool's model-read bytes
+	bytes  func(t int) int64                 // the t-th tool's model-read bytes
 	tool   func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
 }
 
