@@ -31,10 +31,11 @@ type textProfile struct {
 	path   []rawStep
 	refs   []textRef
 	defs   []textDef
-	cframe [2]int64 // the bytes of each container's own framing
-	cobj   [2]bool  // the container is there, an object
-	has    [2]bool  // the container is there
-	def    int32    // the definition being walked, or -1
+	cframe [2]int64           // the bytes of each container's own framing
+	cobj   [2]bool            // the container is there, an object
+	has    [2]bool            // the container is there
+	def    int32              // the definition being walked, or -1
+	objs   map[int][]memberAt // the objects resolve has read, by where they start
 }
 
 type rawStep struct {
@@ -77,7 +78,8 @@ func view(b []byte) string {
 // tool profiles the i-th tool, text b, into s, and reports whether it
 // could (see textProfile).
 func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
-	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1}
+	clear(w.objs)
+	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs}
 	w.b, w.s = b, s
 	var at [3]int // name, description, inputSchema: where each value starts, or -1
 	at = [3]int{-1, -1, -1}
@@ -477,15 +479,10 @@ func (w *textProfile) resolve(toks []string) bool {
 		switch b[i] {
 		case '{':
 			found := -1
-			for j := i + 1; ; {
-				key, v, ok := jsonjs.NextMemberValid(b, j)
-				if !ok {
-					break
+			for _, m := range w.members(i) {
+				if jsonjs.KeyIs(m.key, t) {
+					found = m.v // the last of a key, as JSON.parse keeps it
 				}
-				if jsonjs.KeyIs(key, t) {
-					found = v // the last of a key, as JSON.parse keeps it
-				}
-				j = jsonjs.SkipValid(b, v)
 			}
 			if found < 0 {
 				return false
@@ -515,6 +512,35 @@ func (w *textProfile) resolve(toks []string) bool {
 		}
 	}
 	return true
+}
+
+// memberAt is a member of an object's text: its raw key and where its
+// value starts.
+type memberAt struct {
+	key []byte
+	v   int
+}
+
+// members returns the members of the object at b[i], read once a tool
+// (the $refs of a tool mostly point into the same one or two objects).
+func (w *textProfile) members(i int) []memberAt {
+	if ms, ok := w.objs[i]; ok {
+		return ms
+	}
+	var ms []memberAt
+	for j := i + 1; ; {
+		key, v, ok := jsonjs.NextMemberValid(w.b, j)
+		if !ok {
+			break
+		}
+		ms = append(ms, memberAt{key, v})
+		j = jsonjs.SkipValid(w.b, v)
+	}
+	if w.objs == nil {
+		w.objs = map[int][]memberAt{}
+	}
+	w.objs[i] = ms
+	return ms
 }
 
 // defsUsed follows the $refs into the definitions, transitively, and
