@@ -81,8 +81,7 @@ func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
 	clear(w.objs)
 	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs}
 	w.b, w.s = b, s
-	var at [3]int // name, description, inputSchema: where each value starts, or -1
-	at = [3]int{-1, -1, -1}
+	at := [3]int{-1, -1, -1} // name, description, inputSchema: where each value starts, or -1
 	j := jsonjs.SkipSpace(b, 0) + 1
 	for idx := 0; ; idx++ {
 		key, v, ok := jsonjs.NextMemberValid(b, j)
