@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/readmeter/readmeter/internal/benchcap"
@@ -16,7 +17,7 @@ func BenchmarkCount(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := toollist.Parse("gen.json", data)
+	c, err := toollist.OpenReader("gen.json", bytes.NewReader(data), toollist.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

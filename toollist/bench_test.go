@@ -33,11 +33,11 @@ func benchMeasure(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		c, err := Parse("bench.json", data)
+		c, err := parseCapture("bench.json", data)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Measure(c); err != nil {
+		if _, err := measure(c, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -114,7 +114,7 @@ func whatIfCases(w *Words) []struct {
 // measure --write does, on every core).
 func BenchmarkWhatIf(b *testing.B) {
 	data := benchCapture(b)
-	c, err := Parse("bench.json", data)
+	c, err := parseCapture("bench.json", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func BenchmarkWhatIf(b *testing.B) {
 					if write {
 						out = io.Discard
 					}
-					if _, err := WhatIf(c, bc.ts(), out); err != nil {
+					if _, err := whatIf(c, nil, bc.ts(), out); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -144,11 +144,11 @@ func BenchmarkWhatIf(b *testing.B) {
 
 // BenchmarkReadWith is what measure --json does in process with each
 // what-if on bench/gencapture's 10,000-tool capture, from its bytes: read
-// it, measure it and apply the what-ifs in the same pass (ParseWith,
-// Measure, WhatIf); "none" reads and measures only.
+// it, measure it and apply the what-ifs in the same pass (Open's);
+// "none" reads and measures only.
 func BenchmarkReadWith(b *testing.B) {
 	data := benchCapture(b)
-	c, err := Parse("bench.json", data)
+	c, err := parseCapture("bench.json", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -162,18 +162,8 @@ func BenchmarkReadWith(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				ts := bc.ts()
-				c, err := ParseWith("bench.json", data, ts...)
-				if err != nil {
+				if _, err := openBytes("bench.json", data, Options{Transforms: bc.ts()}); err != nil {
 					b.Fatal(err)
-				}
-				if _, err := Measure(c); err != nil {
-					b.Fatal(err)
-				}
-				if len(ts) > 0 {
-					if _, err := WhatIf(c, ts, nil); err != nil {
-						b.Fatal(err)
-					}
 				}
 			}
 		})
@@ -188,14 +178,14 @@ func BenchmarkLean(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		c, err := Parse("bench.json", data)
+		c, err := parseCapture("bench.json", data)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Measure(c); err != nil {
+		if _, err := measure(c, nil); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, nil); err != nil {
+		if _, err := whatIf(c, nil, []Transform{Lean(), DropEmptyOutputSchemas()}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -220,27 +210,13 @@ func BenchmarkReadMapped(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				var c *Capture
-				var err error
+				o := Options{Transforms: bc.ts}
 				if bc.write {
-					c, err = Read(path)
-				} else {
-					c, err = ReadWith(path, bc.ts...)
+					o.Write = io.Discard
 				}
+				c, err := Open(path, o)
 				if err != nil {
 					b.Fatal(err)
-				}
-				if _, err := Measure(c); err != nil {
-					b.Fatal(err)
-				}
-				if len(bc.ts) > 0 {
-					var w io.Writer
-					if bc.write {
-						w = io.Discard
-					}
-					if _, err := WhatIf(c, bc.ts, w); err != nil {
-						b.Fatal(err)
-					}
 				}
 				c.Close()
 			}
@@ -260,11 +236,11 @@ func TestGenCapture(t *testing.T) {
 	if len(big) < 9_000_000 || len(big) > 11_000_000 {
 		t.Errorf("10,000 tools: %d bytes, want about 10 MB", len(big))
 	}
-	c, err := Parse("g", big)
+	c, err := parseCapture("g", big)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Measure(c)
+	f, err := measure(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

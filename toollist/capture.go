@@ -12,9 +12,8 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// Capture is a tools/list answer read from a file and located, ready to be
-// measured or transformed. Its tools are kept as text and parsed one at a
-// time.
+// Capture is a tools/list answer read and measured: its tools, kept as
+// text and parsed one at a time, and every figure Options asked for.
 type Capture struct {
 	// Path is the file the capture was read from, as given.
 	Path string
@@ -30,23 +29,37 @@ type Capture struct {
 	// faults; the package's functions turn that into an *Error, code
 	// reading them itself must guard against it.
 	Tools [][]byte
+	// Figures are the capture's figures, with the counts of
+	// Options.Counters.
+	Figures *Figures
+	// Savings holds the saving of each of Options.Transforms, in the
+	// order given, each against the result of the ones before.
+	Savings []Saving
+	// Profile is the byte profile, when Options.Profile asks for it.
+	Profile *ByteProfile
 
 	ans   *answer
 	unmap func() error
-	pre   []*prescanned // tools measured while the capture was validated
-	// the arrays most of them were measured into, in place
-	preFigs  []ToolFigures
-	preScans []scanned
-	walked   *walked // the what-ifs applied while they were measured
-	pg       *pages  // the mapping of a mapped capture
-	// counted: the counters ReadCounting counted the tools with while it
-	// measured them; tokens their counts, by tool then counter, -1 for a
-	// tool left to CountTokens
-	counted []Counter
-	tokens  []int64
+	pg    *pages // the mapping of a mapped capture
 }
 
-// mapAbove is the size from which Read maps a capture instead of reading
+// Options says what Open computes of a capture besides its figures.
+type Options struct {
+	// Counters count the tokens of every tool's model-read text
+	// (Figures.Tokenizers, Figures.ToolTokenCounts), in their order.
+	Counters []Counter
+	// Transforms are the what-ifs to apply, in order (Result.Savings).
+	Transforms []Transform
+	// Write, when not nil, receives the capture after the transforms, in
+	// its own form (see the package doc). On an error, what was written is
+	// incomplete and must be thrown away.
+	Write io.Writer
+	// Profile asks for the byte profile (ProfileBytes, with Counters),
+	// made beside the rest: it reads the tools and nothing else.
+	Profile bool
+}
+
+// mapAbove is the size from which Open maps a capture instead of reading
 // it into memory.
 var mapAbove int64 = 1 << 20
 
@@ -58,45 +71,32 @@ func (c *Capture) Close() error {
 		return nil
 	}
 	err := c.unmap()
-	c.unmap, c.Tools, c.ans, c.pre, c.walked = nil, nil, nil, nil, nil
-	c.preFigs, c.preScans = nil, nil
+	c.unmap, c.Tools, c.ans = nil, nil, nil
 	return err
 }
 
-// Read reads the capture at path. Its errors are *Error, naming the file
-// and what is wrong. A capture of 1 MiB or more is mapped into memory
-// rather than read; Close releases it.
-func Read(path string) (*Capture, error) {
-	return ReadWith(path)
-}
-
-// ReadWith is Read that also applies the what-ifs ts to each tool while
-// it is measured, in the same pass over its text: WhatIf with the same
-// transforms and no writer then adds up what was found instead of reading
-// the tools again.
+// Open reads the capture at path and computes, in one pass over its
+// tools, its figures and whatever o asks for besides. Its errors are
+// *Error, naming the file and what is wrong. A capture of 1 MiB or more
+// is mapped into memory rather than read; Close releases it.
 //
-// A file that another writer cuts or rewrites while it is read (here, or
-// later by Measure, WhatIf or CountTokens, which read a mapped capture's
-// text again) gives an *Error saying so, never a crash.
-func ReadWith(path string, ts ...Transform) (*Capture, error) {
-	return readWith(path, nil, ts)
-}
-
-// ReadCounting is ReadWith that also counts, with each counter, the
-// tokens of every tool's model-read text while it measures the tool, on
-// the same goroutines, while its text is at hand: CountTokens with the
-// same counters then records the counts without reading the tools again.
-func ReadCounting(path string, counters []Counter, ts ...Transform) (*Capture, error) {
-	return readWith(path, counters, ts)
+// A file that another writer cuts or rewrites while it is read gives an
+// *Error saying so, never a crash.
+func Open(path string, o Options) (*Capture, error) {
+	c, p, err := read(path, o)
+	if err != nil {
+		return nil, err
+	}
+	return c.result(p, o)
 }
 
 // StdinName is the name a capture read from standard input goes by in
 // messages and reports (measure -).
 const StdinName = "stdin"
 
-// ReadFrom is ReadCounting for a capture that is not a file: it reads r
-// to its end (at most MaxFile bytes) and measures the text, named name.
-func ReadFrom(name string, r io.Reader, counters []Counter, ts ...Transform) (*Capture, error) {
+// OpenReader is Open for a capture that is not a file: it reads r to its
+// end (at most MaxFile bytes) and measures the text, named name.
+func OpenReader(name string, r io.Reader, o Options) (*Capture, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxFile+1))
 	if err != nil {
 		return nil, inputErr(name, "cannot be read: %v", err)
@@ -104,28 +104,76 @@ func ReadFrom(name string, r io.Reader, counters []Counter, ts ...Transform) (*C
 	if len(data) > MaxFile {
 		return nil, inputErr(name, "larger than the %d bytes (2 GiB) a capture may be", int64(MaxFile))
 	}
-	return parse(name, data, nil, counters, ts)
+	return openBytes(name, data, o)
 }
 
-// readWith is ReadCounting.
-func readWith(path string, counters []Counter, ts []Transform) (*Capture, error) {
-	st, err := checkFile(path)
+// openBytes is Open of a capture's bytes, named path; the capture keeps
+// data (or its decoded copy) and slices of it.
+func openBytes(path string, data []byte, o Options) (*Capture, error) {
+	c, p, err := parse(path, data, nil, o)
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() >= mapAbove {
-		if c, err := readMapped(path, counters, ts); err == nil {
-			return c, nil
-		} else if _, ok := err.(*Error); ok {
+	return c.result(p, o)
+}
+
+// result measures the capture, counts its tokens and applies the
+// what-ifs, taking what the validating pass p already did.
+func (c *Capture) result(p *pass, o Options) (_ *Capture, err error) {
+	var prof chan error
+	if o.Profile {
+		prof = make(chan error, 1)
+		go func() {
+			var err error
+			c.Profile, err = ProfileBytes(c, o.Counters...)
+			prof <- err
+		}()
+	}
+	defer func() {
+		if prof != nil {
+			if perr := <-prof; err == nil {
+				err = perr
+			}
+		}
+		if err != nil {
+			c.Close()
+		}
+	}()
+	if c.Figures, err = measure(c, p); err != nil {
+		return nil, err
+	}
+	if err = countTokens(c, p, c.Figures, o.Counters); err != nil {
+		return nil, err
+	}
+	if len(o.Transforms) > 0 {
+		if c.Savings, err = whatIf(c, p, o.Transforms, o.Write); err != nil {
 			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// read reads the capture at path, mapped from mapAbove on, measuring (and
+// counting and transforming, as o says) the tools the validating pass
+// hands over.
+func read(path string, o Options) (*Capture, *pass, error) {
+	st, err := checkFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Size() >= mapAbove {
+		if c, p, err := readMapped(path, o); err == nil {
+			return c, p, nil
+		} else if _, ok := err.(*Error); ok {
+			return nil, nil, err
 		}
 		// mapping failed: read the file instead
 	}
 	data, err := readFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return parse(path, data, nil, counters, ts)
+	return parse(path, data, nil, o)
 }
 
 // errNotMapped says a file is, as it is now, not to be mapped: smaller
@@ -134,10 +182,10 @@ var errNotMapped = errors.New("toollist: not to be mapped")
 
 // readMapped maps the file and parses it. Errors that are not *Error mean
 // the file could not be mapped, or is not to be.
-func readMapped(path string, counters []Counter, ts []Transform) (c *Capture, err error) {
+func readMapped(path string, o Options) (c *Capture, p *pass, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The file as it is now, which may not be what checkFile saw.
 	st, err := f.Stat()
@@ -148,17 +196,17 @@ func readMapped(path string, counters []Counter, ts []Transform) (c *Capture, er
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	data, unmap, err := mapFile(f, st.Size())
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	pg := &pages{data: data, path: path, f: f, size: st.Size(), mod: st.ModTime()}
 	defer func() {
 		if err != nil {
-			c = nil
+			c, p = nil, nil
 			unmap()
 			f.Close()
 		}
@@ -167,27 +215,44 @@ func readMapped(path string, counters []Counter, ts []Transform) (c *Capture, er
 	if testhook.Mapped != nil {
 		testhook.Mapped(path, data)
 	}
-	if c, err = parse(path, data, pg, counters, ts); err != nil {
-		return nil, err
+	if c, p, err = parse(path, data, pg, o); err != nil {
+		return nil, nil, err
 	}
 	c.unmap = func() error {
 		err := unmap()
 		f.Close()
 		return err
 	}
-	return c, nil
+	return c, p, nil
 }
 
-// Parse reads a capture from its bytes; path names it in errors. The
-// capture keeps data (or its decoded copy) and slices of it.
-func Parse(path string, data []byte) (*Capture, error) {
-	return parse(path, data, nil, nil, nil)
+// pass is what the validating pass did besides: the tools it measured
+// (and counted, and walked through the what-ifs), for measure, countTokens
+// and whatIf to take rather than do again.
+type pass struct {
+	pre []*prescanned
+	// the arrays most of them were measured into, in place
+	figs  []ToolFigures
+	scans []scanned
+	// walked: the what-ifs applied while the tools were measured, nil when
+	// they were not
+	walked *walked
+	// tokens: the counters' counts by tool then counter, -1 for a tool
+	// left to countTokens; nil when there are no counters
+	tokens []int64
 }
 
-// parse is Parse; pg is the mapping data lies in, given back behind each
-// pass, or nil; counters count each tool's tokens, and ts are the what-ifs
-// to apply, while measuring.
-func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transform) (*Capture, error) {
+// parse locates the tools of the capture data, named path; pg is the
+// mapping data lies in, given back behind each pass, or nil. The tools
+// handed over by the validating pass are measured, counted with
+// o.Counters, and walked through o.Transforms (unless the capture is to
+// be written, which walks them in order) on other goroutines, into the
+// pass returned.
+func parse(path string, data []byte, pg *pages, o Options) (*Capture, *pass, error) {
+	counters, ts := o.Counters, o.Transforms
+	if o.Write != nil {
+		ts = nil
+	}
 	// The text is taken to be UTF-8 and checked as it is validated; when
 	// it is not, it is read again, decoded first.
 	var pre prescan
@@ -195,7 +260,7 @@ func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transfo
 	var err error
 	for later := true; ; later = false {
 		pre = prescan{pg: pg, size: len(data), counters: counters}
-		if walkTools && len(ts) > 0 {
+		if len(ts) > 0 {
 			pre.ts, pre.plan = ts, newPlan(ts)
 		}
 		// the workers measuring tools may be a few batches behind
@@ -223,7 +288,7 @@ func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transfo
 		err = pg.failed() // a worker's
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	where := "result"
 	if a.form == Result {
@@ -246,16 +311,16 @@ func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transfo
 	}
 	if !ok {
 		if _, init := jsonjs.LastMember(jsonjs.MembersValid(nil, a.result), "protocolVersion"); init {
-			return nil, inputErr(path, "an initialize answer, not a tools/list answer: give it with --init, or beside its capture as %s", filepath.Base(InitPath("CAPTURE.json")))
+			return nil, nil, inputErr(path, "an initialize answer, not a tools/list answer: give it with --init, or beside its capture as %s", filepath.Base(InitPath("CAPTURE.json")))
 		}
-		return nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
+		return nil, nil, inputErr(path, "%s has no tools array: a capture holds a tools/list answer", where)
 	}
 	at := "tools"
 	if a.form != Result {
 		at = "result.tools"
 	}
 	if k := jsonjs.KindValid(raw); k != jsonjs.Array {
-		return nil, inputErr(path, "%s is %s, not an array", at, article(k))
+		return nil, nil, inputErr(path, "%s is %s, not an array", at, article(k))
 	}
 	if tools == nil {
 		tools = [][]byte{}
@@ -271,27 +336,28 @@ func parse(path string, data []byte, pg *pages, counters []Counter, ts []Transfo
 	}
 	for i, t := range tools[checked:] {
 		if k := jsonjs.KindValid(t); k != jsonjs.Object {
-			return nil, inputErr(path, "%s[%d] is %s, not an object", at, checked+i, article(k))
+			return nil, nil, inputErr(path, "%s[%d] is %s, not an object", at, checked+i, article(k))
 		}
 	}
-	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pre: pres, pg: pg}
+	c := &Capture{Path: path, Form: a.form, WireBytes: a.wire, Replaced: a.replaced, Tools: tools, ans: a, pg: pg}
+	p := &pass{pre: pres}
 	if pres != nil {
-		c.preFigs, c.preScans = pre.figs, pre.scans
+		p.figs, p.scans = pre.figs, pre.scans
 	}
-	if pres != nil && pre.plan != nil {
-		c.walked = &walked{ts: ts, used: pre.used}
+	if pres != nil && len(ts) > 0 {
+		p.walked = &walked{used: pre.used}
 	}
 	if len(counters) > 0 {
-		c.counted, c.tokens = counters, make([]int64, len(tools)*len(counters))
-		for i := range c.tokens {
-			c.tokens[i] = -1
+		p.tokens = make([]int64, len(tools)*len(counters))
+		for i := range p.tokens {
+			p.tokens[i] = -1
 		}
 		for _, b := range pres {
-			copy(c.tokens[b.start*len(counters):], b.tokens)
+			copy(p.tokens[b.start*len(counters):], b.tokens)
 		}
 	}
 	pg.release(0, len(data))
-	return c, nil
+	return c, p, nil
 }
 
 // toolsAt returns the JSON path of the tools array in messages.

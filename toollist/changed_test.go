@@ -109,7 +109,7 @@ func TestChangedWhileRead(t *testing.T) {
 				if lean {
 					ts = append(ts, Lean())
 				}
-				c, err := ReadWith(path, ts...)
+				c, err := Open(path, Options{Transforms: ts})
 				if c != nil {
 					t.Error("a capture for a file that changed")
 				}
@@ -124,10 +124,10 @@ func TestChangedWhileRead(t *testing.T) {
 // that reads its text again (or that would have) reports it.
 func TestChangedAfterRead(t *testing.T) {
 	type pass func(c *Capture) error
-	measure := func(c *Capture) error { _, err := Measure(c); return err }
+	measureOnly := func(c *Capture) error { _, err := measure(c, nil); return err }
 	whatIf := func(w bool) pass {
 		return func(c *Capture) error {
-			if _, err := Measure(c); err != nil {
+			if _, err := measure(c, nil); err != nil {
 				return err
 			}
 			var buf bytes.Buffer
@@ -137,9 +137,9 @@ func TestChangedAfterRead(t *testing.T) {
 			}
 			var err error
 			if out != nil {
-				_, err = WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, out)
+				_, err = whatIf(c, nil, []Transform{Lean(), DropEmptyOutputSchemas()}, out)
 			} else {
-				_, err = WhatIf(c, []Transform{Lean(), DropEmptyOutputSchemas()}, nil)
+				_, err = whatIf(c, nil, []Transform{Lean(), DropEmptyOutputSchemas()}, nil)
 			}
 			return err
 		}
@@ -149,23 +149,23 @@ func TestChangedAfterRead(t *testing.T) {
 		pass pass
 		cut  bool // cut before the pass (else between Measure and it)
 	}{
-		{"Measure", measure, true},
+		{"Measure", measureOnly, true},
 		{"WhatIf", whatIf(false), false},
 		{"WhatIf writing", whatIf(true), false},
 		{"ModelReadText", func(c *Capture) error { _, err := c.ModelReadText(1500); return err }, true},
 		{"CountTokens", func(c *Capture) error {
-			f, err := Measure(c)
+			f, err := measure(c, nil)
 			if err != nil {
 				return err
 			}
-			return CountTokens(c, f, []Counter{byteCounter{}})
+			return countTokens(c, nil, f, []Counter{byteCounter{}})
 		}, false},
 	} {
 		for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
 			t.Run(tc.name+"/"+string(rune('0'+procs)), func(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				path := bigCapture(t, 2000)
-				c, err := Read(path)
+				c, err := readCapture(path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -226,12 +226,12 @@ func TestEarlyError(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		_, err = Read(path)
+		_, err = readCapture(path)
 		// the same head and zeros, read whole, decoded first, each event
 		// checked once read
 		old := utf8Later
 		utf8Later, checkEventData = 1<<62, false
-		_, want := Parse(path, append([]byte(head), make([]byte, fence)...))
+		_, want := parseCapture(path, append([]byte(head), make([]byte, fence)...))
 		utf8Later, checkEventData = old, true
 		if want == nil {
 			t.Fatalf("%q: read whole, no error", head)
@@ -269,7 +269,7 @@ func TestPrescanStaysNear(t *testing.T) {
 		}
 	}
 	defer func() { batchTaken = nil }()
-	c, err := ReadWith(path, Lean())
+	c, err := Open(path, Options{Transforms: []Transform{Lean()}})
 	if err != nil {
 		t.Fatal(err)
 	}

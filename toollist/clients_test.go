@@ -56,7 +56,7 @@ func TestSlice16(t *testing.T) {
 }
 
 func TestRenderTypeScript(t *testing.T) {
-	c, err := Parse("fn.json", []byte(`{"tools":[{"name":"search","description":"Find things.\nFast.","inputSchema":{"type":"object","properties":{
+	c, err := parseCapture("fn.json", []byte(`{"tools":[{"name":"search","description":"Find things.\nFast.","inputSchema":{"type":"object","properties":{
 		"query":{"type":"string","description":"What to find"},
 		"kind":{"type":"string","enum":["a","b\""]},
 		"limit":{"type":["integer","null"]},
@@ -68,7 +68,7 @@ func TestRenderTypeScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Measure(c)
+	f, err := measure(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,11 +247,11 @@ func TestClientsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range paths {
-		c, err := Read(path)
+		c, err := readCapture(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := Measure(c)
+		f, err := measure(c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,11 +291,11 @@ func TestClientFindings(t *testing.T) {
 		}
 		tools = append(tools, fmt.Sprintf(`{"name":"t%d%s","description":%q,"inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}`, i, strings.Repeat("x", 61*(i/129)), desc))
 	}
-	c, err := Parse("made.json", []byte(`{"tools":[`+strings.Join(tools, ",")+`]}`))
+	c, err := parseCapture("made.json", []byte(`{"tools":[`+strings.Join(tools, ",")+`]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := Measure(c)
+	f, _ := measure(c, nil)
 	in := &Init{HasInstructions: true, Instructions: strings.Repeat("i", 3000), Chars: 3000}
 	kinds := func(name string) map[string]int {
 		p, _ := ClientProfile(name)
@@ -320,6 +320,46 @@ func TestClientFindings(t *testing.T) {
 		got := kinds(name)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: findings %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestClientServerName holds which server name each client puts in front
+// of a tool's name: the configuration's (ClientOptions.Server) for Claude
+// Code, whatever the server says it is; for VS Code the server's own
+// serverInfo.title, else its serverInfo.name, else the configuration's.
+func TestClientServerName(t *testing.T) {
+	c, err := openBytes("one.json", []byte(`{"tools":[{"name":"get.page","inputSchema":{"type":"object"}}]}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.Figures
+	init := func(info string) *Init {
+		in, err := ParseInit("one.init.json", []byte(`{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":`+info+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	for _, tc := range []struct {
+		client string
+		in     *Init
+		want   string
+	}{
+		{"claude-code", init(`{"name":"Notion API","version":"1"}`), "mcp__notion__get.page"},
+		{"claude-code", nil, "mcp__notion__get.page"},
+		{"vscode", init(`{"name":"notion-api","title":"Notion","version":"1"}`), "mcp_notion_get_page"},
+		{"vscode", init(`{"name":"Notion API","version":"1"}`), "mcp_notion_api_get_page"},
+		{"vscode", init(`{"version":"1"}`), "mcp_notion_get_page"},
+		{"vscode", nil, "mcp_notion_get_page"},
+	} {
+		p, _ := ClientProfile(tc.client)
+		cf, err := MeasureClient(c, f, tc.in, p, ClientOptions{Server: "notion"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cf.Tools[0].Name; got != tc.want {
+			t.Errorf("%s, init %v: tool named %q, want %q", tc.client, tc.in != nil, got, tc.want)
 		}
 	}
 }

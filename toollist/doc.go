@@ -1,9 +1,18 @@
 // Package toollist measures what a language model reads of an MCP tool list,
 // byte-exact with Node, and answers what-if questions about it.
 //
-//	c, err := toollist.Read("captures/twin/tools-mcp.json")
-//	f, err := toollist.Measure(c) // f.ModelReadBytes, f.ModelReadTokens, f.PerTool ...
-//	savings, err := toollist.WhatIf(c, []toollist.Transform{toollist.Lean()}, nil)
+//	c, err := toollist.Open("captures/twin/tools-mcp.json", toollist.Options{
+//		Transforms: []toollist.Transform{toollist.Lean()},
+//	})
+//	defer c.Close()
+//	c.Figures // ModelReadBytes, ModelReadTokens, PerTool ...
+//	c.Savings // what Lean saves
+//
+// Open reads a capture and computes, in one pass, every figure its
+// Options ask for: the figures always, the what-ifs' savings
+// (Transforms), the tokenizers' counts (Counters), the capture
+// transformed (Write) and the byte profile (Profile). OpenReader does the same for a capture that is not
+// a file (standard input).
 //
 // The stance: a tools/list answer is measured as the client that hands it to
 // a model sees it. For each tool, the model reads
@@ -17,7 +26,7 @@
 //
 // The steps:
 //
-//  1. Read takes a capture as it was stored, in any of three forms detected
+//  1. Open takes a capture as it was stored, in any of three forms detected
 //     by content: a JSON-RPC response ({"jsonrpc", "id", "result":
 //     {"tools": [...]}}), a bare result ({"tools": [...]}), or an
 //     event-stream body whose answer event carries the JSON-RPC response.
@@ -53,7 +62,7 @@
 //     mapping turns a fault there into that error
 //     (debug.SetPanicOnFault), and checks the file's size and modification
 //     time when it ends.
-//  4. Measure counts: model-read bytes and tokens per tool and in total;
+//  4. The figures: model-read bytes and tokens per tool and in total;
 //     description bytes (the UTF-8 bytes of every tool description that is
 //     a string; a description that is not a string counts nothing here and
 //     gives a warning, though the model still reads it); field description
@@ -63,11 +72,10 @@
 //     object, so it counts only through the descriptions inside it); the
 //     longest description in UTF-16 code units (JavaScript's length), the
 //     first tool on ties.
-//     CountTokens adds real tokenizers' counts (Counter) of each tool's
-//     model-read text, written from the tool's text as Node's
-//     JSON.stringify writes it; ReadCounting counts them in the pass of
-//     step 3, while each tool's text is at hand, so that CountTokens only
-//     records them.
+//     Options.Counters add real tokenizers' counts (Counter) of each
+//     tool's model-read text, written from the tool's text as Node's
+//     JSON.stringify writes it, counted in the pass of step 3 while each
+//     tool's text is at hand.
 //  5. Toolsets, ceilings and comparisons are computed from those figures.
 //  6. What-if transforms (Lean, DropEmptyOutputSchemas, Words) rewrite each
 //     tool. A transform's wire saving is what the server's answer would
@@ -78,14 +86,13 @@
 //     keeps a pretty-printed or differently escaped capture from counting
 //     its layout as a saving. The model-read saving is the model-read bytes
 //     before minus after. Transforms apply in the order given, each
-//     measured against the result of the one before. WhatIf reads each
+//     measured against the result of the one before. Open reads each
 //     tool's validated text once, writing the transformed tool and
 //     measuring every stage of it in the same walk (on several goroutines
 //     for a long list); only a tool whose objects JavaScript would reorder
-//     or merge is parsed into values. ReadWith does that walk as each
-//     tool is measured, in the pass of step 3, so that WhatIf, given the
-//     same transforms and no writer, only adds up what it found.
-//  7. With a writer, WhatIf also writes the transformed answer back in the
+//     or merge is parsed into values. Unless the capture is written, that
+//     walk is done as each tool is measured, in the pass of step 3.
+//  7. With Options.Write, Open also writes the transformed answer back in the
 //     capture's own form, tool by tool as they are done: JSON forms as
 //     JSON.stringify of the whole message (with the final newline kept if
 //     the capture had one); an event stream with its framing kept and the

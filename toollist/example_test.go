@@ -1,6 +1,7 @@
 package toollist_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/readmeter/readmeter/toollist"
@@ -12,14 +13,11 @@ func Example() {
   {"name":"task","description":"Take the next task.","inputSchema":{"type":"object","$schema":"http://json-schema.org/draft-07/schema#"}},
   {"name":"post","description":"Post a result.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"What you found."}}}}
 ]}}`)
-	c, err := toollist.Parse("tools-mcp.json", answer)
+	c, err := toollist.OpenReader("tools-mcp.json", bytes.NewReader(answer), toollist.Options{})
 	if err != nil {
 		panic(err)
 	}
-	f, err := toollist.Measure(c)
-	if err != nil {
-		panic(err)
-	}
+	f := c.Figures
 	// Each tool reads as JSON.stringify({name, description, input_schema})
 	// writes it, in UTF-8 bytes; tokens are floor(bytes/3).
 	fmt.Println(c.Form, f.Tools, "tools")
@@ -36,22 +34,20 @@ func Example() {
 	//   post 151
 }
 
-func ExampleWhatIf() {
+func ExampleOptions() {
 	answer := []byte(`{"tools":[
   {"name":"task","description":"Take the next task.","inputSchema":{"type":"object","$schema":"http://json-schema.org/draft-07/schema#","properties":{"n":{"type":"integer","maximum":9007199254740991}}},"outputSchema":{}},
   {"name":"post","description":"Post a result.","inputSchema":{"type":"object"}}
 ]}`)
-	c, err := toollist.Parse("tools.json", answer)
-	if err != nil {
-		panic(err)
-	}
 	// Lean drops "$schema" and the safe-integer maximum, as the service's
-	// leanSchema() does; a nil writer measures without writing the result.
-	savings, err := toollist.WhatIf(c, []toollist.Transform{toollist.Lean(), toollist.DropEmptyOutputSchemas()}, nil)
+	// leanSchema() does; with no Write, the result is measured, not written.
+	c, err := toollist.OpenReader("tools.json", bytes.NewReader(answer), toollist.Options{
+		Transforms: []toollist.Transform{toollist.Lean(), toollist.DropEmptyOutputSchemas()},
+	})
 	if err != nil {
 		panic(err)
 	}
-	for _, s := range savings {
+	for _, s := range c.Savings {
 		fmt.Printf("%s saves %d wire bytes, %d model-read bytes (%d changes in %v)\n", s.Name, s.WireSavingBytes, s.ModelReadSavingBytes, s.Changes, s.Tools)
 	}
 	// Output:

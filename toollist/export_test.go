@@ -14,10 +14,18 @@ func AppendFiguresJSON(dst []byte, f *Figures) []byte {
 	return WriteFiguresJSON(dst, f, nil)
 }
 
-// ParseWith is Parse that also applies the what-ifs ts while measuring,
-// as ReadWith does.
-func ParseWith(path string, data []byte, ts ...Transform) (*Capture, error) {
-	return parse(path, data, nil, nil, ts)
+// readCapture reads the capture at path and locates its tools, for a
+// test to call the steps of Open one at a time (measure, countTokens,
+// whatIf, given no pass).
+func readCapture(path string) (*Capture, error) {
+	c, _, err := read(path, Options{})
+	return c, err
+}
+
+// parseCapture is readCapture of a capture's bytes.
+func parseCapture(path string, data []byte) (*Capture, error) {
+	c, _, err := parse(path, data, nil, Options{})
+	return c, err
 }
 
 // Apply applies one transform to one parsed tool.
@@ -102,4 +110,10 @@ func ProfileBothWays(text []byte) (fromText, parsed string, ok bool) {
 		return fromText, err.Error(), ok
 	}
 	return fromText, show(&v), ok
+}
+
+// SavingsOf applies the transforms ts to the capture c, already read, as
+// Open does with Options.Transforms.
+func SavingsOf(c *Capture, ts ...Transform) ([]Saving, error) {
+	return whatIf(c, nil, ts, nil)
 }

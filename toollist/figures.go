@@ -30,7 +30,7 @@ type Figures struct {
 	// named "description" inside the tools' input schemas.
 	FieldDescriptionBytes int64
 	// Tokenizers holds each real tokenizer's count of what a model reads,
-	// summed over the tools, when CountTokens was asked for them.
+	// summed over the tools, when Options.Counters asked for them.
 	Tokenizers []TokenizerCount
 	// Longest is the longest tool description.
 	Longest Longest
@@ -44,7 +44,7 @@ type Figures struct {
 	// memory to be touched ten thousand times over on a long list.
 	NameJSON map[int]string
 	// ToolTokenCounts holds each tool's counts by the real tokenizers,
-	// when CountTokens was asked for them (nil otherwise): the i-th tool's
+	// when Options.Counters asked for them (nil otherwise): the i-th tool's
 	// count by the k-th of Tokenizers is ToolTokenCounts[i*len(Tokenizers)+k],
 	// -1 where a report read back lacks it. ToolTokens gives one tool's.
 	ToolTokenCounts []int64
@@ -341,8 +341,8 @@ type prescan struct {
 	mu      sync.Mutex
 	done    []*prescanned
 	pg      *pages // the mapping, whose pages a batch measured gives back
-	// the what-ifs applied to each tool measured, when asked for and the
-	// walk can follow them; used collects the tools the words applied to
+	// the what-ifs applied to each tool measured, when asked for; used
+	// collects the tools the words applied to
 	ts   []Transform
 	plan *plan
 	used []string
@@ -439,8 +439,8 @@ var batchTaken func(seq int)
 func (p *prescan) work() {
 	var mine []*prescanned
 	var r *runner
-	if p.plan != nil {
-		r = newRunner(nil, p.ts, p.plan)
+	if len(p.ts) > 0 {
+		r = newWorker(p.ts, p.plan)
 	}
 	var text []byte // the model-read text of the tool being counted
 	for b := range p.ch {
@@ -457,7 +457,7 @@ func (p *prescan) work() {
 	p.mu.Lock()
 	p.done = append(p.done, mine...)
 	if r != nil {
-		p.used = append(p.used, r.tw.used...)
+		p.used = append(p.used, r.used()...)
 	}
 	p.mu.Unlock()
 }
@@ -494,7 +494,7 @@ func (p *prescan) measure(b *prescanned, r *runner, text *[]byte) (ok bool) {
 			} else {
 				*text = appendModelRead((*text)[:0], t)
 			}
-			s := unsafe.String(unsafe.SliceData(*text), len(*text)) // see CountTokens
+			s := unsafe.String(unsafe.SliceData(*text), len(*text)) // see countTokens
 			for k, ct := range p.counters {
 				b.tokens[j*nc+k] = int64(ct.Count(s))
 			}
@@ -597,43 +597,44 @@ func (p *prescan) result(k int, tools [][]byte) ([]*prescanned, int) {
 // several goroutines.
 const parallelAbove = 512
 
-// Measure counts the capture's figures. Each tool's text is walked on its
-// own, without building the tool (on several cores for a long list), and
-// nothing of it is kept but figures.
-func Measure(c *Capture) (_ *Figures, err error) {
+// measure counts the capture's figures, taking those of the tools the
+// validating pass p measured (p may be nil). Each tool's text is walked
+// on its own, without building the tool (on several cores for a long
+// list), and nothing of it is kept but figures.
+func measure(c *Capture, p *pass) (_ *Figures, err error) {
 	defer c.pg.caught(c.pg.guard(), &err)
+	if p == nil {
+		p = &pass{}
+	}
 	f := &Figures{
 		WireBytes: c.WireBytes,
 		Tools:     len(c.Tools),
 		Longest:   Longest{Index: -1},
-	}
-	if c.preFigs == nil || len(c.Tools) > len(c.preFigs) {
-		f.PerTool = make([]ToolFigures, len(c.Tools))
 	}
 	if c.Replaced > 0 {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
 			c.Path, c.Replaced, plural(c.Replaced, "sequence", "sequences")))
 	}
 	var scans []scanned
-	if c.preFigs != nil && len(c.Tools) <= len(c.preFigs) {
+	if p.figs != nil && len(c.Tools) <= len(p.figs) {
 		// measured in place while the capture was validated
-		f.PerTool, scans = c.preFigs[:len(c.Tools):len(c.Tools)], c.preScans[:len(c.Tools)]
+		f.PerTool, scans = p.figs[:len(c.Tools):len(c.Tools)], p.scans[:len(c.Tools)]
 	} else {
-		scans = make([]scanned, len(c.Tools))
+		f.PerTool, scans = make([]ToolFigures, len(c.Tools)), make([]scanned, len(c.Tools))
 	}
-	c.preFigs, c.preScans = nil, nil
+	p.figs, p.scans = nil, nil
 	// Tools measured while the capture was validated are copied (unless
 	// they are in place); the rest are measured now.
 	done := 0
-	for _, b := range c.pre {
+	for _, b := range p.pre {
 		if &b.figs[0] != &f.PerTool[b.start] {
 			copy(f.PerTool[b.start:], b.figs)
 			copy(scans[b.start:], b.scans)
 		}
 		done = max(done, b.start+len(b.tools))
 	}
-	c.walked.take(c.pre)
-	c.pre = nil // copied: let the batches go
+	p.walked.take(p.pre)
+	p.pre = nil // copied: let the batches go
 	rest := len(c.Tools) - done
 	workers := 1
 	if rest >= parallelAbove {

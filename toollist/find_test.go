@@ -16,10 +16,10 @@ import (
 // tools, and with validating first and locating after.
 func parseBothWays(t *testing.T, data []byte) (fast, slow *Capture, fastErr, slowErr error) {
 	t.Helper()
-	fast, fastErr = Parse("f", data)
+	fast, fastErr = parseCapture("f", data)
 	findWhileValidating = false
 	defer func() { findWhileValidating = true }()
-	slow, slowErr = Parse("f", data)
+	slow, slowErr = parseCapture("f", data)
 	return
 }
 
@@ -171,19 +171,19 @@ func TestPrescan(t *testing.T) {
 			checkFindsAsBefore(t, name, []byte(c))
 		})
 	}
-	c, err := Parse("big", []byte(big))
+	_, p, err := parse("big", []byte(big), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, b := range c.pre {
+	for _, b := range p.pre {
 		n += len(b.tools)
 	}
 	if n != 256 {
 		t.Errorf("%d of 300 tools measured while validating, want 256 (two batches)", n)
 	}
-	if len(c.preFigs) < 300 {
-		t.Errorf("measured into arrays for %d tools, not in place", len(c.preFigs))
+	if len(p.figs) < 300 {
+		t.Errorf("measured into arrays for %d tools, not in place", len(p.figs))
 	}
 }
 
@@ -256,9 +256,9 @@ func TestUTF8Later(t *testing.T) {
 		for _, batch := range []int{1, 128} {
 			prescanBatch = batch
 			utf8Later = 0
-			lc, lerr := Parse(name, data)
+			lc, lerr := parseCapture(name, data)
 			utf8Later = 1 << 62
-			ec, eerr := Parse(name, data)
+			ec, eerr := parseCapture(name, data)
 			if (lerr == nil) != (eerr == nil) || (lerr != nil && lerr.Error() != eerr.Error()) {
 				t.Fatalf("%s: checked later: %v; first: %v", name, lerr, eerr)
 			}
@@ -268,8 +268,8 @@ func TestUTF8Later(t *testing.T) {
 			if want := strings.Contains("in a tool|before|in a key", name); !strings.Contains(name, "/") && want != (lc.Replaced == 1) {
 				t.Errorf("%s: %d replaced", name, lc.Replaced)
 			}
-			lf, err1 := Measure(lc)
-			ef, err2 := Measure(ec)
+			lf, err1 := measure(lc, nil)
+			ef, err2 := measure(ec, nil)
 			if (err1 == nil) != (err2 == nil) || lc.Replaced != ec.Replaced || !reflect.DeepEqual(lc.Tools, ec.Tools) || (err1 == nil && !reflect.DeepEqual(lf, ef)) {
 				t.Fatalf("%s: checked later and first differ:\n%+v %v\n%+v %v", name, lf, err1, ef, err2)
 			}
@@ -309,9 +309,9 @@ func TestEventsChecked(t *testing.T) {
 	}
 	for name, data := range cases {
 		utf8Later, checkEventData = 0, true
-		lc, lerr := Parse(name, []byte(data))
+		lc, lerr := parseCapture(name, []byte(data))
 		utf8Later, checkEventData = 1<<62, false
-		ec, eerr := Parse(name, []byte(data))
+		ec, eerr := parseCapture(name, []byte(data))
 		if (lerr == nil) != (eerr == nil) || (lerr != nil && lerr.Error() != eerr.Error()) {
 			t.Fatalf("%s: checked as read: %v; once read: %v", name, lerr, eerr)
 		}
@@ -321,8 +321,8 @@ func TestEventsChecked(t *testing.T) {
 			}
 			continue
 		}
-		lf, err1 := Measure(lc)
-		ef, err2 := Measure(ec)
+		lf, err1 := measure(lc, nil)
+		ef, err2 := measure(ec, nil)
 		if err1 != nil || err2 != nil || lc.Replaced != ec.Replaced || !reflect.DeepEqual(lf, ef) {
 			t.Fatalf("%s: checked as read and once read differ:\n%+v %v\n%+v %v", name, lf, err1, ef, err2)
 		}

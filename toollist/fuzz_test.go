@@ -64,11 +64,11 @@ func referenceFieldDescriptions(v jsonjs.Value) int64 {
 }
 
 func checkAgainstReference(t *testing.T, data []byte) {
-	c, err := Parse("f", data)
+	c, err := parseCapture("f", data)
 	if err != nil {
 		return
 	}
-	f, err := Measure(c)
+	f, err := measure(c, nil)
 	if err != nil {
 		t.Fatalf("Measure refuses what Parse accepted: %v", err)
 	}

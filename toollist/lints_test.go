@@ -128,20 +128,15 @@ func measureForLint(t *testing.T, capture string, ts []Transform, tk bool) *Figu
 	if err := os.WriteFile(path, []byte(capture), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	var c *Capture
-	var err error
+	o := Options{Transforms: ts}
 	if tk {
-		c, err = ReadCounting(path, []Counter{textCounter{"a", 1000}})
-	} else {
-		c, err = ReadWith(path, ts...)
+		o = Options{Counters: []Counter{textCounter{"a", 1000}}}
 	}
+	c, err := Open(path, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	f, err := Measure(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := c.Figures
 	return f
 }

@@ -34,7 +34,7 @@ func TestAppendModelRead(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.json")
 	more, _ := filepath.Glob("testdata/adversarial/*")
 	for _, f := range append(append(files, more...), "testdata/demo.sse") {
-		c, err := Read(f)
+		c, err := readCapture(f)
 		if err != nil {
 			continue // a capture refused as a whole
 		}
@@ -45,7 +45,7 @@ func TestAppendModelRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseWith("gen.json", gen)
+	c, err := parseCapture("gen.json", gen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestModelReadTextMapped(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Read(path)
+	c, err := readCapture(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +128,8 @@ func (c textCounter) Count(s string) int {
 	return len(s)*c.per + strings.Count(s, `"`)
 }
 
-// TestReadCounting: the counts ReadCounting takes while it measures are
-// those CountTokens takes in a pass of its own, tool by tool, for a
+// TestReadCounting: the counts the validating pass takes while it
+// measures are those countTokens takes in a pass of its own, tool by tool, for a
 // capture read into memory and a mapped one, with what-ifs and without,
 // and with a tail of tools the validating pass did not hand over.
 func TestReadCounting(t *testing.T) {
@@ -144,31 +144,29 @@ func TestReadCounting(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, ts := range [][]Transform{nil, {Lean()}} {
-			plain, err := ReadWith(path, ts...)
+			plain, err := readCapture(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pf, err := Measure(plain)
+			pf, err := measure(plain, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := CountTokens(plain, pf, counters); err != nil {
+			if err := countTokens(plain, nil, pf, counters); err != nil {
 				t.Fatal(err)
 			}
-			c, err := ReadCounting(path, counters, ts...)
+			o := Options{Counters: counters, Transforms: ts}
+			c, p, err := read(path, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n >= 2000 && (c.pg == nil || c.tokens[0] < 0) {
+			if n >= 2000 && (c.pg == nil || p.tokens[0] < 0) {
 				t.Errorf("%d tools: not mapped, or the first tool was not counted while measured", n)
 			}
-			f, err := Measure(c)
-			if err != nil {
+			if c, err = c.result(p, o); err != nil {
 				t.Fatal(err)
 			}
-			if err := CountTokens(c, f, counters); err != nil {
-				t.Fatal(err)
-			}
+			f := c.Figures
 			for i := range f.PerTool {
 				for k := range counters {
 					got, want := f.ToolTokens(i)[k], pf.ToolTokens(i)[k]

@@ -122,10 +122,10 @@ func TestFiguresAgainstNode(t *testing.T) {
 	for i, path := range paths {
 		t.Run(strings.TrimPrefix(path, "../"), func(t *testing.T) {
 			out, stderr, code := runs[i].out, string(runs[i].stderr), runs[i].code
-			c, err := Read(path)
+			c, err := readCapture(path)
 			var f *Figures
 			if err == nil {
-				f, err = Measure(c)
+				f, err = measure(c, nil)
 			}
 			if code != 0 {
 				var ie *Error

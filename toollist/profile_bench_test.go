@@ -1,6 +1,7 @@
 package toollist_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/readmeter/readmeter/internal/benchcap"
@@ -11,7 +12,7 @@ import (
 // shared definitions and repeated subschemas, and applies the two finders.
 func BenchmarkFinders(b *testing.B) {
 	data := benchcap.GenerateDefs(1000, 1)
-	c, err := toollist.Parse("defs.json", data)
+	c, err := toollist.OpenReader("defs.json", bytes.NewReader(data), toollist.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -25,14 +26,14 @@ func BenchmarkFinders(b *testing.B) {
 	})
 	b.Run("drop_unused_defs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := toollist.WhatIf(c, []toollist.Transform{toollist.DropUnusedDefs()}, nil); err != nil {
+			if _, err := toollist.SavingsOf(c, toollist.DropUnusedDefs()); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("hoist_repeated", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := toollist.WhatIf(c, []toollist.Transform{toollist.HoistRepeated()}, nil); err != nil {
+			if _, err := toollist.SavingsOf(c, toollist.HoistRepeated()); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/readmeter/readmeter/internal/benchcap"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
@@ -81,10 +83,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
-	f, err := toollist.Measure(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := c.Figures
 	if p.ModelReadBytes != f.ModelReadBytes {
 		t.Errorf("%s: the profile counts %d model-read bytes, Measure %d", label, p.ModelReadBytes, f.ModelReadBytes)
 	}
@@ -134,7 +133,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 	}
 	// the savings through WhatIf are Node's sums
 	for _, tr := range []toollist.Transform{toollist.DropUnusedDefs(), toollist.HoistRepeated()} {
-		ss, err := toollist.WhatIf(c, []toollist.Transform{tr}, nil)
+		ss, err := toollist.SavingsOf(c, tr)
 		if err != nil {
 			t.Fatalf("%s: %v", label, err)
 		}
@@ -158,7 +157,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 
 func TestProfileAgainstNode(t *testing.T) {
 	for _, path := range profileCaptures(t) {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			continue // the captures that are refused are refused by Measure's tests
 		}
@@ -177,13 +176,13 @@ func TestProfileGeneratedAgainstNode(t *testing.T) {
 			tools = append(tools, genTool(r, i))
 		}
 		data := []byte(`{"tools":[` + strings.Join(tools, ",") + `]}`)
-		c, err := toollist.Parse(fmt.Sprintf("gen-%d.json", seed), data)
+		c, err := toollist.OpenReader(fmt.Sprintf("gen-%d.json", seed), bytes.NewReader(data), toollist.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
 		checkAgainstNode(t, fmt.Sprintf("seed %d", seed), c)
 		drop, hoist := toollist.DropUnusedDefs(), toollist.HoistRepeated()
-		ss, err := toollist.WhatIf(c, []toollist.Transform{drop, hoist}, nil)
+		ss, err := toollist.SavingsOf(c, drop, hoist)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +299,7 @@ func FuzzFinders(f *testing.F) {
 		if err != nil || tool.Kind() != jsonjs.Object {
 			return
 		}
-		c, err := toollist.Parse("fuzz.json", []byte(`{"tools":[`+string(text)+`]}`))
+		c, err := toollist.OpenReader("fuzz.json", bytes.NewReader([]byte(`{"tools":[`+string(text)+`]}`)), toollist.Options{})
 		if err != nil {
 			return
 		}
@@ -336,7 +335,7 @@ func TestProfileTokens(t *testing.T) {
 	}
 	counters := []toollist.Counter{toks[0], toks[1]}
 	for _, path := range append(profileCaptures(t), "testdata/demo.json") {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			continue
 		}
@@ -379,7 +378,7 @@ func TestProfileTokens(t *testing.T) {
 func TestProfileTextWalk(t *testing.T) {
 	var tools [][]byte
 	for _, path := range append(profileCaptures(t), "testdata/demo.json") {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			continue
 		}
@@ -405,5 +404,31 @@ func TestProfileTextWalk(t *testing.T) {
 	}
 	if walked < len(tools)/2 {
 		t.Errorf("the text walk took %d tools of %d", walked, len(tools))
+	}
+}
+
+// TestOpenProfile holds that the profile Open makes beside the what-ifs
+// is the one ProfileBytes makes of the capture alone, on a list long
+// enough to be measured and transformed on several goroutines.
+func TestOpenProfile(t *testing.T) {
+	data := benchcap.GenerateDefs(600, 1)
+	o := toollist.Options{Transforms: []toollist.Transform{toollist.Lean(), toollist.DropUnusedDefs(), toollist.HoistRepeated()}, Profile: true}
+	c, err := toollist.OpenReader("defs.json", bytes.NewReader(data), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := toollist.OpenReader("defs.json", bytes.NewReader(data), toollist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := toollist.ProfileBytes(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Profile == nil || !reflect.DeepEqual(c.Profile, want) {
+		t.Errorf("the profile made beside the what-ifs differs from the one made alone")
+	}
+	if len(c.Savings) != 3 {
+		t.Errorf("%d savings, want 3", len(c.Savings))
 	}
 }

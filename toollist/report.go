@@ -141,11 +141,11 @@ func ReadFigures(path string) (*Figures, error) {
 	if f, ok, err := parseReport(path, data); ok || err != nil {
 		return f, err
 	}
-	c, err := Parse(path, data)
+	c, err := openBytes(path, data, Options{})
 	if err != nil {
 		return nil, err
 	}
-	return Measure(c)
+	return c.Figures, nil
 }
 
 // parseReport reads a --json report; ok is false when data is not one.

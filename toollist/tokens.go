@@ -2,7 +2,6 @@ package toollist
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -11,7 +10,7 @@ import (
 
 // Counter counts the tokens of a text as one tokenizer does
 // (tokenize.Tokenizer is one). Count must be safe for concurrent use, and
-// must not keep text, or a part of it, once it returns: CountTokens hands
+// must not keep text, or a part of it, once it returns: Open hands
 // it texts in buffers it writes again.
 type Counter interface {
 	Name() string
@@ -110,23 +109,23 @@ func appendModelReadFigures(dst, raw []byte, tf *ToolFigures, sc *scanned) []byt
 // countBatch is how many tools a counting worker takes at once.
 const countBatch = 64
 
-// CountTokens counts, with each counter, the tokens of every tool's
+// countTokens counts, with each counter, the tokens of every tool's
 // model-read text, and records them in f: in f.ToolTokenCounts and,
 // summed over the tools, in f.Tokenizers, in the counters' order. f must
-// be the figures Measure returned for c. Tools are counted on several
+// be the figures measure returned for c; the tools the validating pass p
+// counted (p may be nil) are not read again. Tools are counted on several
 // cores, a batch at a time, each text written into a buffer of the
 // worker's own, read in place by the counters.
-func CountTokens(c *Capture, f *Figures, counters []Counter) (err error) {
+func countTokens(c *Capture, p *pass, f *Figures, counters []Counter) (err error) {
 	if len(counters) == 0 {
 		return nil
 	}
 	defer c.pg.caught(c.pg.guard(), &err)
 	n := len(c.Tools)
 	var per []int64
-	// the tools ReadCounting counted with these counters are not read again
 	counted := func(i int) bool { return false }
-	if slices.Equal(c.counted, counters) && len(c.tokens) == n*len(counters) {
-		per, c.tokens = c.tokens, nil // the figures' from here on
+	if p != nil && p.tokens != nil {
+		per, p.tokens = p.tokens, nil // the figures' from here on
 		counted = func(i int) bool { return per[i*len(counters)] >= 0 }
 	} else {
 		per = make([]int64, n*len(counters))

@@ -22,15 +22,15 @@ func TestTokenizersAgainstNode(t *testing.T) {
 	var got []jsonjs.Value
 	tools := 0
 	for _, path := range nodeCorpus(t) {
-		c, err := Read(path)
+		c, err := readCapture(path)
 		if err != nil {
 			continue
 		}
-		f, err := Measure(c)
+		f, err := measure(c, nil)
 		if err != nil {
 			continue
 		}
-		if err := CountTokens(c, f, counters); err != nil {
+		if err := countTokens(c, nil, f, counters); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		paths = append(paths, path)
@@ -70,15 +70,15 @@ func TestTokenizersAgainstNode(t *testing.T) {
 // TestReadFiguresKeepsTokenizers reads back a report with tokenizers.
 func TestReadFiguresKeepsTokenizers(t *testing.T) {
 	ts, _ := tokenize.Parse("o200k")
-	c, err := Read("testdata/demo.json")
+	c, err := readCapture("testdata/demo.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Measure(c)
+	f, err := measure(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CountTokens(c, f, []Counter{ts[0]}); err != nil {
+	if err := countTokens(c, nil, f, []Counter{ts[0]}); err != nil {
 		t.Fatal(err)
 	}
 	text := append(AppendFiguresJSON([]byte("{"), f), '}')

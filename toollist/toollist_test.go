@@ -25,7 +25,7 @@ func figuresMembers(f *Figures) []jsonjs.Member {
 
 func mustParse(t *testing.T, data string) *Capture {
 	t.Helper()
-	c, err := Parse("x", []byte(data))
+	c, err := parseCapture("x", []byte(data))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -34,7 +34,7 @@ func mustParse(t *testing.T, data string) *Capture {
 
 func mustMeasure(t *testing.T, c *Capture) *Figures {
 	t.Helper()
-	f, err := Measure(c)
+	f, err := measure(c, nil)
 	if err != nil {
 		t.Fatalf("Measure: %v", err)
 	}
@@ -92,7 +92,7 @@ func TestBadInput(t *testing.T) {
 		{"stream with bad later data", "data: {\"result\":{\"tools\":[]}}\n\ndata: nope\n\n", "x: line 3, column 8: event 2's data: unexpected character 'o'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("x", []byte(tc.data))
+			_, err := parseCapture("x", []byte(tc.data))
 			var ie *Error
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want *Error", err)
@@ -106,10 +106,10 @@ func TestBadInput(t *testing.T) {
 
 func TestReadFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Read(dir); err == nil || !strings.HasSuffix(err.Error(), ": is a directory, not a capture file") {
+	if _, err := readCapture(dir); err == nil || !strings.HasSuffix(err.Error(), ": is a directory, not a capture file") {
 		t.Errorf("directory: %v", err)
 	}
-	if _, err := Read(filepath.Join(dir, "none.json")); err == nil || !strings.HasSuffix(err.Error(), ": no such file") {
+	if _, err := readCapture(filepath.Join(dir, "none.json")); err == nil || !strings.HasSuffix(err.Error(), ": no such file") {
 		t.Errorf("missing: %v", err)
 	}
 }
@@ -313,7 +313,7 @@ func TestWords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := WhatIf(c, []Transform{w.Transform()}, nil); err == nil || err.Error() != want {
+		if _, err := whatIf(c, nil, []Transform{w.Transform()}, nil); err == nil || err.Error() != want {
 			t.Errorf("%s: err %v\n want %s", words, err, want)
 		}
 	}
@@ -341,7 +341,7 @@ func TestEncode(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := mustParse(t, tc.in)
 			var buf bytes.Buffer
-			if _, err := WhatIf(c, []Transform{Lean()}, &buf); err != nil {
+			if _, err := whatIf(c, nil, []Transform{Lean()}, &buf); err != nil {
 				t.Fatal(err)
 			}
 			got := buf.Bytes()
@@ -394,7 +394,7 @@ func TestFixturesExist(t *testing.T) {
 // TestReadMapped reads a capture mapped into memory, as Read does for large
 // files, and checks it measures the same as one read whole.
 func TestReadMapped(t *testing.T) {
-	read, err := Read("testdata/demo.json")
+	read, err := readCapture("testdata/demo.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestReadMapped(t *testing.T) {
 	old := mapAbove
 	mapAbove = 0
 	defer func() { mapAbove = old }()
-	c, err := Read("testdata/demo.json")
+	c, err := readCapture("testdata/demo.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func TestReadMapped(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Read("testdata/adversarial/trailing-comma.json"); err == nil {
+	if _, err := readCapture("testdata/adversarial/trailing-comma.json"); err == nil {
 		t.Error("a mapped broken capture is accepted")
 	}
 }
@@ -426,11 +426,11 @@ func TestReadMapped(t *testing.T) {
 func whatIfTools(t *testing.T, c *Capture, ts ...Transform) ([]Saving, [][]byte, error) {
 	t.Helper()
 	var buf bytes.Buffer
-	s, err := WhatIf(c, ts, &buf)
+	s, err := whatIf(c, nil, ts, &buf)
 	if err != nil {
 		return nil, nil, err
 	}
-	after, err := Parse("after", buf.Bytes())
+	after, err := parseCapture("after", buf.Bytes())
 	if err != nil {
 		t.Fatalf("the capture written after the what-ifs: %v\n%s", err, buf.Bytes())
 	}
@@ -456,7 +456,7 @@ func TestMappedGivesBackPages(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mapped, err := Read(path)
+	mapped, err := readCapture(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +464,7 @@ func TestMappedGivesBackPages(t *testing.T) {
 	if mapped.unmap == nil {
 		t.Skip("files are not mapped on this system")
 	}
-	heap, err := Parse(path, data)
+	heap, err := parseCapture(path, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,15 +473,15 @@ func TestMappedGivesBackPages(t *testing.T) {
 	}
 	ts := func() []Transform { return []Transform{Lean(), DropEmptyOutputSchemas()} }
 	var hb, mb bytes.Buffer
-	hs, err := WhatIf(heap, ts(), &hb)
+	hs, err := whatIf(heap, nil, ts(), &hb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := WhatIf(mapped, ts(), &mb)
+	ms, err := whatIf(mapped, nil, ts(), &mb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	par, err := WhatIf(mapped, ts(), nil)
+	par, err := whatIf(mapped, nil, ts(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package toollist
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -12,63 +11,34 @@ import (
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
-// WhatIf applies the transforms to every tool, in order, and reports each
+// whatIf applies the transforms to every tool, in order, and reports each
 // one's saving against the result of the ones before. When w is not nil it
 // also writes the capture, transformed, to w in the capture's own form (see
 // the package doc), tool by tool as they are done; on an error, what was
 // written is incomplete and must be thrown away.
 //
-// Each tool is read once from its validated text: the walk writes the
-// transformed tool as JSON.stringify would and measures every stage of it
-// (the tool after 0, 1, ... transforms) in the same pass, building
-// nothing. A tool whose objects JavaScript would reorder or merge (a
-// repeated, escaped or integer-like key), or that the words transform
-// cannot apply to, is parsed and transformed as a value instead, as is
-// every tool when more than three transforms or two word sets are given.
-func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
+// Each tool is transformed once, by the one path (see runner.tool): the
+// walk over its validated text when it can follow the transforms, the
+// tool's parsed value otherwise. Without w, the tools the validating pass
+// p (nil for none) handed over were transformed by its workers while they
+// measured them, and only the rest are transformed here; with w, the
+// tools are transformed on several goroutines, a run at a time, a few
+// runs ahead of the writer.
+func whatIf(c *Capture, p *pass, ts []Transform, w io.Writer) (_ []Saving, err error) {
 	defer c.pg.caught(c.pg.guard(), &err)
 	savings := make([]Saving, len(ts))
 	for k, t := range ts {
 		savings[k] = Saving{Name: t.Name(), Tools: []string{}}
 	}
-	var p *plan
-	if walkTools {
-		p = newPlan(ts)
+	pl := newPlan(ts)
+	if w != nil {
+		err = whatIfWrite(c, ts, pl, savings, w)
+	} else {
+		err = c.whatIfWalked(p, ts, pl, savings)
 	}
-	switch {
-	case w != nil && p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
-		err = whatIfWrite(c, ts, p, savings, w)
-	case w != nil:
-		em := &emitter{w: w, buf: make([]byte, 0, 64<<10)}
-		r := newRunner(c, ts, p)
-		back := c.behindFrom(0)
-		err = c.encode(em, func(i int) ([]byte, error) {
-			back.at(c.Tools[i])
-			if err := r.one(i, true, true); err != nil {
-				return nil, err
-			}
-			r.record(savings, i)
-			return r.res.out, nil
-		})
-		if err == nil {
-			err = em.flush()
-		}
-	case p != nil && c.walked.matches(ts):
-		err = c.whatIfWalked(ts, p, savings)
-	case p != nil && len(c.Tools) >= parallelAbove && runtime.GOMAXPROCS(0) > 1:
-		err = whatIfParallel(c, ts, p, savings)
-	default:
-		r := newRunner(c, ts, p)
-		back := c.behindFrom(0)
-		for i := range c.Tools {
-			back.at(c.Tools[i])
-			if err = r.one(i, false, true); err != nil {
-				break
-			}
-			r.record(savings, i)
-		}
+	if p != nil {
+		p.walked = nil
 	}
-	c.walked = nil
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +51,9 @@ func WhatIf(c *Capture, ts []Transform, w io.Writer) (_ []Saving, err error) {
 }
 
 // walked is what the what-ifs found of the tools measured while the
-// capture was read (ReadWith): Measure takes each batch's pieces from the
-// batches it copies (before Measure, they are read from the batches).
+// capture was validated: measure takes each batch's pieces from the
+// batches it copies (before measure, they are read from the batches).
 type walked struct {
-	ts      []Transform
 	used    []string // the tools the words applied to
 	batches []walkedBatch
 }
@@ -105,78 +74,71 @@ func (wk *walked) take(pre []*prescanned) {
 	}
 }
 
-// matches reports whether the what-ifs were applied while reading, and
-// were ts.
-func (wk *walked) matches(ts []Transform) bool {
-	if wk == nil || len(wk.ts) != len(ts) {
-		return false
-	}
-	for k := range ts {
-		if wk.ts[k] != ts[k] {
-			return false
-		}
-	}
-	return true
-}
-
-// piece is a run of tools' savings, or a tool the walk left to the parsed
-// path (at, or -1): a tool left splits the savings of the tools before
-// and after it, so that the names of the tools changed stay in the
-// capture's order.
+// piece is a run of tools' savings, with the warnings the transforms gave
+// on them (by transform, in the tools' order), or a tool left to the
+// runner that applies the transforms themselves (at, or -1): a tool whose
+// transforms failed on a worker, transformed again in the capture's order
+// so that the error is the first tool's.
 type piece struct {
 	at      int
 	savings []Saving
+	warns   [][]string
 }
 
-// batch walks the tools of a batch being measured and measures them: the
-// walk's first stage is each tool as given, so that its figures are the
-// walk's (a tool the walk leaves is measured on its own), and names them
-// as Measure will.
+// batch transforms the tools of a batch being measured and measures them:
+// the walk's first stage is each tool as given, so that its figures are
+// the walk's (a tool the walk leaves is measured on its own), and names
+// them as measure will.
 func (r *runner) batch(b *prescanned) []piece {
-	pieces, _, _ := r.walkRun(b.start, b.tools, b.figs, b.scans, false, nil, nil)
+	pieces, _, _ := r.run(b.start, b.tools, b.figs, b.scans, false, nil, nil)
 	return pieces
 }
 
-// walkRun walks the tools from start. When figs is not nil, it measures
+// run transforms the tools from start. When figs is not nil, it measures
 // each into figs and scans and names it by its figures; with write, it
 // appends their texts to out, each ending where ends says (a tool left to
-// the parsed path writes nothing there).
-func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, scans []scanned, write bool, out []byte, ends []int) ([]piece, []byte, []int) {
+// the runner of the capture's order writes nothing there).
+func (r *runner) run(start int, tools [][]byte, figs []ToolFigures, scans []scanned, write bool, out []byte, ends []int) ([]piece, []byte, []int) {
 	var pieces []piece
-	cur := savingsOf(r.ts)
+	cur := r.newPiece()
 	if figs != nil {
 		// a batch: the names of the tools changed fit at once
-		for k := range cur {
-			cur[k].Tools = make([]string, 0, len(tools))
+		for k := range cur.savings {
+			cur.savings[k].Tools = make([]string, 0, len(tools))
 		}
 	}
-	leanOnly := figs != nil && !write && r.p.leanOnly()
+	leanOnly := figs != nil && !write && r.p != nil && r.p.leanOnly()
 	for j, t := range tools {
 		i := start + j
 		mark := len(out)
 		r.res.out = out
 		measured := leanOnly && scanToolLean(t, &figs[j], &scans[j], &r.res)
-		ok := measured || r.tw.tool(t, i, write, &r.res)
+		walked := measured
+		var err error
+		if !measured {
+			walked, err = r.tool(t, i, write)
+		}
 		if write {
 			out = r.res.out
-			if !ok {
+			if err != nil {
 				out = out[:mark]
 			}
 			ends = append(ends, len(out))
 		}
-		if !ok {
-			if figs != nil {
+		if figs != nil && !measured {
+			if walked {
+				r.res.figures(&figs[j], &scans[j])
+			} else {
 				scanTool(t, &figs[j], &scans[j])
 			}
-			pieces = append(pieces, piece{at: -1, savings: cur}, piece{at: i})
-			cur = savingsOf(r.ts)
+		}
+		if err != nil {
+			pieces = append(pieces, cur, piece{at: i})
+			cur = r.newPiece()
 			continue
 		}
 		var name string
 		if figs != nil {
-			if !measured {
-				r.res.figures(&figs[j], &scans[j])
-			}
 			name = figs[j].Name // the name when it is a string
 			if name == "" {
 				name = "tools[" + strconv.Itoa(i) + "]"
@@ -184,12 +146,18 @@ func (r *runner) walkRun(start int, tools [][]byte, figs []ToolFigures, scans []
 		} else if r.changed() {
 			name = r.name(i)
 		}
-		recordAs(cur, &r.res, name)
+		recordAs(cur.savings, &r.res, name)
+		r.takeWarnings(cur.warns)
 	}
-	return append(pieces, piece{at: -1, savings: cur}), out, ends
+	return append(pieces, cur), out, ends
 }
 
-// changed reports whether a transform changed the tool just walked.
+// newPiece returns an empty run of the runner's transforms.
+func (r *runner) newPiece() piece {
+	return piece{at: -1, savings: savingsOf(r.ts), warns: make([][]string, len(r.ts))}
+}
+
+// changed reports whether a transform changed the tool just transformed.
 func (r *runner) changed() bool {
 	for _, n := range r.res.changes[1:] {
 		if n != 0 {
@@ -199,21 +167,21 @@ func (r *runner) changed() bool {
 	return false
 }
 
-// whatIfWalked adds up what the walk found of the tools while they were
-// measured, and transforms the rest: the tools no batch held, and those
-// the walk left to the parsed path.
-func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error {
-	wk := c.walked
-	for _, name := range wk.used {
-		p.words.used[name] = true
-	}
-	if c.pre != nil { // not measured yet
-		wk.take(c.pre)
-		for _, b := range c.pre {
-			b.pieces = nil
+// whatIfWalked adds up what the validating pass's workers found of the
+// tools they measured, and transforms the rest in the capture's order:
+// the tools no batch held, and those whose transforms failed on a worker.
+func (c *Capture) whatIfWalked(ps *pass, ts []Transform, p *plan, savings []Saving) error {
+	var bs []walkedBatch
+	if ps != nil && ps.walked != nil {
+		if ps.pre != nil { // not measured yet
+			ps.walked.take(ps.pre)
+			for _, b := range ps.pre {
+				b.pieces = nil
+			}
 		}
+		bs = ps.walked.batches
+		markUsed(ts, ps.walked.used)
 	}
-	bs := wk.batches
 	slices.SortFunc(bs, func(a, b walkedBatch) int { return a.start - b.start })
 	// the names of the tools changed, held at once
 	for k := range savings {
@@ -228,8 +196,10 @@ func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error 
 		savings[k].Tools = make([]string, 0, max(n, 0))
 	}
 	r := newRunner(c, ts, p)
+	back := c.behindFrom(0)
 	one := func(i int) error {
-		if err := r.one(i, false, true); err != nil {
+		back.at(c.Tools[i])
+		if err := r.one(i, false); err != nil {
 			return err
 		}
 		r.record(savings, i)
@@ -244,7 +214,7 @@ func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error 
 		}
 		for _, pc := range b.pieces {
 			if pc.at < 0 {
-				addSavings(savings, pc.savings)
+				addPiece(ts, savings, pc)
 			} else if err := one(pc.at); err != nil {
 				return err
 			}
@@ -259,13 +229,17 @@ func (c *Capture) whatIfWalked(ts []Transform, p *plan, savings []Saving) error 
 	return nil
 }
 
-// runner transforms tools one at a time.
+// runner transforms tools one at a time. The runner of the capture's
+// order applies the transforms given; a worker's applies copies of those
+// that keep state (see copier), whose findings it hands back with its
+// pieces, so that they read in the capture's order.
 type runner struct {
-	c   *Capture
-	ts  []Transform
-	p   *plan
-	tw  toolWalk
-	res toolResult
+	c      *Capture // nil on a worker
+	ts     []Transform
+	p      *plan
+	tw     toolWalk
+	res    toolResult
+	worker bool
 }
 
 func newRunner(c *Capture, ts []Transform, p *plan) *runner {
@@ -274,28 +248,104 @@ func newRunner(c *Capture, ts []Transform, p *plan) *runner {
 		res: toolResult{L: make([]int, n+1), M: make([]int, n+1), changes: make([]int, n+1)}}
 }
 
-// one transforms the i-th tool into r.res: by the walk, or parsed when the
-// walk leaves it (or slow allows only the walk, and ok reports it).
-func (r *runner) one(i int, write, slow bool) error {
-	r.res.out = r.res.out[:0]
-	if r.p != nil && r.tw.tool(r.c.Tools[i], i, write, &r.res) {
-		if len(r.tw.used) > 0 && slow {
-			for _, name := range r.tw.used {
-				r.p.words.used[name] = true
-			}
-			r.tw.used = r.tw.used[:0]
+// newWorker returns a runner for a goroutine of its own.
+func newWorker(ts []Transform, p *plan) *runner {
+	own := make([]Transform, len(ts))
+	for k, t := range ts {
+		own[k] = t
+		if cp, ok := t.(copier); ok {
+			own[k] = cp.copyFor()
 		}
-		return nil
 	}
-	if !slow {
-		return errSlow
-	}
-	clear(r.res.changes)
-	return slowTool(r.c, i, r.ts, write, &r.res)
+	r := newRunner(nil, own, p)
+	r.worker = true
+	return r
 }
 
-// errSlow says a tool was left to the parsed path.
-var errSlow = fmt.Errorf("toollist: a tool left to the parsed path")
+// copier is a transform that keeps state (the words it applied, the
+// warnings it gave): each worker applies a copy of its own.
+type copier interface {
+	copyFor() Transform
+}
+
+func (w *Words) copyFor() Transform { return w.Transform() }
+
+func (*dropDefs) copyFor() Transform { return DropUnusedDefs() }
+
+func (*hoist) copyFor() Transform { return HoistRepeated() }
+
+// sink gives the lines a transform's warnings hold.
+func (w *warnings) sink() *warnings { return w }
+
+// takeWarnings moves the warnings a worker's transforms gave on the tool
+// just transformed into warns, by transform.
+func (r *runner) takeWarnings(warns [][]string) {
+	if !r.worker {
+		return
+	}
+	for k, t := range r.ts {
+		if s, ok := t.(interface{ sink() *warnings }); ok {
+			w := s.sink()
+			if len(w.lines) > 0 {
+				warns[k] = append(warns[k], w.lines...)
+				w.lines = w.lines[:0]
+			}
+		}
+	}
+}
+
+// used returns the tools a worker's words were applied to.
+func (r *runner) used() []string {
+	names := r.tw.used
+	for _, t := range r.ts {
+		if w, ok := t.(*Words); ok {
+			for name := range w.used {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
+}
+
+// markUsed records, in the words of ts, the tools a worker applied words
+// to.
+func markUsed(ts []Transform, names []string) {
+	for _, t := range ts {
+		if w, ok := t.(*Words); ok {
+			for _, name := range names {
+				if _, has := w.keys[name]; has {
+					w.used[name] = true
+				}
+			}
+		}
+	}
+}
+
+// tool transforms one tool, whose validated text is b, into r.res: by the
+// walk over its text when the walk can follow the transforms, else as a
+// parsed value. It reports whether the walk did it; an error is the
+// parsed path's (a worker's is only a sign to leave the tool to the
+// runner of the capture's order, which reports it).
+func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
+	if r.p != nil && r.tw.tool(b, i, write, &r.res) {
+		return true, nil
+	}
+	clear(r.res.changes)
+	return false, r.value(b, i, write)
+}
+
+// one transforms the i-th tool of the capture, in its order.
+func (r *runner) one(i int, write bool) error {
+	r.res.out = r.res.out[:0]
+	if _, err := r.tool(r.c.Tools[i], i, write); err != nil {
+		return err
+	}
+	if len(r.tw.used) > 0 {
+		markUsed(r.ts, r.tw.used)
+		r.tw.used = r.tw.used[:0]
+	}
+	return nil
+}
 
 // name returns the tool's name in reports.
 func (r *runner) name(i int) string {
@@ -332,87 +382,33 @@ func recordAs(savings []Saving, res *toolResult, name string) {
 	}
 }
 
-// whatIfParallel walks the tools on several goroutines, each a run of
-// them; what the walk leaves is transformed parsed after, in order.
-func whatIfParallel(c *Capture, ts []Transform, p *plan, savings []Saving) error {
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	used := make([][]string, workers)
-	chunk := (len(c.Tools) + workers - 1) / workers
-	pieces := make([][]piece, workers)
-	var wg sync.WaitGroup
-	for wk := range workers {
-		lo, hi := wk*chunk, min((wk+1)*chunk, len(c.Tools))
-		wg.Go(func() {
-			defer c.pg.caught(c.pg.guard(), nil)
-			r := newRunner(c, ts, p)
-			cur := newSavings(savings)
-			back := c.behindFrom(lo)
-			for i := lo; i < hi; i++ {
-				back.at(c.Tools[i])
-				if err := r.one(i, false, false); err != nil {
-					pieces[wk] = append(pieces[wk], piece{at: -1, savings: cur}, piece{at: i})
-					cur = newSavings(savings)
-					continue
-				}
-				r.record(cur, i)
-			}
-			pieces[wk] = append(pieces[wk], piece{at: -1, savings: cur})
-			used[wk] = r.tw.used
-		})
-	}
-	wg.Wait()
-	if err := c.pg.failed(); err != nil {
-		return err
-	}
-	for _, names := range used {
-		for _, name := range names {
-			p.words.used[name] = true
-		}
-	}
-	r := newRunner(c, ts, nil)
-	for _, ps := range pieces {
-		for _, pc := range ps {
-			if pc.at < 0 {
-				addSavings(savings, pc.savings)
-				continue
-			}
-			if err := r.one(pc.at, false, true); err != nil {
-				return err
-			}
-			r.record(savings, pc.at)
-		}
-	}
-	return nil
-}
-
-// written is a run of tools walked and written by a worker of
+// written is a run of tools transformed and written by a worker of
 // whatIfWrite: their texts (the i-th ends at ends[i-start]; a tool left
-// to the parsed path has none there), and their savings.
+// to the writer has none there), and their savings.
 type written struct {
 	start, n int
 	out      []byte
 	ends     []int
 	pieces   []piece
-	slow     map[int][]byte // the texts of the tools left to the parsed path
+	left     map[int][]byte // the texts of the tools left to the writer
 	done     chan struct{}
 }
 
-// walkWritten walks and writes a run of whatIfWrite, and says it is done
-// even when the file changed under it (see pages).
-func (r *runner) walkWritten(b *written) {
-	c := r.c
+// runWritten transforms and writes a run of whatIfWrite, and says it is
+// done even when the file changed under it (see pages).
+func (r *runner) runWritten(c *Capture, b *written) {
 	defer close(b.done)
 	defer c.pg.caught(c.pg.guard(), nil)
 	if c.pg.failed() != nil {
 		return
 	}
-	b.pieces, b.out, b.ends = r.walkRun(b.start, c.Tools[b.start:b.start+b.n], nil, nil, true, b.out, b.ends)
+	b.pieces, b.out, b.ends = r.run(b.start, c.Tools[b.start:b.start+b.n], nil, nil, true, b.out, b.ends)
 }
 
-// whatIfWrite writes the transformed capture with the walk done on
-// several goroutines, each a run of tools at a time, a few runs ahead of
-// the writer, which takes the runs in order (and transforms the tools the
-// walk leaves to the parsed path).
+// whatIfWrite writes the transformed capture with the tools transformed
+// on several goroutines, each a run of tools at a time, a few runs ahead
+// of the writer, which takes the runs in order (and transforms the tools
+// a worker left to it).
 func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Writer) error {
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	const run = 64
@@ -425,12 +421,12 @@ func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Wri
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			r := newRunner(c, ts, p)
+			r := newWorker(ts, p)
 			for b := range todo {
-				r.walkWritten(b)
+				r.runWritten(c, b)
 			}
 			mu.Lock()
-			used = append(used, r.tw.used...)
+			used = append(used, r.used()...)
 			mu.Unlock()
 		})
 	}
@@ -441,7 +437,7 @@ func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Wri
 			var b *written
 			select {
 			case b = <-spare:
-				b.out, b.ends, b.slow = b.out[:0], b.ends[:0], nil
+				b.out, b.ends, b.left = b.out[:0], b.ends[:0], nil
 			default:
 				b = &written{}
 			}
@@ -477,20 +473,20 @@ func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Wri
 				}
 				for _, pc := range cur.pieces {
 					if pc.at < 0 {
-						addSavings(savings, pc.savings)
+						addPiece(ts, savings, pc)
 						continue
 					}
-					if err := r.one(pc.at, true, true); err != nil {
+					if err := r.one(pc.at, true); err != nil {
 						return nil, err
 					}
 					r.record(savings, pc.at)
-					if cur.slow == nil {
-						cur.slow = map[int][]byte{}
+					if cur.left == nil {
+						cur.left = map[int][]byte{}
 					}
-					cur.slow[pc.at] = append([]byte(nil), r.res.out...)
+					cur.left[pc.at] = append([]byte(nil), r.res.out...)
 				}
 			}
-			if out, ok := cur.slow[i]; ok {
+			if out, ok := cur.left[i]; ok {
 				return out, nil
 			}
 			k := i - cur.start
@@ -506,21 +502,11 @@ func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Wri
 		<-b.done
 	}
 	wg.Wait()
-	for _, name := range used {
-		p.words.used[name] = true
-	}
+	markUsed(ts, used)
 	if err == nil {
 		err = em.flush()
 	}
 	return err
-}
-
-func newSavings(like []Saving) []Saving {
-	out := make([]Saving, len(like))
-	for k := range like {
-		out[k].Name = like[k].Name
-	}
-	return out
 }
 
 // savingsOf returns empty savings of the transforms ts.
@@ -532,18 +518,27 @@ func savingsOf(ts []Transform) []Saving {
 	return out
 }
 
-func addSavings(dst, src []Saving) {
+// addPiece adds a run's savings to savings, and its warnings to the
+// transforms ts that gave them.
+func addPiece(ts []Transform, dst []Saving, pc piece) {
 	for k := range dst {
-		dst[k].WireSavingBytes += src[k].WireSavingBytes
-		dst[k].ModelReadSavingBytes += src[k].ModelReadSavingBytes
-		dst[k].Changes += src[k].Changes
-		dst[k].Tools = append(dst[k].Tools, src[k].Tools...)
+		src := pc.savings[k]
+		dst[k].WireSavingBytes += src.WireSavingBytes
+		dst[k].ModelReadSavingBytes += src.ModelReadSavingBytes
+		dst[k].Changes += src.Changes
+		dst[k].Tools = append(dst[k].Tools, src.Tools...)
+		if len(pc.warns[k]) > 0 {
+			ts[k].(interface{ sink() *warnings }).sink().addLines(pc.warns[k])
+		}
 	}
 }
 
-// walkTools chooses the walk over each tool's text; tests turn it off to
-// compare with the parsed path.
-var walkTools = true
+// addLines adds lines a copy gave on a worker.
+func (w *warnings) addLines(lines []string) {
+	w.mu.Lock()
+	w.lines = append(w.lines, lines...)
+	w.mu.Unlock()
+}
 
 // toolResult is what the transforms make of one tool: its JSON.stringify
 // length (L) and model-read bytes (M) after 0, 1, ... transforms, the
@@ -562,16 +557,20 @@ type toolResult struct {
 	out       []byte
 }
 
-// slowTool transforms the i-th tool as a parsed value.
-func slowTool(c *Capture, i int, ts []Transform, write bool, res *toolResult) error {
-	tool, err := c.tool(i)
+// value transforms a tool, whose validated text is b, as a parsed value.
+func (r *runner) value(b []byte, i int, write bool) error {
+	res := &r.res
+	tool, err := jsonjs.Parse(b)
 	if err != nil {
-		return err
+		if r.c == nil {
+			return err
+		}
+		return inputErr(r.c.Path, "%s[%d]: %v", r.c.toolsAt(), i, err)
 	}
 	name, _ := toolLabel(tool, i)
-	res.name = name
+	res.name, res.nameTok, res.descTok = name, nil, nil
 	res.L[0], res.M[0] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
-	for k, t := range ts {
+	for k, t := range r.ts {
 		nt, n, err := t.apply(tool, name)
 		if err != nil {
 			return err
@@ -737,7 +736,7 @@ func newPlan(ts []Transform) *plan {
 	return p
 }
 
-// toolWalk walks one tool's text (see WhatIf).
+// toolWalk walks one tool's text (see whatIf).
 type toolWalk struct {
 	p       *plan
 	b       []byte

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,20 +57,24 @@ func savingLines(s []Saving) []string {
 
 // goWhatIf runs WhatIf on the capture at path and returns the outcome; the
 // message is the one of the capture written, as its own reader finds it.
-func goWhatIf(t *testing.T, path, combo string, w *Words) whatIfOutcome {
+func goWhatIf(t *testing.T, path, combo string, w *Words, parsed bool) whatIfOutcome {
 	t.Helper()
-	c, err := Read(path)
+	c, err := readCapture(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	var buf bytes.Buffer
-	s, err := WhatIf(c, comboTransforms(combo, w), &buf)
+	whatIf := whatIf
+	if parsed {
+		whatIf = whatIfParsed
+	}
+	s, err := whatIf(c, nil, comboTransforms(combo, w), &buf)
 	if err != nil {
 		return whatIfOutcome{Err: true}
 	}
 	var s2 []Saving
-	if s2, err = WhatIf(c, comboTransforms(combo, w), nil); err != nil {
+	if s2, err = whatIf(c, nil, comboTransforms(combo, w), nil); err != nil {
 		t.Fatalf("writing accepts what measuring alone refuses: %v", err)
 	}
 	if a, b := savingLines(s), savingLines(s2); strings.Join(a, "\n") != strings.Join(b, "\n") {
@@ -80,18 +85,12 @@ func goWhatIf(t *testing.T, path, combo string, w *Words) whatIfOutcome {
 	defer func(n int) { prescanBatch = n }(prescanBatch)
 	prescanBatch = 1
 	ts := comboTransforms(combo, w)
-	c3, err := ReadWith(path, ts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c3.Close()
-	if _, err := Measure(c3); err != nil {
-		t.Fatal(err)
-	}
-	s3, err := WhatIf(c3, ts, nil)
+	c3, err := Open(path, Options{Transforms: ts})
 	if err != nil {
 		t.Fatalf("applied while reading, refused: %v", err)
 	}
+	defer c3.Close()
+	s3 := c3.Savings
 	if a, b := savingLines(s), savingLines(s3); strings.Join(a, "\n") != strings.Join(b, "\n") {
 		t.Fatalf("savings differ when applied while reading:\n%s\n%s", a, b)
 	}
@@ -288,7 +287,7 @@ process.stdout.write(JSON.stringify(out));
 func whatIfCaptures(t *testing.T) []string {
 	var out []string
 	for _, p := range nodeCorpus(t) {
-		if c, err := Read(p); err == nil {
+		if c, err := readCapture(p); err == nil {
 			out = append(out, p)
 			c.Close()
 		}
@@ -316,7 +315,7 @@ func TestWhatIfAgainstNode(t *testing.T) {
 	}
 	var jobs []job
 	for k, path := range whatIfCaptures(t) {
-		c, _ := Read(path)
+		c, _ := readCapture(path)
 		msgPath := filepath.Join(dir, fmt.Sprintf("msg-%d.json", k))
 		if err := os.WriteFile(msgPath, c.ans.msg, 0o644); err != nil {
 			t.Fatal(err)
@@ -359,10 +358,8 @@ func TestWhatIfAgainstNode(t *testing.T) {
 				msg, _ := base64.StdEncoding.DecodeString(w.Message)
 				w.Message = string(msg)
 			}
-			got := goWhatIf(t, j.path, j.Combo, j.words)
-			walkTools = false
-			parsed := goWhatIf(t, j.path, j.Combo, j.words)
-			walkTools = true
+			got := goWhatIf(t, j.path, j.Combo, j.words, false)
+			parsed := goWhatIf(t, j.path, j.Combo, j.words, true)
 			if got.Err != w.Err || parsed.Err != w.Err {
 				t.Fatalf("refused: walk %v, parsed %v, Node %v", got.Err, parsed.Err, w.Err)
 			}
@@ -406,31 +403,31 @@ func TestWhatIfParallel(t *testing.T) {
 	for _, combo := range whatIfCombos {
 		t.Run(combo, func(t *testing.T) {
 			// applied while reading: before Measure, and after it
-			var read [2][]Saving
+			var walked [2][]Saving
 			var rerr [2]error
-			for k := range read {
+			for k := range walked {
 				ts := comboTransforms(combo, w)
-				rc, err := ReadWith(path, ts...)
+				rc, p, err := read(path, Options{Transforms: ts})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rc.walked == nil {
-					t.Fatal("ReadWith applied nothing while reading")
+				if p.walked == nil {
+					t.Fatal("nothing applied while reading")
 				}
 				if k == 1 {
-					if _, err := Measure(rc); err != nil {
+					if _, err := measure(rc, p); err != nil {
 						t.Fatal(err)
 					}
 				}
-				read[k], rerr[k] = WhatIf(rc, ts, nil)
+				walked[k], rerr[k] = whatIf(rc, p, ts, nil)
 				rc.Close()
 			}
-			par, err := WhatIf(c, comboTransforms(combo, w), nil)
+			par, err := whatIf(c, nil, comboTransforms(combo, w), nil)
 			var buf, one bytes.Buffer
-			seq, serr := WhatIf(c, comboTransforms(combo, w), &buf)
+			seq, serr := whatIf(c, nil, comboTransforms(combo, w), &buf)
 			// written on one goroutine
 			procs := runtime.GOMAXPROCS(1)
-			seq1, serr1 := WhatIf(c, comboTransforms(combo, w), &one)
+			seq1, serr1 := whatIf(c, nil, comboTransforms(combo, w), &one)
 			runtime.GOMAXPROCS(procs)
 			if (serr == nil) != (serr1 == nil) {
 				t.Fatalf("writing: %v, on one goroutine: %v", serr, serr1)
@@ -443,9 +440,7 @@ func TestWhatIfParallel(t *testing.T) {
 					t.Errorf("written on several goroutines:\n%.600s\non one:\n%.600s", a, b)
 				}
 			}
-			walkTools = false
-			parsed, perr := WhatIf(c, comboTransforms(combo, w), nil)
-			walkTools = true
+			parsed, perr := whatIfParsed(c, nil, comboTransforms(combo, w), nil)
 			if (err == nil) != (serr == nil) || (err == nil) != (perr == nil) || (err == nil) != (rerr[0] == nil) || (err == nil) != (rerr[1] == nil) {
 				t.Fatalf("errors: parallel %v, writing %v, parsed %v, while reading %v and %v", err, serr, perr, rerr[0], rerr[1])
 			}
@@ -456,7 +451,7 @@ func TestWhatIfParallel(t *testing.T) {
 			if a != s || a != p {
 				t.Errorf("parallel:\n%.600s\nwriting:\n%.600s\nparsed:\n%.600s", a, s, p)
 			}
-			for k, r := range read {
+			for k, r := range walked {
 				if got := strings.Join(savingLines(r), "\n"); got != a {
 					t.Errorf("applied while reading (measured first: %v):\n%.600s\nparallel:\n%.600s", k == 1, got, a)
 				}
@@ -471,11 +466,11 @@ func TestWhatIfParallel(t *testing.T) {
 // capture's path, and the capture.
 func longTrapCapture(t *testing.T) (dir, path string, c *Capture) {
 	t.Helper()
-	traps, err := Read("testdata/adversarial/whatif-traps.json")
+	traps, err := readCapture("testdata/adversarial/whatif-traps.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen, err := Parse("g", genCapture(60))
+	gen, err := parseCapture("g", genCapture(60))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +492,7 @@ func longTrapCapture(t *testing.T) (dir, path string, c *Capture) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if c, err = Read(path); err != nil {
+	if c, err = readCapture(path); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Tools) < parallelAbove {
@@ -507,13 +502,12 @@ func longTrapCapture(t *testing.T) (dir, path string, c *Capture) {
 }
 
 // TestFiguresWhileWalking: the figures of tools measured while the
-// what-ifs walk them (ReadWith, where the walk's first stage gives the
-// figures), or while their model-read text is written for counting
-// (ReadCounting), are those of the same capture read without either, for
+// what-ifs walk them (the walk's first stage gives the figures), or
+// while their model-read text is written for counting, are those of the same capture read without either, for
 // every transform list, tool by tool.
 func TestFiguresWhileWalking(t *testing.T) {
 	dir, path, c := longTrapCapture(t)
-	want, err := Measure(c)
+	want, err := measure(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,25 +518,23 @@ func TestFiguresWhileWalking(t *testing.T) {
 	counters := []Counter{textCounter{"a", 1000}}
 	for _, combo := range append([]string{"counted"}, whatIfCombos...) {
 		t.Run(combo, func(t *testing.T) {
-			var rc *Capture
-			var err error
+			o := Options{Transforms: comboTransforms(combo, w)}
 			if combo == "counted" {
 				// measured from the model-read text the counters read
-				rc, err = ReadCounting(path, counters)
-			} else {
-				rc, err = ReadWith(path, comboTransforms(combo, w)...)
+				o = Options{Counters: counters}
 			}
+			rc, p, err := read(path, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer rc.Close()
-			if combo == "counted" && (len(rc.tokens) == 0 || rc.tokens[0] < 0) {
-				t.Fatal("ReadCounting counted nothing while reading")
+			if combo == "counted" && (len(p.tokens) == 0 || p.tokens[0] < 0) {
+				t.Fatal("nothing counted while reading")
 			}
-			if combo != "counted" && rc.walked == nil {
-				t.Fatal("ReadWith applied nothing while reading")
+			if combo != "counted" && p.walked == nil {
+				t.Fatal("nothing applied while reading")
 			}
-			got, err := Measure(rc)
+			got, err := measure(rc, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -558,4 +550,43 @@ func TestFiguresWhileWalking(t *testing.T) {
 			}
 		})
 	}
+}
+
+// whatIfParsed is whatIf with every tool transformed as a parsed value,
+// one after the other in the capture's order: the oracle the walk is held
+// to (Node is the oracle of both).
+func whatIfParsed(c *Capture, _ *pass, ts []Transform, w io.Writer) ([]Saving, error) {
+	savings := savingsOf(ts)
+	for k := range savings {
+		savings[k].Tools = []string{}
+	}
+	r := newRunner(c, ts, nil)
+	tool := func(i int) ([]byte, error) {
+		if err := r.one(i, w != nil); err != nil {
+			return nil, err
+		}
+		r.record(savings, i)
+		return r.res.out, nil
+	}
+	if w != nil {
+		em := &emitter{w: w}
+		if err := c.encode(em, tool); err != nil {
+			return nil, err
+		}
+		if err := em.flush(); err != nil {
+			return nil, err
+		}
+	} else {
+		for i := range c.Tools {
+			if _, err := tool(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, t := range ts {
+		if err := t.finish(); err != nil {
+			return nil, err
+		}
+	}
+	return savings, nil
 }

@@ -8,14 +8,14 @@ import (
 )
 
 func TestWhy(t *testing.T) {
-	old, err := Parse("old.json", []byte(`{"tools":[
+	old, err := parseCapture("old.json", []byte(`{"tools":[
 		{"name":"a","description":"short","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"the query"}},"required":["q"]}},
 		{"name":"b","description":"gone soon"},
 		{"name":"c","description":"same"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	nw, err := Parse("new.json", []byte(`{"tools":[
+	nw, err := parseCapture("new.json", []byte(`{"tools":[
 		{"name":"a","description":"rather longer","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"q"},"limit":{"type":"integer"}},"required":["q","limit"]}},
 		{"name":"c","description":"same"},
 		{"name":"d"}]}`))
@@ -56,11 +56,11 @@ func TestWhyAddsUp(t *testing.T) {
 	figs := map[string]*Figures{}
 	caps := map[string]*Capture{}
 	for _, p := range paths {
-		c, err := Read(p)
+		c, err := readCapture(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := Measure(c)
+		f, err := measure(c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

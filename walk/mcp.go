@@ -231,15 +231,11 @@ func (r *runner) mcp(ctx context.Context, st *Step, m *MCPRequest) (*exchange, e
 	if m.Op == OpList && st.Counted && !ex.rpcError && ex.status < 400 {
 		var n int64
 		for i, p := range pages {
-			c, err := toollist.Parse(fmt.Sprintf("%s page %d", st.Where(), i+1), p.Raw)
+			c, err := toollist.OpenReader(fmt.Sprintf("%s page %d", st.Where(), i+1), bytes.NewReader(p.Raw), toollist.Options{})
 			if err != nil {
 				return nil, r.fail(st, 0, "the tool list cannot be measured: "+err.Error(), ex)
 			}
-			f, err := toollist.Measure(c)
-			if err != nil {
-				return nil, r.fail(st, 0, "the tool list cannot be measured: "+err.Error(), ex)
-			}
-			n += f.ModelReadBytes
+			n += c.Figures.ModelReadBytes
 		}
 		r.res.ToolLists[st.Part] += n
 	}

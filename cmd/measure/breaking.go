@@ -91,7 +91,7 @@ type classified struct {
 // or --github asks for them.
 func classify(oldPath, newPath string, b *breakingFlags) (*classified, error) {
 	read := func(path string) ([]jsonjs.Value, map[string]int, bool, error) {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			if _, rerr := toollist.ReadFigures(path); rerr == nil {
 				return nil, nil, false, nil

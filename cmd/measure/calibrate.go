@@ -9,6 +9,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
@@ -186,7 +187,7 @@ func runCalibrate(stdout, stderr io.Writer, args []string) error {
 	}
 	render(stdout, pt)
 	if *out != "" {
-		data := append(indent(nil, jsonjs.Stringify(toollist.CalibrationValue(cal)), nil), '\n')
+		data := append(jsonout.Indent(nil, jsonjs.Stringify(toollist.CalibrationValue(cal)), nil), '\n')
 		if err := atomicfile.Write(*out, data); err != nil {
 			return cli.Usage("-o %s: %v", *out, unwrapPath(err))
 		}
@@ -198,15 +199,12 @@ func runCalibrate(stdout, stderr io.Writer, args []string) error {
 // clientOf measures what the client of p reads of the capture at path,
 // with its init answer when one is beside it, counting o200k tokens too.
 func clientOf(path string, p *toollist.Profile, o200k *tokenize.Tokenizer) (*toollist.ClientFigures, error) {
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{})
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	f, err := toollist.Measure(c)
-	if err != nil {
-		return nil, err
-	}
+	f := c.Figures
 	var in *toollist.Init
 	if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
 		if in, err = toollist.ReadInit(toollist.InitPath(path)); err != nil {

@@ -176,7 +176,7 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 	}
 	defer c.Close()
 
-	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output)
+	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output, nil)
 	if err != nil {
 		return cli.WalkFailed(authHint(timeoutHint(err), o.token != "")) // a server that answered no tool list to measure
 	}
@@ -206,9 +206,9 @@ type taken struct {
 
 // take opens a session with c (initialize, or server/discover for
 // 2026-07-28), lists the tools, closes c, and checks that what would be
-// written reads back as a capture (path names it). Its errors name the
-// server.
-func take(ctx context.Context, c *mcpwire.Client, protocol string, caps json.RawMessage, path string) (*taken, error) {
+// written reads back as a capture (path names it), measured and counted
+// with counters. Its errors name the server.
+func take(ctx context.Context, c *mcpwire.Client, protocol string, caps json.RawMessage, path string, counters []toollist.Counter) (*taken, error) {
 	iopts := mcpwire.InitOptions{ProtocolVersion: protocol, Capabilities: caps}
 	var init *mcpwire.Response
 	var err error
@@ -230,12 +230,10 @@ func take(ctx context.Context, c *mcpwire.Client, protocol string, caps json.Raw
 		return nil, fmt.Errorf("%s: tools/list: %v", c.Where(), err)
 	}
 	t := &taken{list: list, merged: merged, init: init, initData: saved(init.Raw)}
-	if t.capt, err = toollist.Parse(path, list); err != nil {
+	if t.capt, err = toollist.OpenReader(path, bytes.NewReader(list), toollist.Options{Counters: counters}); err != nil {
 		return nil, fmt.Errorf("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
 	}
-	if t.figs, err = toollist.Measure(t.capt); err != nil {
-		return nil, fmt.Errorf("%s: the tools/list answer cannot be measured: %v", c.Where(), err)
-	}
+	t.figs = t.capt.Figures
 	if _, err := toollist.ParseInit(toollist.InitPath(path), t.initData); err != nil {
 		return nil, fmt.Errorf("%s: the %s answer cannot be read: %v", c.Where(), initMethod(protocol), err)
 	}

@@ -315,14 +315,11 @@ console.log(tools.length + ' ' + n);
 func checkAgainstNode(t *testing.T, path string, minTools int) {
 	t.Helper()
 	node := needNode(t)
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := toollist.Measure(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := c.Figures
 	out, err := exec.Command(node, "-e", nodeModelRead, path).CombinedOutput()
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, out)

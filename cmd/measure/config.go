@@ -16,6 +16,7 @@ import (
 	"github.com/readmeter/readmeter/budgets"
 	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/progress"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
@@ -54,7 +55,14 @@ server's first answer is given --start-timeout (2m: a first "npx -y PKG"
 downloads the package), every other answer --timeout. The same tool name
 in two servers is reported (a model cannot tell them apart unless the
 client prefixes them). Lints (see measure --help) apply to each server,
-and the tool-count limits to the whole setup. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
+and the tool-count limits to the whole setup.
+
+--client NAME says which client the file is for: initialize declares what
+NAME declares, and each server is counted as NAME reads it (see measure
+--help, Clients), every tool loaded, its tools named by NAME's rule from the
+server's key in the file (mcp__KEY__TOOL for Claude Code; VS Code takes
+the server's own serverInfo name, the key when it gives none); its cuts and
+names refused are the lints, its cap is of every server's tools together. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
 TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
 --budget total=TOKENS, or --budgets FILE).
 `
@@ -73,6 +81,7 @@ type configOptions struct {
 	maxDescriptionChars    int
 	client                 string
 	caps                   []byte
+	profile                *toollist.Profile // --client's, nil without it
 }
 
 // newConfigCommand returns measure config's command with its flags bound
@@ -94,7 +103,7 @@ func newConfigCommand(o *configOptions) *cli.Command {
 	fs.DurationVar(&o.timeout, "timeout", mcpwire.DefaultTimeout, "time allowed for each answer, a `DURATION`")
 	startTimeoutFlag(fs, &o.startTimeout)
 	fs.IntVar(&o.jobs, "jobs", 8, "servers measured at once, `N`")
-	fs.StringVar(&o.client, "client", "", "the client `NAME` the file is for: initialize declares what it declares (default "+toollist.DefaultCapabilities+"; docs/clients.md): "+strings.Join(toollist.ProfileNames(), ", "))
+	fs.StringVar(&o.client, "client", "", "the client `NAME` the file is for: initialize declares what it declares (default "+toollist.DefaultCapabilities+"), and each server is measured as NAME reads it, its tools named by NAME's rule from the server's key in the file (docs/clients.md): "+strings.Join(toollist.ProfileNames(), ", "))
 	return c
 }
 
@@ -104,6 +113,7 @@ type serverRun struct {
 	name    string // as reported: the key, qualified by its file when two files share it
 	t       *taken
 	figs    *toollist.Figures
+	client  *toollist.ClientFigures // what --client's model reads, nil without --client
 	lints   []toollist.Lint
 	over    []toollist.Over
 	err     error
@@ -122,6 +132,9 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	o.caps = caps
+	if o.client != "" {
+		o.profile, _ = toollist.ClientProfile(o.client)
+	}
 	switch {
 	case o.json && o.markdown:
 		return c.Usagef("--json and --markdown are two outputs; give one")
@@ -166,12 +179,12 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	runs, warnings, err := readConfigs(paths, mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs})
+	runs, notes, err := readConfigs(paths, mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs})
 	if err != nil {
 		return err
 	}
 	measureServers(runs, &o, tks, stderr)
-	return reportConfig(stdout, stderr, &o, paths, runs, tks, warnings, given, bfile, descCeiling)
+	return reportConfig(stdout, stderr, &o, paths, runs, tks, notes, given, bfile, descCeiling)
 }
 
 // configPaths returns the files given, else the client configurations
@@ -197,8 +210,9 @@ func configPaths(args []string) ([]string, error) {
 }
 
 // readConfigs reads the configurations and returns a run for each server
-// they enable, named, and a warning for each one disabled.
-func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnings []string, err error) {
+// they enable, named, and a note for each one disabled (skipped, as the
+// clients skip it: a fact, no fault).
+func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, notes []string, err error) {
 	for _, p := range paths {
 		f, err := mcpconfig.Read(p, vars)
 		if err != nil {
@@ -206,7 +220,7 @@ func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnin
 		}
 		for _, s := range f.Servers {
 			if s.Disabled {
-				warnings = append(warnings, fmt.Sprintf("%s: %s is disabled: not measured", p, s.Name))
+				notes = append(notes, fmt.Sprintf("%s: %s is disabled: not measured", p, s.Name))
 				continue
 			}
 			runs = append(runs, &serverRun{srv: s, name: s.Name})
@@ -216,7 +230,24 @@ func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnin
 		return nil, nil, cli.Usage("config: %s: no server to measure", strings.Join(paths, ", "))
 	}
 	nameServers(runs)
-	return runs, warnings, nil
+	return runs, notes, nil
+}
+
+// reading is what a model reads of one server: of the tool list as
+// measure reads any, or, with --client, as that client hands it over.
+type reading struct {
+	tools         int64 // the tools handed over
+	bytes, tokens int64
+	tokenizers    []toollist.TokenizerCount
+}
+
+// read returns what a model reads of the server that answered.
+func (r *serverRun) read() reading {
+	if cf := r.client; cf != nil {
+		return reading{int64(cf.Sent), cf.Bytes, cf.Tokens, cf.Tokenizers}
+	}
+	f := r.figs
+	return reading{int64(f.Tools), f.ModelReadBytes, f.ModelReadTokens, f.Tokenizers}
 }
 
 // configTotal is what every server of a configuration reads together.
@@ -227,7 +258,7 @@ type configTotal struct {
 
 // reportConfig totals the servers, holds them to the budgets, writes the
 // JSON or the tables, prints the findings and returns the exit.
-func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, runs []*serverRun, tks []*tokenize.Tokenizer, warnings []string, given []*givenBudget, bfile *budgets.File, descCeiling bool) error {
+func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, runs []*serverRun, tks []*tokenize.Tokenizer, notes []string, given []*givenBudget, bfile *budgets.File, descCeiling bool) error {
 	var total configTotal
 	for _, r := range runs {
 		total.servers++
@@ -237,13 +268,14 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 		if descCeiling {
 			r.over = toollist.OverDescriptions(r.figs, o.maxDescriptionChars)
 		}
-		total.tools += int64(r.figs.Tools)
+		rd := r.read()
+		total.tools += rd.tools
 		total.wire += r.figs.WireBytes
-		total.bytes += r.figs.ModelReadBytes
+		total.bytes += rd.bytes
 		if total.tokenizers == nil {
-			total.tokenizers = make([]int64, len(r.figs.Tokenizers))
+			total.tokenizers = make([]int64, len(rd.tokenizers))
 		}
-		for i, tc := range r.figs.Tokenizers {
+		for i, tc := range rd.tokenizers {
 			total.tokenizers[i] += tc.Tokens
 		}
 	}
@@ -251,12 +283,15 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 	if err != nil {
 		return err
 	}
+	var warnings []string
+	var found []finding
 	if bfile != nil && len(missing) > 0 {
-		warnings = append(warnings, o.budgetsFile+": no budget for "+strings.Join(missing, ", "))
+		f := finding{kind: missingBudget, key: missing[0], file: o.budgetsFile, counts: o.strict, missing: missing}
+		warnings = append(warnings, f.note())
+		found = append(found, f)
 	}
 	collisions := toolCollisions(runs)
 	var lints []string
-	var found []finding
 	for _, r := range runs {
 		for _, ov := range r.over {
 			found = append(found, finding{kind: overCeiling, key: "max-description-chars", file: r.name, counts: true, over: ov})
@@ -268,7 +303,7 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 			found = append(found, finding{kind: clientLimit, key: l.Rule, file: r.name, counts: o.strict, lint: l})
 		}
 	}
-	if l, ok := toollist.CountLint(int(total.tools)); ok {
+	if l, ok := setupCountLint(o.profile, int(total.tools)); ok {
 		lints = append(lints, "every server: "+l.Text)
 		found = append(found, finding{kind: clientLimit, key: l.Rule, file: "every server", counts: o.strict, lint: l})
 	}
@@ -277,7 +312,7 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 	}
 
 	if o.json {
-		err := printCompact(stdout, configJSON(runs, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, checks))
+		err := jsonout.Write(stdout, configJSON(runs, o.profile, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, notes, checks))
 		if err != nil {
 			return err
 		}
@@ -286,13 +321,11 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 		if o.markdown {
 			out = markdown{stdout}
 		}
-		writeConfigTable(out, paths, runs, total.tools, total.wire, total.bytes, total.tokenizers, tks)
+		writeConfigTable(out, paths, runs, o.profile, total.tools, total.wire, total.bytes, total.tokenizers, tks)
 		writeChecks(out, checks)
-		var notes []string
-		notes = append(notes, collisions...)
-		notes = append(notes, lints...)
-		notes = append(notes, warnings...)
-		writeNotes(out, notes)
+		ws := append(append(append([]string{}, collisions...), lints...), warnings...)
+		writeNotes(out, ws)
+		writeList(out, "notes", notes)
 	}
 	exit := writeFindings(stderr, [][]finding{found})
 	failed := 0
@@ -337,7 +370,8 @@ func holdConfig(runs []*serverRun, total configTotal, given []*givenBudget, bfil
 	}
 	for _, r := range runs {
 		if r.err == nil {
-			hold(r.name, r.name, r.figs.ModelReadTokens, r.figs.ModelReadBytes)
+			rd := r.read()
+			hold(r.name, r.name, rd.tokens, rd.bytes)
 		}
 	}
 	hold("total", "every server", units.Tokens(total.bytes), total.bytes)
@@ -414,22 +448,26 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 	if o.output != "" {
 		path = filepath.Join(o.output, path)
 	}
-	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage(o.caps), path)
+	t, err := take(ctx, c, mcpwire.Version20250618, json.RawMessage(o.caps), path, asCounters(tks))
 	if err != nil {
 		return timeoutHint(err)
 	}
-	if err := countTokens(t.capt, t.figs, tks); err != nil {
-		return err
-	}
 	r.t, r.figs = t, t.figs
-	r.lints = toollist.Lints(t.figs, nil)
-	if init, err := toollist.ParseInit(toollist.InitPath(path), t.initData); err == nil {
+	init, err := toollist.ParseInit(toollist.InitPath(path), t.initData)
+	if err != nil {
+		init = nil
+	}
+	if o.profile != nil {
+		if err := measureAsClient(r, init, o.profile, tks); err != nil {
+			return err
+		}
+	} else {
 		r.lints = toollist.Lints(t.figs, init)
 	}
-	// The count lints apply to the whole setup, once.
+	// The count lints and caps apply to the whole setup, once.
 	kept := r.lints[:0]
 	for _, l := range r.lints {
-		if l.Rule != "tool-count" {
+		if l.Rule != "tool-count" && l.Rule != "tool-cap" {
 			kept = append(kept, l)
 		}
 	}
@@ -441,6 +479,46 @@ func measureServer(r *serverRun, o *configOptions, tks []*tokenize.Tokenizer) er
 		r.capture = path
 	}
 	return nil
+}
+
+// measureAsClient counts what the client of profile p reads of the
+// server's list, its tools named by p's rule from the server's key in the
+// configuration (the name the client puts in front of them), and makes
+// the client's cuts and names refused the server's lints. The client's
+// cap is of every server's tools together, so each server is counted
+// without it (setupCountLint holds the whole to it).
+func measureAsClient(r *serverRun, init *toollist.Init, p *toollist.Profile, tks []*tokenize.Tokenizer) error {
+	uncapped := *p
+	uncapped.Cap = 0
+	counters := make([]toollist.Counter, len(tks))
+	for i, t := range tks {
+		counters[i] = t
+	}
+	cf, err := toollist.MeasureClient(r.t.capt, r.figs, init, &uncapped, toollist.ClientOptions{Server: r.srv.Name, Counters: counters})
+	if err != nil {
+		return err
+	}
+	cf.Profile = p
+	r.client = cf
+	for _, fd := range cf.Findings {
+		if fd.Kind != "fields-dropped" { // what no client reads: a fact, not a fault
+			r.lints = append(r.lints, toollist.Lint{Rule: fd.Kind, Tool: fd.Tool, Text: fd.Detail})
+		}
+	}
+	return nil
+}
+
+// setupCountLint is the lint of a whole setup's tool count: with --client
+// (p not nil), that client's cap, else the caps of every client and API.
+func setupCountLint(p *toollist.Profile, tools int) (toollist.Lint, bool) {
+	if p == nil {
+		return toollist.CountLint(tools)
+	}
+	if p.Cap == 0 || tools <= p.Cap {
+		return toollist.Lint{}, false
+	}
+	return toollist.Lint{Rule: "tool-cap", Text: fmt.Sprintf("%s %s: the servers list %d tools together, %d past the cap of %d",
+		p.Title, p.CapEffect, tools, tools-p.Cap, p.Cap)}, true
 }
 
 // fileSafe makes a server name a file name's part: each run of
@@ -474,15 +552,28 @@ func toolCollisions(runs []*serverRun) []string {
 			continue
 		}
 		seen := map[string]bool{}
+		add := func(name string) {
+			if seen[name] {
+				return
+			}
+			seen[name] = true
+			if where[name] == nil {
+				order = append(order, name)
+			}
+			where[name] = append(where[name], r.name)
+		}
+		if r.client != nil { // the names as the client shows them
+			for _, t := range r.client.Tools {
+				if t.Sent && r.figs.PerTool[t.Index].HasName {
+					add(t.Name)
+				}
+			}
+			continue
+		}
 		for _, t := range r.figs.PerTool {
-			if !t.HasName || seen[t.Name] {
-				continue
+			if t.HasName {
+				add(t.Name)
 			}
-			seen[t.Name] = true
-			if where[t.Name] == nil {
-				order = append(order, t.Name)
-			}
-			where[t.Name] = append(where[t.Name], r.name)
 		}
 	}
 	var out []string
@@ -501,11 +592,22 @@ func joinAnd(ss []string) string {
 	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
 }
 
-// writeConfigTable prints one row per server and a total row.
-func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wire, bytes int64, totalTk []int64, tks []*tokenize.Tokenizer) {
+// writeConfigTable prints one row per server and a total row; with
+// --client (p not nil), what that client reads, its approximations marked
+// "~".
+func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, p *toollist.Profile, tools, wire, bytes int64, totalTk []int64, tks []*tokenize.Tokenizer) {
 	line(w, "%d %s from %s", len(runs), plural(len(runs), "server", "servers"), strings.Join(paths, ", "))
+	mark := func(s string) string { return s }
+	read := "model-read bytes"
+	if p != nil {
+		line(w, "as %s reads them: every tool loaded, each named as %s names it, from the server's key in the file", p.Title, p.Title)
+		read = "bytes " + p.Name + " reads"
+		if !p.Exact {
+			mark = func(s string) string { return "~" + s }
+		}
+	}
 	fmt.Fprintln(w)
-	head := []string{"server", "tools", "wire bytes", "model-read bytes", "tokens"}
+	head := []string{"server", "tools", "wire bytes", read, "tokens"}
 	for _, tk := range tks {
 		head = append(head, tk.Name())
 	}
@@ -522,23 +624,27 @@ func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, tools, wir
 			t.Add(append(row, "-", "failed: "+r.err.Error())...)
 			continue
 		}
-		f := r.figs
-		row := []string{r.name, group(int64(f.Tools)), group(f.WireBytes), group(f.ModelReadBytes), group(f.ModelReadTokens)}
-		for _, tc := range f.Tokenizers {
-			row = append(row, group(tc.Tokens))
+		rd := r.read()
+		row := []string{r.name, group(rd.tools), group(r.figs.WireBytes), mark(group(rd.bytes)), mark(group(rd.tokens))}
+		for _, tc := range rd.tokenizers {
+			row = append(row, mark(group(tc.Tokens)))
 		}
-		t.Add(append(row, share(f.ModelReadBytes, bytes), "ok")...)
+		t.Add(append(row, share(rd.bytes, bytes), "ok")...)
 	}
-	row := []string{"total", group(tools), group(wire), group(bytes), group(units.Tokens(bytes))}
+	row := []string{"total", group(tools), group(wire), mark(group(bytes)), mark(group(units.Tokens(bytes)))}
 	for i := range tks {
 		var v int64
 		if i < len(totalTk) {
 			v = totalTk[i]
 		}
-		row = append(row, group(v))
+		row = append(row, mark(group(v)))
 	}
 	t.Add(append(row, share(bytes, bytes), "")...)
 	render(w, t)
+	if p != nil && !p.Exact {
+		fmt.Fprintln(w)
+		line(w, "~ an approximation: %s does not document the form it sends (docs/clients.md)", p.Title)
+	}
 }
 
 // writeChecks prints the budget table, when there are checks.
@@ -572,7 +678,7 @@ func writeList(w io.Writer, title string, notes []string) {
 }
 
 // configJSON is the --json report of measure config.
-func configJSON(runs []*serverRun, servers, tools, bytes int64, tks []*tokenize.Tokenizer, totalTk []int64, collisions, lints, warnings []string, checks gate.Checks) []byte {
+func configJSON(runs []*serverRun, p *toollist.Profile, servers, tools, bytes int64, tks []*tokenize.Tokenizer, totalTk []int64, collisions, lints, warnings, notes []string, checks gate.Checks) []byte {
 	tokenizers := func(counts []int64) jsonjs.Value {
 		ms := make([]jsonjs.Member, len(tks))
 		for i, tk := range tks {
@@ -594,11 +700,11 @@ func configJSON(runs []*serverRun, servers, tools, bytes int64, tks []*tokenize.
 			}
 			ms = append(ms, member("error", str(r.err.Error())))
 		} else {
-			f := r.figs
-			ms = append(ms, member("tools", num(int64(f.Tools))), member("model_read_bytes", num(f.ModelReadBytes)), member("model_read_tokens", num(f.ModelReadTokens)))
+			rd := r.read()
+			ms = append(ms, member("tools", num(rd.tools)), member("model_read_bytes", num(rd.bytes)), member("model_read_tokens", num(rd.tokens)))
 			if len(tks) > 0 {
-				counts := make([]int64, len(f.Tokenizers))
-				for j, tc := range f.Tokenizers {
+				counts := make([]int64, len(rd.tokenizers))
+				for j, tc := range rd.tokenizers {
 					counts[j] = tc.Tokens
 				}
 				ms = append(ms, member("tokenizers", tokenizers(counts)))
@@ -612,6 +718,9 @@ func configJSON(runs []*serverRun, servers, tools, bytes int64, tks []*tokenize.
 		tm = append(tm, member("tokenizers", tokenizers(totalTk)))
 	}
 	top := []jsonjs.Member{member("servers", jsonjs.ArrayValue(ss)), member("total", jsonjs.ObjectValue(tm))}
+	if p != nil { // the figures are what this client reads
+		top = append([]jsonjs.Member{member("client", str(p.Name)), member("exact_rendering", jsonjs.BoolValue(p.Exact))}, top...)
+	}
 	top = append(top, member("collisions", strs(append([]string{}, collisions...))), member("lints", strs(append([]string{}, lints...))))
 	if len(checks) > 0 {
 		bs := make([]jsonjs.Value, len(checks))
@@ -624,6 +733,6 @@ func configJSON(runs []*serverRun, servers, tools, bytes int64, tks []*tokenize.
 		}
 		top = append(top, member("budgets", jsonjs.ArrayValue(bs)))
 	}
-	top = append(top, member("warnings", strs(append([]string{}, warnings...))))
+	top = append(top, member("warnings", strs(append([]string{}, warnings...))), member("notes", strs(append([]string{}, notes...))))
 	return jsonjs.Stringify(jsonjs.ObjectValue(top))
 }

@@ -106,116 +106,171 @@ func parseGrowth(flags []string) ([]growthLimit, error) {
 	return out, nil
 }
 
+// diffRun is one `measure diff OLD NEW`, staged as measure's runs are:
+// prepare (the flags read and checked), run (both read and compared, the
+// changes classified and attributed, the growth held to --max-growth),
+// report (--html, then the JSON or the tables) and the findings.
+type diffRun struct {
+	changed, why       bool
+	asJSON, asMarkdown bool
+	htmlPath           string
+	unit               string
+	limits             []growthLimit
+	tks                []*tokenize.Tokenizer
+	bf                 *breakingFlags
+	oldPath, newPath   string
+	old, nw            *toollist.Figures
+	c                  *toollist.Comparison
+	cls                *classified
+	changes            []toollist.Change
+	grown              []growth
+}
+
 func runDiff(stdout, stderr io.Writer, args []string) error {
+	d, err := prepareDiff(stdout, args)
+	if d == nil {
+		return err // an error, or the help printed
+	}
+	if err := d.run(); err != nil {
+		return err
+	}
+	return d.report(stdout, stderr)
+}
+
+// prepareDiff reads the flags and checks them. It returns a nil run with
+// a nil error when it printed the help.
+func prepareDiff(stdout io.Writer, args []string) (*diffRun, error) {
+	d := &diffRun{}
 	cmd := cli.NewCommand("measure diff", "measure diff [flags] OLD NEW")
 	cmd.Doc = diffDoc + breakingDoc
 	cmd.Exits = []int{cli.ExitOK, cli.ExitFinding, cli.ExitUsage, 130}
 	fs := cmd.Flags
-	changed := fs.Bool("changed", false, "show only the figures and tools that moved")
+	fs.BoolVar(&d.changed, "changed", false, "show only the figures and tools that moved")
 	maxGrowth := fs.StringArray("max-growth", nil, "fail when model-read tokens grow past N percent or N tokens (`N%|N`), in total or for one tool (repeatable)")
-	unit := fs.String("unit", "tokens", "the tokens --max-growth counts, a `UNIT`: tokens (bytes/3), o200k or cl100k (real tokenizers)")
+	fs.StringVar(&d.unit, "unit", "tokens", "the tokens --max-growth counts, a `UNIT`: tokens (bytes/3), o200k or cl100k (real tokenizers)")
 	tokenizer := new(string)
 	tokenizerFlag(fs, tokenizer)
-	why := fs.Bool("why", false, "attribute every byte of the change to the tool and JSON path that moved, largest growth first, with the check that they add up (two captures)")
-	bf := addBreakingFlags(cmd)
-	htmlPath := fs.String("html", "", htmlFlagUsage)
-	var asJSON, asMarkdown bool
-	cmd.JSON(&asJSON)
-	cmd.Markdown(&asMarkdown)
+	fs.BoolVar(&d.why, "why", false, "attribute every byte of the change to the tool and JSON path that moved, largest growth first, with the check that they add up (two captures)")
+	d.bf = addBreakingFlags(cmd)
+	fs.StringVar(&d.htmlPath, "html", "", htmlFlagUsage)
+	cmd.JSON(&d.asJSON)
+	cmd.Markdown(&d.asMarkdown)
 	if help, err := cmd.Parse(stdout, args); help || err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() != 2 {
-		return cmd.Usagef("want two captures, OLD and NEW; %d given", fs.NArg())
+		return nil, cmd.Usagef("want two captures, OLD and NEW; %d given", fs.NArg())
 	}
-	if asJSON && asMarkdown {
-		return cmd.Usagef("--json and --markdown are two outputs; give one")
+	if d.asJSON && d.asMarkdown {
+		return nil, cmd.Usagef("--json and --markdown are two outputs; give one")
 	}
-	if err := checkHTMLPath(*htmlPath); err != nil {
-		return err
+	if err := checkHTMLPath(d.htmlPath); err != nil {
+		return nil, err
 	}
-	limits, err := parseGrowth(*maxGrowth)
-	if err != nil {
-		return err
+	var err error
+	if d.limits, err = parseGrowth(*maxGrowth); err != nil {
+		return nil, err
 	}
-	if err := bf.check(); err != nil {
-		return err
+	if err := d.bf.check(); err != nil {
+		return nil, err
 	}
-	tks, err := parseTokenizers(*tokenizer)
-	if err != nil {
-		return err
+	if d.tks, err = parseTokenizers(*tokenizer); err != nil {
+		return nil, err
 	}
-	u := *unit
-	if u != "tokens" {
-		n, ok := tokenize.Canonical(u)
-		if !ok {
-			return cli.Usage("diff: --unit %s: use tokens, o200k or cl100k", u)
+	if err := d.checkUnit(); err != nil {
+		return nil, err
+	}
+	d.oldPath, d.newPath = fs.Arg(0), fs.Arg(1)
+	return d, nil
+}
+
+// checkUnit reads --unit, and counts with its tokenizer.
+func (d *diffRun) checkUnit() error {
+	if d.unit == "tokens" {
+		return nil
+	}
+	n, ok := tokenize.Canonical(d.unit)
+	if !ok {
+		return cli.Usage("diff: --unit %s: use tokens, o200k or cl100k", d.unit)
+	}
+	d.unit = n
+	if !slices.ContainsFunc(d.tks, func(t *tokenize.Tokenizer) bool { return t.Name() == n }) {
+		t, err := tokenize.Get(n)
+		if err != nil {
+			return cli.Usage("diff: --unit %v", err)
 		}
-		u = n
-		if !slices.ContainsFunc(tks, func(t *tokenize.Tokenizer) bool { return t.Name() == n }) {
-			t, err := tokenize.Get(n)
-			if err != nil {
-				return cli.Usage("diff: --unit %v", err)
-			}
-			tks = append(tks, t)
-		}
+		d.tks = append(d.tks, t)
 	}
-	oldPath, newPath := fs.Arg(0), fs.Arg(1)
-	old, err := readFiguresCounted(oldPath, tks)
-	if err != nil {
+	return nil
+}
+
+// run reads both, compares them, classifies the changes, attributes them
+// with --why and holds the growth to --max-growth.
+func (d *diffRun) run() error {
+	var err error
+	if d.old, err = readFiguresCounted(d.oldPath, d.tks); err != nil {
 		return err
 	}
-	nw, err := readFiguresCounted(newPath, tks)
-	if err != nil {
+	if d.nw, err = readFiguresCounted(d.newPath, d.tks); err != nil {
 		return err
 	}
-	c := toollist.Compare(old, nw)
-	cls, err := classify(oldPath, newPath, bf)
-	if err != nil {
+	d.c = toollist.Compare(d.old, d.nw)
+	if d.cls, err = classify(d.oldPath, d.newPath, d.bf); err != nil {
 		return err
 	}
-	var changes []toollist.Change
-	if *why {
-		if changes, err = whyChanges(oldPath, newPath); err != nil {
+	if d.why {
+		if d.changes, err = whyChanges(d.oldPath, d.newPath); err != nil {
 			return err
 		}
 	}
-	var grown []growth
-	if len(limits) > 0 {
-		if grown, err = checkGrowth(c, old, nw, u, limits, oldPath, newPath); err != nil {
+	if len(d.limits) > 0 {
+		if d.grown, err = checkGrowth(d.c, d.old, d.nw, d.unit, d.limits, d.oldPath, d.newPath); err != nil {
 			return err
 		}
 	}
-	if *htmlPath != "" {
-		page, err := diffPage(oldPath, newPath, old, nw, grown, u)
+	return nil
+}
+
+// report writes --html, then the JSON or the tables, and the findings.
+func (d *diffRun) report(stdout, stderr io.Writer) error {
+	if d.htmlPath != "" {
+		page, err := diffPage(d.oldPath, d.newPath, d.old, d.nw, d.grown, d.unit)
 		if err == nil {
-			err = writeHTML(*htmlPath, page)
+			err = writeHTML(d.htmlPath, page)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	if *changed {
-		c = onlyChanged(c)
+	if d.changed {
+		d.c = onlyChanged(d.c)
 	}
-	if asJSON {
-		v := comparisonValue(oldPath, newPath, c, u, limits, grown)
-		if *why {
-			v = jsonjs.ObjectValue(append(v.Members(), member("why", whyValue(changes, c.Total.New-c.Total.Old))))
+	if d.asJSON {
+		v := comparisonValue(d.oldPath, d.newPath, d.c, d.unit, d.limits, d.grown)
+		if d.why {
+			v = jsonjs.ObjectValue(append(v.Members(), member("why", whyValue(d.changes, d.c.Total.New-d.c.Total.Old))))
 		}
-		v = jsonjs.ObjectValue(append(v.Members(), member("changes", breakingValue(cls, bf))))
+		v = jsonjs.ObjectValue(append(v.Members(), member("changes", breakingValue(d.cls, d.bf))))
 		if err := printJSON(stdout, v); err != nil {
 			return err
 		}
-		return diffFindings(stderr, stderr, grown, u, cls, bf)
+		return diffFindings(stderr, stderr, d.grown, d.unit, d.cls, d.bf)
 	}
 	annotate := stdout
-	if asMarkdown {
-		stdout, annotate, bf.markdown = markdown{stdout}, stderr, true
+	if d.asMarkdown {
+		stdout, annotate, d.bf.markdown = markdown{stdout}, stderr, true
 	}
-	line(stdout, "old: %s, %d %s", oldPath, old.Tools, plural(old.Tools, "tool", "tools"))
-	line(stdout, "new: %s, %d %s", newPath, nw.Tools, plural(nw.Tools, "tool", "tools"))
-	if *changed && len(c.Figures) == 0 && len(c.Tools) == 0 {
+	d.writeTables(stdout)
+	return diffFindings(annotate, stderr, d.grown, d.unit, d.cls, d.bf)
+}
+
+// writeTables prints the comparison: the figures, the tools, the tools
+// added and removed, --why's attribution and the changes classified.
+func (d *diffRun) writeTables(stdout io.Writer) {
+	c := d.c
+	line(stdout, "old: %s, %d %s", d.oldPath, d.old.Tools, plural(d.old.Tools, "tool", "tools"))
+	line(stdout, "new: %s, %d %s", d.newPath, d.nw.Tools, plural(d.nw.Tools, "tool", "tools"))
+	if d.changed && len(c.Figures) == 0 && len(c.Tools) == 0 {
 		fmt.Fprintln(stdout, "\nnothing moved")
 	}
 	if len(c.Figures) > 0 {
@@ -226,7 +281,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		}
 		render(stdout, t)
 	}
-	if len(c.Tools) > 0 || !*changed {
+	if len(c.Tools) > 0 || !d.changed {
 		fmt.Fprintln(stdout)
 		tt := table.New("tool (model-read bytes)", "old", "new", "change", "delta", "").Right(1, 2, 3, 4)
 		for _, r := range c.Tools {
@@ -246,7 +301,7 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintln(stdout)
 	}
 	bullet := ""
-	if asMarkdown {
+	if d.asMarkdown {
 		bullet = "- "
 	}
 	if len(c.Added) > 0 {
@@ -255,11 +310,10 @@ func runDiff(stdout, stderr io.Writer, args []string) error {
 	if len(c.Removed) > 0 {
 		fmt.Fprintf(stdout, "%sremoved: %s\n", bullet, text(stdout, joinNames(c.Removed)))
 	}
-	if *why {
-		writeWhy(stdout, changes, c.Total.New-c.Total.Old)
+	if d.why {
+		writeWhy(stdout, d.changes, c.Total.New-c.Total.Old)
 	}
-	writeBreaking(stdout, cls)
-	return diffFindings(annotate, stderr, grown, u, cls, bf)
+	writeBreaking(stdout, d.cls)
 }
 
 // diffFindings writes the CI outputs (annotations to annotate) and the
@@ -282,19 +336,12 @@ func readFiguresCounted(path string, tks []*tokenize.Tokenizer) (*toollist.Figur
 	if err != nil || len(tks) == 0 {
 		return f, err
 	}
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{Counters: asCounters(tks)})
 	if err != nil {
 		return f, nil // a report: its own counts, if any
 	}
 	defer c.Close()
-	f, err = toollist.Measure(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := countTokens(c, f, tks); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return c.Figures, nil
 }
 
 // toolTokens returns a tool of f's tokens in unit, and whether it has
@@ -458,7 +505,7 @@ func growthValue(unit string, limits []growthLimit, grown []growth) jsonjs.Value
 // whyChanges reads both captures and attributes the change between them.
 func whyChanges(oldPath, newPath string) ([]toollist.Change, error) {
 	read := func(path string) (*toollist.Capture, error) {
-		c, err := toollist.Read(path)
+		c, err := toollist.Open(path, toollist.Options{})
 		if err != nil {
 			if _, rerr := toollist.ReadFigures(path); rerr == nil {
 				return nil, cli.Usage("diff --why: %s is a report: --why compares what the tools say, so give the capture itself", path)

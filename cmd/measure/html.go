@@ -149,7 +149,7 @@ func htmlFindings(r *report) []htmlreport.Finding {
 // removed, and the growth past --max-growth as findings.
 func diffPage(oldPath, newPath string, old, nw *toollist.Figures, grown []growth, unit string) (htmlreport.Page, error) {
 	var p *toollist.ByteProfile
-	if c, err := toollist.Read(newPath); err == nil { // else a report read back: no profile
+	if c, err := toollist.Open(newPath, toollist.Options{}); err == nil { // else a report read back: no profile
 		p, err = toollist.ProfileBytes(c)
 		c.Close()
 		if err != nil {

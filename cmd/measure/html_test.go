@@ -29,15 +29,12 @@ func runOK(t *testing.T, args ...string) {
 // name, as toollist measures them.
 func toolBytes(t *testing.T, path string) map[string]int64 {
 	t.Helper()
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	f, err := toollist.Measure(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := c.Figures
 	out := map[string]int64{}
 	for _, tf := range f.PerTool {
 		out[tf.Name] = tf.ModelReadBytes

@@ -3,9 +3,9 @@ package main
 import (
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/readmeter/readmeter/gate"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -150,7 +150,7 @@ func sections(r *report, o *options) []jsonjs.Member {
 // writeJSON prints one object for one capture, an array for several,
 // indented as JSON.stringify(v, null, 2) writes it, a piece at a time.
 func writeJSON(w io.Writer, reports []*report, o *options) error {
-	j := &indenter{w: w, out: make([]byte, 0, 128<<10)}
+	j := jsonout.NewWriter(w)
 	text := make([]byte, 0, 80<<10)
 	array := len(reports) > 1 || o.jsonArray
 	if array {
@@ -160,124 +160,15 @@ func writeJSON(w io.Writer, reports []*report, o *options) error {
 		if i > 0 {
 			text = append(text, ',')
 		}
-		text = appendReport(text, r, o, j.put)
+		text = appendReport(text, r, o, j.Put)
 	}
 	if array {
 		text = append(text, ']')
 	}
-	j.put(text)
-	return j.end()
+	j.Put(text)
+	return j.End()
 }
 
 func printJSON(w io.Writer, v jsonjs.Value) error {
-	return printCompact(w, jsonjs.Stringify(v))
+	return jsonout.Write(w, jsonjs.Stringify(v))
 }
-
-// printCompact writes compact JSON text indented, and a newline, a piece
-// at a time (a report of many tools is not held twice).
-func printCompact(w io.Writer, text []byte) error {
-	j := &indenter{w: w, out: make([]byte, 0, 128<<10)}
-	j.put(text)
-	return j.end()
-}
-
-// indenter writes compact JSON text handed over in pieces (each ending
-// outside a string, and not just after an opening bracket) indented as
-// JSON.stringify(value, null, 2) writes it, in writes of about 64 KiB.
-type indenter struct {
-	w     io.Writer
-	depth int
-	out   []byte
-	err   error
-}
-
-// put indents text and returns it emptied, to be filled again.
-func (j *indenter) put(text []byte) []byte {
-	j.out = indentAt(j.out, text, &j.depth, j.flush)
-	return text[:0]
-}
-
-func (j *indenter) flush(out []byte) []byte {
-	if j.err == nil {
-		_, j.err = j.w.Write(out)
-	}
-	return out[:0]
-}
-
-// end writes what is left and the final newline.
-func (j *indenter) end() error {
-	j.flush(append(j.out, '\n'))
-	return j.err
-}
-
-// indent appends compact JSON text as JSON.stringify(value, null, 2)
-// would write it, handing out to flush whenever it passes 64 KiB and going
-// on with what flush returns.
-func indent(out, src []byte, flush func([]byte) []byte) []byte {
-	depth := 0
-	return indentAt(out, src, &depth, flush)
-}
-
-// spaces are the indentation of the deepest levels written at once.
-var spaces = []byte("\n" + strings.Repeat(" ", 128))
-
-// indentAt is indent from the given depth, which it leaves where src
-// ends.
-func indentAt(out, src []byte, depthAt *int, flush func([]byte) []byte) []byte {
-	depth := *depthAt
-	newline := func() {
-		if n := 1 + 2*depth; n <= len(spaces) {
-			out = append(out, spaces[:n]...)
-			return
-		}
-		out = append(out, '\n')
-		for range depth {
-			out = append(out, ' ', ' ')
-		}
-	}
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch c {
-		case '"':
-			j := jsonjs.StringEnd(src, i)
-			out = append(out, src[i:j]...)
-			i = j
-			continue
-		case '{', '[':
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				out = append(out, c, src[i+1])
-				i += 2
-				continue
-			}
-			out = append(out, c)
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			newline()
-			out = append(out, c)
-		case ',':
-			out = append(out, c)
-			newline()
-			if flush != nil && len(out) >= 64<<10 {
-				out = flush(out)
-			}
-		case ':':
-			out = append(out, ':', ' ')
-		default:
-			j := i + 1
-			for j < len(src) && !structural[src[j]] {
-				j++
-			}
-			out = append(out, src[i:j]...)
-			i = j
-			continue
-		}
-		i++
-	}
-	*depthAt = depth
-	return out
-}
-
-// structural marks the bytes indentAt acts on outside strings.
-var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}

@@ -67,36 +67,6 @@ func transformWarnings(ts []toollist.Transform) []string {
 	return ws
 }
 
-// measureProfile profiles the report's capture when --profile asks.
-func measureProfile(r *report, o *options) error {
-	if !o.profile {
-		return nil
-	}
-	if err := computeProfile(r, o); err != nil {
-		return err
-	}
-	r.warnings = append(r.warnings, r.profile.Warnings...)
-	return nil
-}
-
-// computeProfile sets the report's profile and touches nothing else of the
-// report, so it may run while the what-ifs walk the same capture.
-func computeProfile(r *report, o *options) error {
-	counters := make([]toollist.Counter, len(o.tokenizers))
-	for i, t := range o.tokenizers {
-		counters[i] = t
-	}
-	p, err := toollist.ProfileBytes(r.capture, counters...)
-	if err != nil {
-		return err
-	}
-	if err := checkProfile(p, r.figures); err != nil {
-		return err
-	}
-	r.profile = p
-	return nil
-}
-
 // checkProfile holds the profile's sums to the figures, measured apart:
 // a tool whose components do not add up to the bytes a model reads of it
 // is a bug in the profile, reported, never rounded away.

@@ -36,7 +36,7 @@ func TestProfileRealServers(t *testing.T) {
 			if err := run(&out, &errb, append([]string{"capture", "-o", path, "--stdio", "--"}, s.args...)); err != nil {
 				t.Fatalf("capture: %v: %s", err, errb.String())
 			}
-			c, err := toollist.Read(path)
+			c, err := toollist.Open(path, toollist.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -228,6 +228,10 @@ type report struct {
 	missingFile string
 	lints       []toollist.Lint
 	warnings    []string
+	// cautions are the warnings that are neither a lint nor a budget's
+	// (a what-if that cannot follow a $ref, bytes that are not UTF-8):
+	// in warnings too, and findings with --strict.
+	cautions []string
 	// notes are facts worth knowing that are no fault (an optional field
 	// absent): printed under the warnings, never a finding.
 	notes []string
@@ -665,93 +669,82 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		ts = append(ts, words.Transform())
 	}
 	ts = append(ts, finderTransforms(o)...)
-	// The what-ifs are applied, and the tokens counted, as the tools are
-	// measured, in the same pass, unless the capture is written after the
-	// what-ifs (WhatIf writes it in order).
-	counters := make([]toollist.Counter, len(o.tokenizers))
-	for i, t := range o.tokenizers {
-		counters[i] = t
+	opts := toollist.Options{Counters: asCounters(o.tokenizers), Transforms: ts, Profile: o.profile}
+	if out != nil {
+		opts.Write = out
 	}
 	var c *toollist.Capture
 	var err error
-	switch {
-	case path == "-" && out == nil:
-		c, err = toollist.ReadFrom(toollist.StdinName, os.Stdin, counters, ts...)
-	case path == "-":
-		c, err = toollist.ReadFrom(toollist.StdinName, os.Stdin, nil)
-	case out == nil:
-		c, err = toollist.ReadCounting(path, counters, ts...)
-	default:
-		c, err = toollist.Read(path)
+	if path == "-" {
+		c, err = toollist.OpenReader(toollist.StdinName, os.Stdin, opts)
+	} else {
+		c, err = toollist.Open(path, opts)
 	}
 	if err != nil {
+		var pe *fs.PathError
+		if out != nil && errors.As(err, &pe) {
+			// the file written, not the capture, is at fault
+			return nil, cli.Usage("%s: %v", o.write, pe.Err)
+		}
 		return nil, err
 	}
-	f, err := toollist.Measure(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := toollist.CountTokens(c, f, counters); err != nil {
-		return nil, err
-	}
-	r := &report{capture: c, figures: f, warnings: f.Warnings, marginal: o.marginal}
+	f := c.Figures
+	r := &report{capture: c, figures: f, savings: c.Savings, marginal: o.marginal}
+	r.caution(f.Warnings...)
 	if first && sets != nil {
 		if r.sets, err = toollist.MeasureToolsets(f, path, sets); err != nil {
 			return nil, err
 		}
 	}
-	initPath := o.init
+	if err := r.readInit(path, o.init); err != nil {
+		return nil, err
+	}
+	if len(ts) > 0 {
+		r.caution(transformWarnings(ts)...)
+	}
+	if r.profile = c.Profile; r.profile != nil {
+		if err := checkProfile(r.profile, f); err != nil {
+			return nil, err
+		}
+		r.caution(r.profile.Warnings...)
+	}
+	if err := r.check(path, o); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// readInit reads the capture's init answer: initPath (--init), else
+// STEM.init.EXT beside the capture when there is one.
+func (r *report) readInit(path, initPath string) error {
 	if initPath == "" && path != "-" {
 		if st, err := os.Stat(toollist.InitPath(path)); err == nil && st.Mode().IsRegular() {
 			initPath = toollist.InitPath(path)
 		}
 	}
-	if initPath != "" {
-		if r.init, err = toollist.ReadInit(initPath); err != nil {
-			return nil, err
-		}
-		if r.init.Replaced > 0 {
-			r.warnings = append(r.warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
-				initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
-		}
-		if !r.init.HasInstructions {
-			// instructions are optional in MCP: a fact, not a fault
-			r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
-		}
+	if initPath == "" {
+		return nil
 	}
-	// The profile reads the capture's tools and nothing the what-ifs
-	// write, so with what-ifs it runs beside them, on another core.
-	var prof chan error
-	if o.profile && len(ts) > 0 {
-		prof = make(chan error, 1)
-		go func() { prof <- computeProfile(r, o) }()
+	var err error
+	if r.init, err = toollist.ReadInit(initPath); err != nil {
+		return err
 	}
-	if len(ts) > 0 {
-		var w io.Writer
-		if out != nil {
-			w = out
-		}
-		if r.savings, err = toollist.WhatIf(c, ts, w); err != nil {
-			if prof != nil {
-				<-prof
-			}
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				// the file written, not the capture, is at fault
-				return nil, cli.Usage("%s: %v", o.write, pe.Err)
-			}
-			return nil, err
-		}
-		r.warnings = append(r.warnings, transformWarnings(ts)...)
+	if r.init.Replaced > 0 {
+		r.caution(fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
+			initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
 	}
-	if prof != nil {
-		if err := <-prof; err != nil {
-			return nil, err
-		}
-		r.warnings = append(r.warnings, r.profile.Warnings...)
-	} else if err := measureProfile(r, o); err != nil {
-		return nil, err
+	if !r.init.HasInstructions {
+		// instructions are optional in MCP: a fact, not a fault
+		r.notes = append(r.notes, initPath+": the answer holds no instructions (optional in MCP; a server that has them says there how its tools go together)")
 	}
+	return nil
+}
+
+// check holds the capture measured (path) to the ceilings asked for,
+// then to the clients' limits: each client's, with --client, else the
+// lints.
+func (r *report) check(path string, o *options) error {
+	f := r.figures
 	if o.descCeiling {
 		r.over = append(r.over, toollist.OverDescriptions(f, o.maxDescriptionChars)...)
 	}
@@ -760,10 +753,10 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 	}
 	if len(o.profiles) > 0 {
 		if err := measureClients(r, o); err != nil {
-			return nil, err
+			return err
 		}
 		r.estimates = estimates(r, o.calib)
-		return r, nil
+		return nil
 	}
 	r.lints = toollist.Lints(f, r.init)
 	for _, l := range r.lints {
@@ -773,7 +766,7 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		}
 		r.warnings = append(r.warnings, where+": "+l.Text)
 	}
-	return r, nil
+	return nil
 }
 
 // tokenizerFlag defines --tokenizer, one text for measure and its
@@ -794,16 +787,14 @@ func parseTokenizers(list string) ([]*tokenize.Tokenizer, error) {
 	return ts, nil
 }
 
-// countTokens adds the tokenizers' counts to the figures of c.
-func countTokens(c *toollist.Capture, f *toollist.Figures, ts []*tokenize.Tokenizer) error {
-	if len(ts) == 0 {
-		return nil
-	}
+// asCounters returns the tokenizers as the counters toollist.Open counts
+// with.
+func asCounters(ts []*tokenize.Tokenizer) []toollist.Counter {
 	counters := make([]toollist.Counter, len(ts))
 	for i, t := range ts {
 		counters[i] = t
 	}
-	return toollist.CountTokens(c, f, counters)
+	return counters
 }
 
 func unwrapPath(err error) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/infile"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -222,7 +223,7 @@ type snapSet struct {
 
 // snapshot returns a capture's snapshot.
 func snapshot(path string) (*snapSet, error) {
-	c, err := toollist.Read(path)
+	c, err := toollist.Open(path, toollist.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -250,12 +251,12 @@ func snapshot(path string) (*snapSet, error) {
 			return nil, cli.Usage("snap: %s: the tool name %s makes a file name of %d bytes, more than the %d a file system takes; a snapshot cannot hold it", path, clipName(tname), len(name), maxFileName)
 		}
 		from[name] = tname
-		out[name] = append(indent(nil, jsonjs.Stringify(toollist.Snapshot(t)), nil), '\n')
+		out[name] = append(jsonout.Indent(nil, jsonjs.Stringify(toollist.Snapshot(t)), nil), '\n')
 		text, err := c.ModelReadText(i)
 		if err != nil {
 			return nil, err
 		}
-		earlier[name] = append(indent(nil, text, nil), '\n')
+		earlier[name] = append(jsonout.Indent(nil, text, nil), '\n')
 		tools[name] = t
 		order = append(order, name)
 	}

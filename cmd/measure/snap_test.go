@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/readmeter/readmeter/compat"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -19,7 +20,7 @@ import (
 // is left alone.
 func TestSnapUpgradesLegacy(t *testing.T) {
 	capture := filepath.Join("..", "..", "toollist", "testdata", "demo.json")
-	c, err := toollist.Read(capture)
+	c, err := toollist.Open(capture, toollist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestSnapUpgradesLegacy(t *testing.T) {
 		v, _ := jsonjs.Parse(text)
 		name, _ := v.Get("name")
 		file := fileSafe(name.Str()) + ".json"
-		legacy[file] = append(indent(nil, text, nil), '\n')
+		legacy[file] = append(jsonout.Indent(nil, text, nil), '\n')
 		if err := os.WriteFile(filepath.Join(dir, file), legacy[file], 0o644); err != nil {
 			t.Fatal(err)
 		}

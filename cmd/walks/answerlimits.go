@@ -41,12 +41,3 @@ func answerLimitText(walkName string, l walk.AnswerLimitReport) string {
 	}
 	return s
 }
-
-// countAnswerLints is how many answer limits the run's answers are over.
-func countAnswerLints(rep *walk.Report) int {
-	n := 0
-	for _, w := range rep.Walks {
-		n += len(w.AnswerLimits)
-	}
-	return n
-}

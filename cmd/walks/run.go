@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/twin"
@@ -171,6 +171,8 @@ func runWalks(stdout, stderr io.Writer, args []string) error {
 func (r *walksRun) finish(stdout, stderr io.Writer, outcomes []walk.Outcome) error {
 	v := r.hold(outcomes)
 	updateErr := r.update(stderr, v)
+	v.found = makeFindings(v.rep, v.checks, r.f.slack)
+	v.rep.Warnings = notes(v.found)
 	if err := r.report(stdout, stderr, v, outcomes); err != nil {
 		return err
 	}
@@ -229,9 +231,9 @@ func (r *walksRun) github(stdout, stderr io.Writer, v *verdict, exit error) {
 	if exit != nil {
 		head = exit.Error()
 	}
-	err := writeGitHub(w, v.rep, v.checks, r.f.slack, func(w io.Writer) {
+	err := writeGitHub(w, v.found, func(w io.Writer) {
 		fmt.Fprintf(w, "### walks: %s\n\n", escape.Markdown(head))
-		printTables(w, v.rep, v.over, r.base, true)
+		printTables(w, v.rep, overTexts(v.found, escape.Term), r.base, true)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "walks: warning: --github: the step summary: %s\n", escape.Term(err.Error()))
@@ -263,34 +265,9 @@ type verdict struct {
 	differ  int  // walks whose repeated runs counted differently
 	specErr bool // a spec error stopped a walk
 
-	// over are the texts of the budgets exceeded, escaped for printing
-	// (overText); rep.Over keeps them raw.
-	over []string
-	// notes are the warnings in the order met; rep.Warnings holds those
-	// that still hold (warnings).
-	notes []note
-}
-
-// note is one warning of a run. One that a check is unbudgeted names the
-// check (its subject and key): it holds while the check is unbudgeted,
-// and lapses once --update adds the budget.
-type note struct {
-	text         string
-	subject, key string
-}
-
-// warnings returns the texts of the notes that hold, in order.
-func (v *verdict) warnings() []string {
-	out := []string{}
-	for _, n := range v.notes {
-		if n.key != "" && !slices.ContainsFunc(v.checks, func(c gate.Check) bool {
-			return c.Subject == n.subject && c.Key == n.key && c.Status == gate.Unbudgeted
-		}) {
-			continue
-		}
-		out = append(out, n.text)
-	}
-	return out
+	// found are the findings, made from the report and the checks as
+	// they hold after --update.
+	found []finding
 }
 
 // prepare reads the flags, the specs, the budget file and the base report.
@@ -313,7 +290,7 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	fs.StringVar(&f.shard, "shard", "", "run only share `K/N` of the walks (1 <= K <= N): every walk is in exactly one share, the same on every machine, the walks declared isolation: shared all in one; merge the reports with walks merge")
 	fs.BoolVar(&f.progress, "progress", true, "draw a progress bar on stderr when it is a terminal")
 	fs.BoolVar(&f.summary, "summary", false, "with --budgets: end the tables with one line: how many budgets held, and the tightest slack (or the budget passed by most)")
-	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, and a request elsewhere fails its step, nothing sent (docs/specs.md)")
+	fs.StringArrayVar(&f.allowHost, "allow-host", nil, "let requests (http steps, doc http, MCP URLs, redirects) go to `HOST` too (repeatable); the --url host and loopback always may, a URL written out to another host is refused before anything runs (exit 2), one whose host is a template fails its step, nothing sent (docs/specs.md)")
 	fs.BoolVar(&f.noExec, "no-exec", false, "refuse, before anything runs (exit 2), every walk with a step that starts a process: exec, doc: {exec}, an mcp server's command (for specs you do not trust: docs/specs.md)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return nil, err
@@ -359,6 +336,16 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 			return nil, cli.SilentUsage
 		}
 	}
+	allow, err := newAllowHosts(f.allowHost, f.url)
+	if err != nil {
+		return nil, cli.Usage("run: %v", err)
+	}
+	if refused := refusedHosts(r.specs, allow); len(refused) > 0 {
+		for _, e := range refused {
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+		}
+		return nil, cli.SilentUsage
+	}
 	r.own = f.url == ""
 	if r.own && !needsTwin(r.specs) {
 		r.target = localTarget
@@ -366,50 +353,77 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if fs.Changed("shuffle") {
 		r.rank = shuffleRank(r.specs, f.shuffle)
 	}
-	if f.shard != "" {
-		k, n, err := parseShard(f.shard)
-		if err != nil {
-			return nil, err
-		}
-		hash, err := walk.HashSpecs(r.specs)
-		if err != nil {
-			return nil, err
-		}
-		r.specs, r.shard = pickShard(r.specs, k, n)
-		r.shard.Specs, r.shard.Server, r.shard.Toolkit = hash, r.target, toolkitVersion()
-		if len(r.specs) == 0 {
-			fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
-		}
+	if err := r.share(stderr, c); err != nil {
+		return nil, err
 	}
-	if r.shard != nil && f.budgetFile != "" {
-		if r.shard.Budgets, err = hashFile(f.budgetFile); err != nil {
-			return nil, c.Errorf("--budgets %s: %v", f.budgetFile, errors.Unwrap(err))
-		}
-	}
-	if f.base != "" {
-		if r.base, err = walk.ReadReport(f.base); err != nil {
-			return nil, err
-		}
-		if len(f.walks) > 0 || r.shard != nil { // compare the walks picked, not the ones left out as removed
-			picked := map[string]bool{}
-			for _, s := range r.specs {
-				picked[s.Name] = true
-			}
-			kept := r.base.Walks[:0:0]
-			for _, wr := range r.base.Walks {
-				if picked[wr.Walk] {
-					kept = append(kept, wr)
-				}
-			}
-			r.base.Walks = kept
-		}
+	if err := r.readBase(); err != nil {
+		return nil, err
 	}
 	// Last, so that nothing after it fails with the file locked.
 	r.server = budgets.RunServer(f.server, f.url, r.target == "twin")
 	if err := r.loadBudgets(stderr, "run"); err != nil {
 		return nil, err
 	}
+	if err := checkBudgetValues(stderr, r.budgets, r.specs); err != nil {
+		r.unlock()
+		return nil, err
+	}
 	return r, nil
+}
+
+// share keeps, with --shard, the walks of the share picked, and notes
+// what the share report must match: the specs, the server, the toolkit,
+// the budget file.
+func (r *walksRun) share(stderr io.Writer, c *cli.Command) error {
+	f := r.f
+	if f.shard == "" {
+		return nil
+	}
+	k, n, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
+	hash, err := walk.HashSpecs(r.specs)
+	if err != nil {
+		return err
+	}
+	r.specs, r.shard = pickShard(r.specs, k, n)
+	r.shard.Specs, r.shard.Server, r.shard.Toolkit = hash, r.target, toolkitVersion()
+	if len(r.specs) == 0 {
+		fmt.Fprintf(stderr, "walks: shard %d/%d holds none of the %d walks\n", k, n, len(r.shard.Walks))
+	}
+	if f.budgetFile != "" {
+		if r.shard.Budgets, err = hashFile(f.budgetFile); err != nil {
+			return c.Errorf("--budgets %s: %v", f.budgetFile, errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// readBase reads the --base report, keeping the walks picked (--walk,
+// --shard): the ones left out are not compared as removed.
+func (r *walksRun) readBase() error {
+	if r.f.base == "" {
+		return nil
+	}
+	var err error
+	if r.base, err = walk.ReadReport(r.f.base); err != nil {
+		return err
+	}
+	if len(r.f.walks) > 0 || r.shard != nil {
+		picked := map[string]bool{}
+		for _, s := range r.specs {
+			picked[s.Name] = true
+		}
+		kept := r.base.Walks[:0:0]
+		for _, wr := range r.base.Walks {
+			if picked[wr.Walk] {
+				kept = append(kept, wr)
+			}
+		}
+		r.base.Walks = kept
+	}
+	return nil
 }
 
 // run runs every walk against the server (with no --url, each run of a
@@ -422,6 +436,9 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		return nil, cli.Usage("run: %v", err)
 	}
 	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout, HTTPClient: allow.client()}
+	if r.budgets != nil {
+		opts.Budget = budgetValue(r.budgets)
+	}
 	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
@@ -467,20 +484,19 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 }
 
 // hold holds each walk that ran to its budgets and builds the report: the
-// walk's parts and totals, its checks, and the warnings in the order met.
+// walk's parts and totals, its checks, its answers over a limit (the findings
+// are made of them once --update settled the checks: makeFindings).
 func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 	v := &verdict{rep: &walk.Report{Walks: []walk.WalkReport{}, Over: []string{}, Warnings: []string{}}}
 	var bs gate.Budgets
 	if r.budgets != nil {
 		bs = r.budgets
 	}
-	var dependent []string // walks whose counts depend on the order
 	for _, oc := range outcomes {
 		s := oc.Spec
 		wr := walk.WalkReport{Walk: s.Name, Spec: s.File, Runs: oc.Runs, Parts: []ledger.Part{}, Budgets: []walk.BudgetReport{}}
 		if s.Isolation == walk.IsolationShared && !r.own {
 			wr.OrderDependent = true
-			dependent = append(dependent, s.Name)
 		}
 		if oc.Result != nil {
 			l := oc.Result.Ledger
@@ -509,10 +525,8 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 		if oc.Differ != "" {
 			wr.Differ = oc.Differ
 			v.differ++
-			v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: repeated runs counted differently: %s", s.Name, oc.Differ)})
 		}
 		if len(s.AllMeasures()) == 0 {
-			v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: no budget key in %s (add budget: BLOCK.%s): unbudgeted", s.Name, s.File, s.Name)})
 			wr.Unbudgeted = true
 		}
 		checks, err := oc.Result.Checks(bs)
@@ -520,26 +534,10 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 			wr.Error = err.Error()
 			v.failed++
 		}
-		for _, c := range checks {
-			switch {
-			case c.Status == gate.Unbudgeted:
-				v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: unbudgeted: %v", s.Name, c.Missing), subject: c.Subject, key: c.Key})
-			case r.f.slack >= 0 && c.Stale(r.f.slack):
-				v.notes = append(v.notes, note{text: fmt.Sprintf("walk %s: %s is %s %s, %s above what the walk read (%s): more than %g%%; a stale budget? (%s)",
-					s.Name, c.Key, units.Group(c.Budget.Value), c.Unit(), units.Group(c.Slack()), units.Group(c.Read), r.f.slack, c.Budget.Where())})
-			}
-		}
 		v.checks = append(v.checks, checks...)
 		wr.AnswerLimits = oc.Result.AnswerLints()
-		for _, l := range wr.AnswerLimits {
-			v.notes = append(v.notes, note{text: answerLimitText(s.Name, l), subject: s.Name})
-		}
 		v.rep.Walks = append(v.rep.Walks, wr)
 	}
-	if len(dependent) > 0 {
-		v.notes = append(v.notes, note{text: orderNote(dependent)})
-	}
-	v.rep.Warnings = v.warnings()
 	return v
 }
 
@@ -581,7 +579,6 @@ func (r *walksRun) update(stderr io.Writer, v *verdict) error {
 			v.checks[i].Budget, v.checks[i].Status, v.checks[i].Missing = b, gate.OK, nil
 		}
 	}
-	v.rep.Warnings = v.warnings()
 	v.checks = v.checks.Settled()
 	return nil
 }
@@ -597,22 +594,13 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 	rep := v.rep
 	rep.Shard = r.shard
 	for i := range rep.Walks {
-		wr := &rep.Walks[i]
 		for _, c := range v.checks {
-			if c.Subject != wr.Walk {
-				continue
-			}
-			wr.Budgets = append(wr.Budgets, walk.BudgetOf(c))
-			if c.Status == gate.Over {
-				parts := wr.Parts
-				if c.Measure.Kind == gate.ToolList {
-					parts = nil
-				}
-				rep.Over = append(rep.Over, walk.OverText(c, parts)) // raw, for the JSON report
-				v.over = append(v.over, overText(c, parts))
+			if c.Subject == rep.Walks[i].Walk {
+				rep.Walks[i].Budgets = append(rep.Walks[i].Budgets, walk.BudgetOf(c))
 			}
 		}
 	}
+	rep.Over = overTexts(v.found, raw)
 	if r.f.report != "" {
 		if err := writeJSONFile(r.f.report, rep); err != nil {
 			return err
@@ -624,7 +612,7 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 		}
 	}
 	if r.f.junit != "" {
-		data, err := junitReport(rep, v.checks, r.f.slack, r.f.strict).Marshal()
+		data, err := junitReport(v.found, r.f.strict).Marshal()
 		if err == nil {
 			err = atomicfile.Write(r.f.junit, data)
 		}
@@ -633,18 +621,16 @@ func (r *walksRun) report(stdout, stderr io.Writer, v *verdict, outcomes []walk.
 		}
 	}
 	if r.f.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return jsonout.Encode(stdout, rep)
 	}
-	printTables(stdout, rep, v.over, r.base, r.f.markdown)
+	printTables(stdout, rep, overTexts(v.found, escape.Term), r.base, r.f.markdown)
 	return nil
 }
 
 // exit returns the run's end: a spec error (2), a walk failed (3), a
 // budget exceeded or runs that differ (1), --strict's unbudgeted (1).
 func (r *walksRun) exit(v *verdict) error {
-	unbudgeted := v.checks.Count(gate.Unbudgeted)
+	unbudgeted := count(v.found, budgetMissing)
 	switch {
 	case v.specErr:
 		return errors.New("a spec error stopped a walk")
@@ -657,22 +643,14 @@ func (r *walksRun) exit(v *verdict) error {
 		return cli.Finding(fmt.Errorf("%d %s counted differently when repeated", v.differ, plural(v.differ, "walk", "walks")))
 	case r.f.strict && unbudgeted > 0:
 		return cli.Finding(fmt.Errorf("--strict: %d %s not in %s", unbudgeted, plural(unbudgeted, "budget is", "budgets are"), r.f.budgetFile))
-	case r.f.strict && r.budgets != nil && countUnbudgeted(v.rep) > 0:
-		n := countUnbudgeted(v.rep)
+	case r.f.strict && r.budgets != nil && count(v.found, walkUnbudgeted) > 0:
+		n := count(v.found, walkUnbudgeted)
 		return cli.Finding(fmt.Errorf("--strict: %d %s no budget key", n, plural(n, "walk has", "walks have")))
-	case r.f.strict && countAnswerLints(v.rep) > 0:
-		n := countAnswerLints(v.rep)
+	case r.f.strict && count(v.found, answerLimit) > 0:
+		n := count(v.found, answerLimit)
 		return cli.Finding(fmt.Errorf("--strict: %d %s over a client's answer limit", n, plural(n, "answer is", "answers are")))
 	}
 	return nil
-}
-
-// orderNote names, once, the walks whose counts depend on what ran on the
-// server before them.
-func orderNote(names []string) string {
-	n := len(names)
-	return fmt.Sprintf("%s %s %s lists other walks write (isolation: shared): on a server they share, %s counts depend on what ran there before; %s ran first, one at a time, in the run's order",
-		plural(n, "walk", "walks"), strings.Join(names, ", "), plural(n, "reads", "read"), plural(n, "its", "their"), plural(n, "it", "they"))
 }
 
 func plural(n int, one, many string) string {
@@ -811,14 +789,39 @@ func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec, update bool) error {
 	return nil
 }
 
-func countUnbudgeted(rep *walk.Report) int {
-	n := 0
-	for _, w := range rep.Walks {
-		if w.Unbudgeted {
-			n++
+// checkBudgetValues refuses, before anything runs, a walk that reads a
+// {{budget.KEY}} the budget file lacks (bf nil: any, for want of
+// --budgets), or whose repeat count, read from it, is past its max: each
+// mistake one line naming the spec's file and line, exit 2.
+func checkBudgetValues(stderr io.Writer, bf *budgets.File, specs []*walk.Spec) error {
+	var errs walk.SpecErrors
+	for _, s := range specs {
+		if bf == nil {
+			for _, b := range s.BudgetNames() {
+				errs = append(errs, &walk.SpecError{File: b.File, Line: b.Line, Msg: fmt.Sprintf("{{budget.%s}} is read from the budget file: give --budgets FILE", b.Key)})
+			}
+			continue
+		}
+		var se walk.SpecErrors
+		if err := s.CheckBudgets(budgetValue(bf), bf.Path); errors.As(err, &se) {
+			errs = append(errs, se...)
 		}
 	}
-	return n
+	if len(errs) == 0 {
+		return nil
+	}
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+	}
+	return cli.SilentUsage
+}
+
+// budgetValue looks a budget's value up in bf, for {{budget.KEY}}.
+func budgetValue(bf *budgets.File) func(string) (int64, bool) {
+	return func(key string) (int64, bool) {
+		b, ok := bf.Get(key)
+		return b.Value, ok
+	}
 }
 
 func parseVars(vs []string) (map[string]string, error) {
@@ -984,11 +987,11 @@ func updateBudgets(l *budgets.Locked, server string, checks gate.Checks, existin
 }
 
 func writeJSONFile(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, err := jsonout.Bytes(v)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("--report: %v", err)
 	}
 	return nil
@@ -996,10 +999,19 @@ func writeJSONFile(path string, v any) error {
 
 // checkSpecs parses and checks specs without running them.
 func checkSpecs(stdout, stderr io.Writer, args []string) error {
-	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v]")
-	c.Doc = "Parses and checks specs; sends nothing. Each mistake is one line naming\nits spec file and line.\n"
+	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v] [--budgets FILE]")
+	c.Doc = `Parses and checks specs; sends nothing. Each mistake is one line naming
+its spec file and line. A URL written out whole (http://HOST/..., the host
+not a template) to a host walks run would refuse is a mistake: the --url
+host and loopback are allowed, and each --allow-host, as for walks run.
+With --budgets, every {{budget.KEY}} a spec reads must be in the file (and
+a repeat's count read from it within its max).
+`
 	fs := c.Flags
 	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
+	base := fs.String("url", "", "the `BASE` URL walks run will be given: its host is allowed")
+	hosts := fs.StringArray("allow-host", nil, "a `HOST` walks run will be allowed to reach (repeatable), as walks run --allow-host")
+	budgetFile := fs.String("budgets", "", "check every {{budget.KEY}} the specs read against the budget `FILE` (JSON, or TypeScript export const blocks)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return err
 	}
@@ -1013,6 +1025,25 @@ func checkSpecs(stdout, stderr io.Writer, args []string) error {
 	specs, err := loadSpecs(stderr, fs.Args(), vars, nil)
 	if err != nil {
 		return err
+	}
+	allow, err := newAllowHosts(*hosts, *base)
+	if err != nil {
+		return cli.Usage("check: %v", err)
+	}
+	if refused := refusedHosts(specs, allow); len(refused) > 0 {
+		for _, e := range refused {
+			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+		}
+		return cli.SilentUsage
+	}
+	if *budgetFile != "" {
+		bf, err := budgets.Load(*budgetFile)
+		if err != nil {
+			return err
+		}
+		if err := checkBudgetValues(stderr, bf, specs); err != nil {
+			return err
+		}
 	}
 	for _, s := range specs {
 		counted := 0

@@ -10,7 +10,6 @@ import (
 	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/ledger"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -32,23 +31,8 @@ func text(s string, markdown bool) string {
 	return escape.Term(s)
 }
 
-// overText is walk.OverText for printing: the walk's, the budget's and
-// the parts' names escaped first (escape.Term), so that a line feed in a
-// part's name cannot make a line of its own. The JSON report keeps
-// walk.OverText's, raw.
-func overText(c gate.Check, parts []ledger.Part) string {
-	c.Subject, c.Key = escape.Term(c.Subject), escape.Term(c.Key)
-	c.Budget.Name, c.Budget.File = escape.Term(c.Budget.Name), escape.Term(c.Budget.File)
-	named := make([]ledger.Part, len(parts))
-	for i, p := range parts {
-		p.Name = escape.Term(p.Name)
-		named[i] = p
-	}
-	return walk.OverText(c, named)
-}
-
 // printTables prints the run's tables, then over (the texts of the
-// budgets exceeded, as overText writes them) and the warnings.
+// budgets exceeded, as finding.overText writes them for printing) and the warnings.
 func printTables(w io.Writer, rep *walk.Report, over []string, base *walk.Report, markdown bool) {
 	if base != nil {
 		printCompare(w, rep, base, markdown)

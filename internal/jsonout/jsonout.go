@@ -1,0 +1,200 @@
+// Package jsonout is the module's one way to write a JSON report: compact
+// JSON text, indented as JavaScript's JSON.stringify(value, null, 2)
+// writes it, and a newline.
+//
+//	err := jsonout.Encode(os.Stdout, report) // a Go value, by its json tags
+//	err = jsonout.Write(os.Stdout, jsonjs.Stringify(v))
+//
+// The steps:
+//  1. the text: jsonjs.Stringify of a value tree, or Marshal of a Go
+//     value (encoding/json's rules and tags, its strings escaped as
+//     JSON.stringify escapes them: <, > and & as they are, U+2028 and
+//     U+2029 too);
+//  2. Indent writes it with each member and element on a line of its
+//     own, two spaces a level, ": " after a key, [] and {} when empty;
+//  3. a Writer takes a long report a piece at a time and writes about
+//     64 KiB at once, so that it is never held twice.
+package jsonout
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/readmeter/readmeter/jsonjs"
+)
+
+// Encode writes v (Marshal) indented, and a newline, to w.
+func Encode(w io.Writer, v any) error {
+	text, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	return Write(w, text)
+}
+
+// Bytes returns v (Marshal) indented, and a newline: a report file's
+// bytes.
+func Bytes(v any) ([]byte, error) {
+	text, err := Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(Indent(nil, text, nil), '\n'), nil
+}
+
+// Marshal returns v as compact JSON text, by encoding/json's rules, with
+// the strings escaped as JSON.stringify escapes them: only '"', '\\' and
+// the control characters (<, >, &, U+2028 and U+2029 are left as they
+// are). Invalid UTF-8 is written as U+FFFD, as encoding/json writes it.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	text := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if !bytes.Contains(text, []byte(`\u202`)) {
+		return text, nil
+	}
+	// encoding/json escapes U+2028 and U+2029 (for JavaScript before
+	// ES2019); JSON.stringify writes them as they are.
+	out := make([]byte, 0, len(text))
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch string(text[i:min(i+6, len(text))]) {
+		case `\u2028`:
+			out = append(out, "\u2028"...)
+			i += 6
+			continue
+		case `\u2029`:
+			out = append(out, "\u2029"...)
+			i += 6
+			continue
+		}
+		out = append(out, c, text[i+1]) // an escape: \\ is not the start of \u2028
+		i += 2
+	}
+	return out, nil
+}
+
+// Write writes compact JSON text indented, and a newline, to w.
+func Write(w io.Writer, text []byte) error {
+	j := NewWriter(w)
+	j.Put(text)
+	return j.End()
+}
+
+// Writer writes compact JSON text handed over in pieces (each ending
+// outside a string, and not just after an opening bracket) indented, in
+// writes of about 64 KiB.
+type Writer struct {
+	w     io.Writer
+	depth int
+	out   []byte
+	err   error
+}
+
+// NewWriter returns a Writer to w.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: w, out: make([]byte, 0, 128<<10)}
+}
+
+// Put indents text and returns it emptied, to be filled again.
+func (j *Writer) Put(text []byte) []byte {
+	j.out = indentAt(j.out, text, &j.depth, j.flush)
+	return text[:0]
+}
+
+func (j *Writer) flush(out []byte) []byte {
+	if j.err == nil {
+		_, j.err = j.w.Write(out)
+	}
+	return out[:0]
+}
+
+// End writes what is left and the final newline, and returns the first
+// error of a write.
+func (j *Writer) End() error {
+	j.flush(append(j.out, '\n'))
+	return j.err
+}
+
+// Indent appends compact JSON text as JSON.stringify(value, null, 2)
+// would write it, handing out to flush (when not nil) whenever it passes
+// 64 KiB and going on with what flush returns.
+func Indent(out, src []byte, flush func([]byte) []byte) []byte {
+	depth := 0
+	return indentAt(out, src, &depth, flush)
+}
+
+// spaces are the indentation of the deepest levels written at once.
+var spaces = []byte("\n" + strings.Repeat(" ", 128))
+
+// indentAt is Indent from the given depth, which it leaves where src
+// ends.
+func indentAt(out, src []byte, depthAt *int, flush func([]byte) []byte) []byte {
+	depth := *depthAt
+	newline := func() {
+		if n := 1 + 2*depth; n <= len(spaces) {
+			out = append(out, spaces[:n]...)
+			return
+		}
+		out = append(out, '\n')
+		for range depth {
+			out = append(out, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch c {
+		case '"':
+			j := jsonjs.StringEnd(src, i)
+			out = append(out, src[i:j]...)
+			i = j
+			continue
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				out = append(out, c, src[i+1])
+				i += 2
+				continue
+			}
+			out = append(out, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			newline()
+			if flush != nil && len(out) >= 64<<10 {
+				out = flush(out)
+			}
+		case ':':
+			out = append(out, ':', ' ')
+		default:
+			j := i + 1
+			for j < len(src) && !structural[src[j]] {
+				j++
+			}
+			out = append(out, src[i:j]...)
+			i = j
+			continue
+		}
+		i++
+	}
+	*depthAt = depth
+	return out
+}
+
+// structural marks the bytes indentAt acts on outside strings.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}

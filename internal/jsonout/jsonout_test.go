@@ -1,0 +1,112 @@
+package jsonout_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/readmeter/readmeter/internal/jsonout"
+	"github.com/readmeter/readmeter/internal/nodeoracle"
+)
+
+type doc struct {
+	Name  string         `json:"name"`
+	Bytes int64          `json:"bytes"`
+	Parts []string       `json:"parts"`
+	None  []int          `json:"none"`
+	Empty map[string]int `json:"empty"`
+	Inner *doc           `json:"inner,omitempty"`
+}
+
+var hostile = []string{
+	"plain", "</testcase><img src=x onerror=alert(1)> & more",
+	"line\u2028sep\u2029par", `\u2028 as text`, `back\slash "quoted"`,
+	"\x00\x01\b\f\n\r\t\x1b\x7f", "caf\u00e9 \u202eexe \U0001F600",
+}
+
+// TestMarshalAsStringify holds Marshal's text to Node's: what
+// JSON.stringify writes of it parsed is the same text, byte for byte.
+func TestMarshalAsStringify(t *testing.T) {
+	for _, s := range hostile {
+		v := doc{Name: s, Bytes: 1<<53 - 1, Parts: []string{s, ""}, None: []int{}, Empty: map[string]int{}, Inner: &doc{Name: s}}
+		got, err := jsonout.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := nodeoracle.Stringify(t, got); !bytes.Equal(got, want) {
+			t.Errorf("%q:\n got %s\nwant %s", s, got, want)
+		}
+	}
+}
+
+// TestIndent holds Indent to encoding/json's Indent with two spaces,
+// which writes what JSON.stringify(value, null, 2) writes, for text with
+// every kind of value, empty containers and strings with brackets,
+// commas and colons in them.
+func TestIndent(t *testing.T) {
+	texts := []string{
+		`{}`, `[]`, `"a,b:{c}[d]"`, `12`, `null`,
+		`{"a":[],"b":{},"c":[1,2,{"d":null,"e":true,"f":"x\"y,z"}],"g":-1.5e+21}`,
+		`[[[[]]],{"":{"":[0]}}]`,
+	}
+	for _, s := range hostile {
+		text, _ := jsonout.Marshal(doc{Name: s, Parts: []string{s}, Inner: &doc{}})
+		texts = append(texts, string(text))
+	}
+	for _, text := range texts {
+		var want bytes.Buffer
+		if err := json.Indent(&want, []byte(text), "", "  "); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if got := jsonout.Indent(nil, []byte(text), nil); string(got) != want.String() {
+			t.Errorf("%s:\n got %s\nwant %s", text, got, want.String())
+		}
+	}
+}
+
+// TestWriterPieces writes one long array handed over in pieces, as
+// measure writes a report of many tools, and checks it is the text
+// indented at once, written in more than one write.
+func TestWriterPieces(t *testing.T) {
+	var whole strings.Builder
+	whole.WriteString(`{"tools":[`)
+	for i := range 20000 {
+		if i > 0 {
+			whole.WriteString(",")
+		}
+		whole.WriteString(`{"name":"tool","bytes":123}`)
+	}
+	whole.WriteString(`]}`)
+	text := []byte(whole.String())
+	var out countingWriter
+	w := jsonout.NewWriter(&out)
+	for i := 0; i < len(text); {
+		j := min(i+1000, len(text))
+		for j < len(text) && text[j-1] != ',' { // a piece ends just after a comma
+			j++
+		}
+		w.Put(append([]byte(nil), text[i:j]...))
+		i = j
+	}
+	if err := w.End(); err != nil {
+		t.Fatal(err)
+	}
+	want := append(jsonout.Indent(nil, text, nil), '\n')
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("pieces differ from the text indented at once")
+	}
+	if out.writes < 2 {
+		t.Errorf("%d writes of %d bytes: want pieces of about 64 KiB", out.writes, out.Len())
+	}
+}
+
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes++
+	return c.Buffer.Write(p)
+}
