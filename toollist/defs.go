@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"sync"
 
@@ -140,43 +141,39 @@ func (h *hoist) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error)
 	return setMember(tool, "inputSchema", ns), n, nil
 }
 
-// occurrence is where a subschema lies: the path of member keys and
-// array indexes from the root.
-type occurrence struct {
-	path []pathStep
-}
-
-// hoistSchema hoists the repeats of schema until none saves bytes.
+// hoistSchema hoists the repeats of schema until none saves bytes. The
+// schema is read once into a tree (see htree) that holds each subschema's
+// subtree; each hoist is chosen on the tree as the repeats stand after the
+// hoists before it, and updates the subtrees of the copies' ancestors
+// only; the new schema is written from the tree once, at the end.
 func hoistSchema(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
 	u, prob := analyzeRefs(schema)
 	if prob != nil {
 		return schema, 0, prob
 	}
-	if !u.onlyWhole() {
-		for _, r := range u.refs {
-			if !wholeDef(r.toks) {
-				return schema, 0, &refProblem{r.path, fmt.Sprintf("%q points inside a subschema, which hoisting could move", r.ref)}
-			}
-		}
-	}
-	total := 0
-	for {
-		ns, n, ok := hoistOnce(schema)
-		if !ok {
-			return schema, total, nil
-		}
-		schema = ns
-		total += n
-	}
-}
-
-func (u *refUse) onlyWhole() bool {
 	for _, r := range u.refs {
 		if !wholeDef(r.toks) {
-			return false
+			return schema, 0, &refProblem{r.path, fmt.Sprintf("%q points inside a subschema, which hoisting could move", r.ref)}
 		}
 	}
-	return true
+	t := hoistTrees.Get().(*htree)
+	defer func() {
+		t.reset()
+		hoistTrees.Put(t)
+	}()
+	t.add(schema, -1, "", "", false, true, true)
+	total := 0
+	for {
+		n, ok := t.hoistOnce()
+		if !ok {
+			break
+		}
+		total += n
+	}
+	if total == 0 {
+		return schema, 0, nil
+	}
+	return t.value(0), total, nil
 }
 
 // wholeDef reports whether the pointer is the root, or a whole root
@@ -185,179 +182,385 @@ func wholeDef(toks []string) bool {
 	return len(toks) == 0 || len(toks) == 2 && (toks[0] == "$defs" || toks[0] == "definitions")
 }
 
-// hoistOnce hoists the repeat that saves the most bytes, if one saves any.
-func hoistOnce(schema jsonjs.Value) (jsonjs.Value, int, bool) {
-	container := "$defs"
-	if _, ok := schema.Get("$defs"); !ok {
-		if _, ok := schema.Get("definitions"); ok {
-			container = "definitions"
-		}
+// htree is an inputSchema read for hoisting: a node for each value at a
+// schema's place (and for each member or element of one), the rest of the
+// values (data, and what is not a schema) kept whole as leaves. Node 0 is
+// the root.
+type htree struct {
+	nodes []hnode
+	// scratch of hoistOnce
+	cands map[subtree]int32 // subtree -> index in counts
+	order []subtree         // candidates in the order first met
+	count []int32
+	first []int32
+	elig  []int32 // candidates that may move, in walk order
+	taken map[string]bool
+}
+
+// hnode is a value of an htree.
+type hnode struct {
+	v      jsonjs.Value // the value read (or the $ref put in its place)
+	st     subtree      // the subtree of its text as it stands
+	key    string       // its key in its parent object
+	keyH   uint64       // the hash of key
+	keyN   int          // the bytes of key, quoted
+	parent int32
+	kids   []int32 // its elements or members, read; nil for a leaf
+	kind   jsonjs.Kind
+	// cand: an object at a schema's place, not the root or a definition
+	// itself; pinned: it holds what must not move ($id, $anchor,
+	// $dynamicAnchor); changed: a value inside it was replaced, so its
+	// value is written anew
+	cand, pinned, changed bool
+	prop                  string // the property it is the schema of
+}
+
+var hoistTrees = sync.Pool{New: func() any {
+	return &htree{cands: map[subtree]int32{}, taken: map[string]bool{}}
+}}
+
+func (t *htree) reset() {
+	clear(t.nodes)
+	t.nodes = t.nodes[:0]
+}
+
+// add reads v as a member (key) or element of parent, and returns its
+// node. candidate says v is at a schema's place, inSchema that its members
+// are schema keywords (as hoisting walks a schema, see HoistRepeated).
+func (t *htree) add(v jsonjs.Value, parent int32, key, prop string, candidate, inSchema, root bool) int32 {
+	i := int32(len(t.nodes))
+	t.nodes = append(t.nodes, hnode{v: v, parent: parent, key: key, kind: v.Kind(), prop: prop})
+	if parent >= 0 && t.nodes[parent].kind == jsonjs.Object {
+		t.nodes[i].keyH, t.nodes[i].keyN = maphash.String(hashSeed, key), keyLen(key)
 	}
-	defs, hasContainer := schema.Get(container)
-	if hasContainer && defs.Kind() != jsonjs.Object {
-		return schema, 0, false
-	}
-	type cand struct {
-		count int
-		prop  string // the property the first copy is the schema of
-		len   int
-	}
-	cands := map[subtree]*cand{}
-	var order []subtree
-	// collect: on the second walk, the candidate whose copies are
-	// gathered, with their paths
-	var collect *subtree
-	var occ []occurrence
-	var path []pathStep
-	// walk looks for candidates in v; candidate says v is at a schema
-	// position, inSchema that its members are schema keywords. It returns
-	// whether v holds what must not move, and v's subtree.
-	var walk func(v jsonjs.Value, prop string, candidate, inSchema bool) (bool, subtree)
-	// mapping walks an object whose members' values are schemas (props:
-	// named by their keys as properties), and returns its subtree.
-	mapping := func(v jsonjs.Value, props, candidate bool) (bool, subtree) {
+	switch k := v.Kind(); {
+	case k != jsonjs.Array && k != jsonjs.Object:
+		t.nodes[i].st = leafSubtree(v)
+		return i
+	case !inSchema:
+		t.nodes[i].st, t.nodes[i].pinned = pinnedSubtree(v)
+		return i
+	case k == jsonjs.Array:
+		kids := make([]int32, 0, len(v.Elems()))
 		pinned := false
-		b := startObject()
-		for _, d := range v.Members() {
-			prop := ""
-			if props {
-				prop = d.Key
-			}
-			path = append(path, pathStep{key: d.Key, index: -1})
-			pin, st := walk(d.Value, prop, candidate, true)
-			path = path[:len(path)-1]
-			pinned = pinned || pin
-			b.member(d.Key, st)
+		for _, e := range v.Elems() {
+			c := t.add(e, i, "", "", candidate, true, false)
+			kids = append(kids, c)
+			pinned = pinned || t.nodes[c].pinned
 		}
-		return pinned, b.end()
+		t.nodes[i].kids, t.nodes[i].pinned = kids, pinned
+		t.nodes[i].st = t.fold(i)
+		return i
 	}
-	walk = func(v jsonjs.Value, prop string, candidate, inSchema bool) (bool, subtree) {
-		pinned := false
-		switch v.Kind() {
-		case jsonjs.Array:
-			b := startArray()
-			for i, e := range v.Elems() {
-				path = append(path, pathStep{index: i})
-				pin, st := walk(e, "", candidate, inSchema)
-				path = path[:len(path)-1]
-				pinned = pinned || pin
-				b.add(st)
-			}
-			return pinned, b.end()
-		case jsonjs.Object:
+	kids := make([]int32, 0, len(v.Members()))
+	pinned := false
+	for _, m := range v.Members() {
+		var c int32
+		switch {
+		case m.Key == "$id" || m.Key == "$anchor" || m.Key == "$dynamicAnchor":
+			c = t.leaf(m.Value, i, m.Key)
+			t.nodes[c].pinned = true
+		case dataKey(m.Key):
+			c = t.leaf(m.Value, i, m.Key)
+		case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
+			// a definition itself stays where its $refs point; what is
+			// inside it may move
+			c = t.mapping(m.Value, i, m.Key, false)
+		case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
+			c = t.mapping(m.Value, i, m.Key, true)
 		default:
-			return false, leafSubtree(v)
+			sub := schemaKey(m.Key)
+			c = t.add(m.Value, i, m.Key, "", sub, sub, false)
 		}
-		root := len(path) == 0
+		kids = append(kids, c)
+		pinned = pinned || t.nodes[c].pinned
+	}
+	n := &t.nodes[i]
+	n.kids, n.pinned, n.cand = kids, pinned, candidate && !root
+	n.st = t.fold(i)
+	return i
+}
+
+// leaf adds v, kept whole, as the member key of parent.
+func (t *htree) leaf(v jsonjs.Value, parent int32, key string) int32 {
+	i := int32(len(t.nodes))
+	t.nodes = append(t.nodes, hnode{v: v, parent: parent, key: key, kind: v.Kind(),
+		keyH: maphash.String(hashSeed, key), keyN: keyLen(key), st: subtreeOf(v)})
+	return i
+}
+
+// mapping adds an object whose members' values are schemas (named as
+// properties by their keys when props, candidates then too).
+func (t *htree) mapping(v jsonjs.Value, parent int32, key string, props bool) int32 {
+	i := int32(len(t.nodes))
+	t.nodes = append(t.nodes, hnode{v: v, parent: parent, key: key, kind: jsonjs.Object,
+		keyH: maphash.String(hashSeed, key), keyN: keyLen(key)})
+	kids := make([]int32, 0, len(v.Members()))
+	pinned := false
+	for _, d := range v.Members() {
+		prop := ""
+		if props {
+			prop = d.Key
+		}
+		c := t.add(d.Value, i, d.Key, prop, props, true, false)
+		kids = append(kids, c)
+		pinned = pinned || t.nodes[c].pinned
+	}
+	t.nodes[i].kids, t.nodes[i].pinned = kids, pinned
+	t.nodes[i].st = t.fold(i)
+	return i
+}
+
+// pinnedSubtree returns the subtree of v, and whether an object in it has
+// a member $id, $anchor or $dynamicAnchor.
+func pinnedSubtree(v jsonjs.Value) (subtree, bool) {
+	switch v.Kind() {
+	case jsonjs.Array:
+		b := startArray()
+		pinned := false
+		for _, e := range v.Elems() {
+			st, pin := pinnedSubtree(e)
+			b.add(st)
+			pinned = pinned || pin
+		}
+		return b.end(), pinned
+	case jsonjs.Object:
 		b := startObject()
+		pinned := false
 		for _, m := range v.Members() {
-			path = append(path, pathStep{key: m.Key, index: -1})
 			var st subtree
 			pin := false
-			switch {
-			case m.Key == "$id" || m.Key == "$anchor" || m.Key == "$dynamicAnchor":
-				pin, st = true, subtreeOf(m.Value)
-			case !inSchema:
-				pin, st = walk(m.Value, "", false, false)
-			case dataKey(m.Key):
-				st = subtreeOf(m.Value)
-			case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
-				// a definition itself stays where its $refs point; what
-				// is inside it may move
-				pin, st = mapping(m.Value, false, false)
-			case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
-				pin, st = mapping(m.Value, true, true)
-			default:
-				sub := schemaKey(m.Key)
-				pin, st = walk(m.Value, "", sub, sub)
+			if m.Key == "$id" || m.Key == "$anchor" || m.Key == "$dynamicAnchor" {
+				st, pin = subtreeOf(m.Value), true
+			} else {
+				st, pin = pinnedSubtree(m.Value)
 			}
-			path = path[:len(path)-1]
-			pinned = pinned || pin
 			b.member(m.Key, st)
+			pinned = pinned || pin
 		}
-		st := b.end()
-		if candidate && inSchema && !pinned && !root {
-			switch {
-			case collect != nil:
-				if st == *collect {
-					occ = append(occ, occurrence{path: append([]pathStep(nil), path...)})
-				}
-			case cands[st] == nil:
-				cands[st] = &cand{count: 1, prop: prop, len: st.n}
-				order = append(order, st)
-			default:
-				cands[st].count++
-			}
+		return b.end(), pinned
+	}
+	return leafSubtree(v), false
+}
+
+// fold returns the subtree of node i from its kids' as they stand.
+func (t *htree) fold(i int32) subtree {
+	n := &t.nodes[i]
+	if n.kind == jsonjs.Array {
+		b := startArray()
+		for _, k := range n.kids {
+			b.add(t.nodes[k].st)
 		}
-		return pinned, st
+		return b.end()
 	}
-	walk(schema, "", false, true)
-	taken := map[string]bool{}
-	for _, m := range defs.Members() {
-		taken[m.Key] = true
+	b := startObject()
+	for _, k := range n.kids {
+		c := &t.nodes[k]
+		b.memberHashed(c.keyH, c.keyN, c.st)
 	}
-	var best subtree
-	bestSave, bestName, bestCount := 0, "", 0
-	for _, k := range order {
-		c := cands[k]
-		if c.count < 2 {
+	return b.end()
+}
+
+// collect gathers the candidates that may move under node i, in the
+// order a walk ends them (a value's members before the value).
+func (t *htree) collect(i int32) {
+	for _, k := range t.nodes[i].kids {
+		t.collect(k)
+	}
+	n := &t.nodes[i]
+	if !n.cand || n.pinned {
+		return
+	}
+	t.elig = append(t.elig, i)
+	if c, ok := t.cands[n.st]; ok {
+		t.count[c]++
+		return
+	}
+	t.cands[n.st] = int32(len(t.order))
+	t.order = append(t.order, n.st)
+	t.count = append(t.count, 1)
+	t.first = append(t.first, i)
+}
+
+// child returns the member key of node i, or -1.
+func (t *htree) child(i int32, key string) int32 {
+	for _, k := range t.nodes[i].kids {
+		if t.nodes[k].key == key {
+			return k
+		}
+	}
+	return -1
+}
+
+// hoistOnce hoists the repeat that saves the most bytes, if one saves
+// any, and returns the copies it replaced.
+func (t *htree) hoistOnce() (int, bool) {
+	container := "$defs"
+	defs := t.child(0, "$defs")
+	if defs < 0 {
+		if d := t.child(0, "definitions"); d >= 0 {
+			container, defs = "definitions", d
+		}
+	}
+	if defs >= 0 && t.nodes[defs].kind != jsonjs.Object {
+		return 0, false
+	}
+	clear(t.cands)
+	t.order, t.count, t.first, t.elig = t.order[:0], t.count[:0], t.first[:0], t.elig[:0]
+	t.collect(0)
+	clear(t.taken)
+	ndefs := 0
+	if defs >= 0 {
+		ndefs = len(t.nodes[defs].kids)
+		for _, k := range t.nodes[defs].kids {
+			t.taken[t.nodes[k].key] = true
+		}
+	}
+	best, bestSave, bestName := -1, 0, ""
+	for c, st := range t.order {
+		count := int(t.count[c])
+		if count < 2 {
 			continue
 		}
-		name := defName(c.prop, taken)
-		ref := refLen(container, name)
-		add := keyLen(name) + 1 + c.len
+		name := defName(t.nodes[t.first[c]].prop, t.taken)
+		add := keyLen(name) + 1 + st.n
 		switch {
-		case !hasContainer:
+		case defs < 0:
 			add += 1 + keyLen(container) + 1 + 2 // ,"$defs":{...}
-		case len(defs.Members()) > 0:
+		case ndefs > 0:
 			add++ // its comma
 		}
-		save := c.count*(c.len-ref) - add
-		if save > bestSave {
-			best, bestSave, bestName, bestCount = k, save, name, c.count
+		if save := count*(st.n-refLen(container, name)) - add; save > bestSave {
+			best, bestSave, bestName = c, save, name
 		}
 	}
-	if bestCount == 0 {
-		return schema, 0, false
+	if best < 0 {
+		return 0, false
 	}
-	collect = &best
-	walk(schema, "", false, true)
-	// the copies' texts are compared, not only their hashes
-	first, _ := valueAt(schema, occ[0].path)
-	text := jsonjs.Stringify(first)
-	for _, o := range occ[1:] {
-		v, _ := valueAt(schema, o.path)
-		if string(jsonjs.Stringify(v)) != string(text) {
-			return schema, 0, false // two texts with one hash: leave the rest as it is
+	st, first := t.order[best], t.first[best]
+	var occ []int32
+	for _, i := range t.elig {
+		if t.nodes[i].st == st {
+			if !t.equal(first, i) {
+				return 0, false // two texts with one hash: leave the rest as it is
+			}
+			occ = append(occ, i)
 		}
 	}
 	r := refValue(container, bestName)
+	rst := leafSubtree(jsonjs.StringValue(r.Members()[0].Value.Str()))
 	for _, o := range occ {
-		schema = replaceAt(schema, o.path, r)
+		p := t.nodes[o].parent
+		ref := int32(len(t.nodes))
+		on := t.nodes[o]
+		t.nodes = append(t.nodes, hnode{v: r, parent: p, key: on.key, keyH: on.keyH, keyN: on.keyN, kind: jsonjs.Object, cand: true, prop: on.prop},
+			hnode{v: r.Members()[0].Value, parent: ref, key: "$ref", keyH: maphash.String(hashSeed, "$ref"), keyN: keyLen("$ref"), kind: jsonjs.String, st: rst})
+		t.nodes[ref].kids = []int32{ref + 1}
+		t.nodes[ref].st = t.fold(ref)
+		kids := t.nodes[p].kids
+		for j, k := range kids {
+			if k == o {
+				kids[j] = ref
+			}
+		}
+		t.touched(p)
 	}
-	defs, _ = schema.Get(container) // with the copies inside it replaced
-	nd := append(append([]jsonjs.Member(nil), defs.Members()...), jsonjs.Member{Key: bestName, Value: first})
-	schema = setMember(schema, container, jsonjs.ObjectValue(nd))
-	return schema, len(occ), true
+	// the first copy, as it stands, becomes the definition
+	f := &t.nodes[first]
+	f.key, f.keyH, f.keyN, f.cand, f.prop = bestName, maphash.String(hashSeed, bestName), keyLen(bestName), false, ""
+	if defs < 0 {
+		defs = int32(len(t.nodes))
+		t.nodes = append(t.nodes, hnode{parent: 0, key: container, keyH: maphash.String(hashSeed, container), keyN: keyLen(container), kind: jsonjs.Object})
+		t.nodes[0].kids = append(t.nodes[0].kids[:len(t.nodes[0].kids):len(t.nodes[0].kids)], defs)
+	}
+	t.nodes[first].parent = defs
+	dk := t.nodes[defs].kids
+	t.nodes[defs].kids = append(dk[:len(dk):len(dk)], first)
+	t.touched(defs)
+	return len(occ), true
 }
 
-// valueAt returns the value at path in v.
-func valueAt(v jsonjs.Value, path []pathStep) (jsonjs.Value, bool) {
-	for _, s := range path {
-		if s.index >= 0 {
-			if v.Kind() != jsonjs.Array || s.index >= len(v.Elems()) {
-				return v, false
-			}
-			v = v.Elems()[s.index]
-			continue
-		}
-		c, ok := v.Get(s.key)
-		if !ok {
-			return v, false
-		}
-		v = c
+// touched says a value inside node i was replaced: it and its ancestors
+// take their subtrees again and are written anew.
+func (t *htree) touched(i int32) {
+	for ; i >= 0; i = t.nodes[i].parent {
+		t.nodes[i].changed = true
+		t.nodes[i].st = t.fold(i)
 	}
-	return v, true
+}
+
+// equal reports whether nodes a and b hold the same text.
+func (t *htree) equal(a, b int32) bool {
+	x, y := &t.nodes[a], &t.nodes[b]
+	if x.st != y.st || x.kind != y.kind || len(x.kids) != len(y.kids) || (x.kids == nil) != (y.kids == nil) {
+		return false
+	}
+	if x.kids == nil {
+		return sameValue(x.v, y.v)
+	}
+	for j := range x.kids {
+		if t.nodes[x.kids[j]].key != t.nodes[y.kids[j]].key || !t.equal(x.kids[j], y.kids[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue reports whether JSON.stringify writes a and b alike.
+func sameValue(a, b jsonjs.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case jsonjs.Bool:
+		return a.Bool() == b.Bool()
+	case jsonjs.Number:
+		return a.Num() == b.Num()
+	case jsonjs.String:
+		return a.Str() == b.Str()
+	case jsonjs.Array:
+		ae, be := a.Elems(), b.Elems()
+		if len(ae) != len(be) {
+			return false
+		}
+		for i := range ae {
+			if !sameValue(ae[i], be[i]) {
+				return false
+			}
+		}
+	case jsonjs.Object:
+		am, bm := a.Members(), b.Members()
+		if len(am) != len(bm) {
+			return false
+		}
+		for i := range am {
+			if am[i].Key != bm[i].Key || !sameValue(am[i].Value, bm[i].Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// value writes node i as a value: as read, unless a value inside it was
+// replaced.
+func (t *htree) value(i int32) jsonjs.Value {
+	n := &t.nodes[i]
+	if !n.changed {
+		return n.v
+	}
+	if n.kind == jsonjs.Array {
+		es := make([]jsonjs.Value, len(n.kids))
+		for j, k := range n.kids {
+			es[j] = t.value(k)
+		}
+		return jsonjs.ArrayValue(es)
+	}
+	ms := make([]jsonjs.Member, len(n.kids))
+	for j, k := range n.kids {
+		ms[j] = jsonjs.Member{Key: t.nodes[k].key, Value: t.value(k)}
+	}
+	return jsonjs.ObjectValue(ms)
 }
 
 // defName names a new definition after the first copy's property.
@@ -393,21 +596,6 @@ func refValue(container, name string) jsonjs.Value {
 }
 
 func refLen(container, name string) int { return jsonjs.StringifyLen(refValue(container, name)) }
-
-// replaceAt returns v with the value at path replaced by nv.
-func replaceAt(v jsonjs.Value, path []pathStep, nv jsonjs.Value) jsonjs.Value {
-	if len(path) == 0 {
-		return nv
-	}
-	s := path[0]
-	if s.index >= 0 {
-		es := append([]jsonjs.Value(nil), v.Elems()...)
-		es[s.index] = replaceAt(es[s.index], path[1:], nv)
-		return jsonjs.ArrayValue(es)
-	}
-	c, _ := v.Get(s.key)
-	return setMember(v, s.key, replaceAt(c, path[1:], nv))
-}
 
 // schemaKey reports whether the keyword k holds a schema, or an array of
 // schemas.

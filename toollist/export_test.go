@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -86,6 +87,29 @@ func Inline(s jsonjs.Value) (jsonjs.Value, bool) {
 		e = deleteMember(deleteMember(e, "$defs"), "definitions")
 	}
 	return e, ok
+}
+
+// ProfileBothWays profiles one tool (its validated text) as ProfileBytes
+// does, from its text and parsed, and returns what each way found; ok is
+// false when the text walk gave the tool up to the parsed way.
+func ProfileBothWays(text []byte) (fromText, parsed string, ok bool) {
+	show := func(s *toolSummary) string {
+		return fmt.Sprintf("name %q comps %v wire %v warn %q sentences %v subs %v shape %v %x values %x",
+			s.name, s.comps, s.wire, s.warn, s.cross.texts, s.cross.subs, s.cross.hasShape, s.cross.shape, s.cross.vals)
+	}
+	var w textProfile
+	var s toolSummary
+	ok = w.tool(text, 0, &s)
+	fromText = show(&s)
+	tool, err := jsonjs.Parse(text)
+	if err != nil {
+		return fromText, err.Error(), ok
+	}
+	var v toolSummary
+	if err := profileValue(tool, 0, nil, &v, "x.json", "tools"); err != nil {
+		return fromText, err.Error(), ok
+	}
+	return fromText, show(&v), ok
 }
 
 // SavingsOf applies the transforms ts to the capture c, already read, as

@@ -1,6 +1,8 @@
 package toollist
 
 import (
+	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,54 +55,165 @@ type Finding struct {
 	Estimate bool `json:"estimate"`
 }
 
-// crossTools gathers what tools repeat, tool by tool. Subschemas and
-// shapes are kept as hashes (see subtree), so that what is kept grows with
-// what is repeated, not with the list; the texts of the few reported are
-// read again from their first tool.
+// crossTools gathers what tools repeat, tool by tool, in the capture's
+// order. What each tool gives is a toolCross, dropped once added; what is
+// kept grows with what is repeated, not with the list: a subschema,
+// sentence or shape met in one tool only is a hash and that tool's index.
+// The texts of the few reported are read again from their first tool.
 type crossTools struct {
-	n         int
-	subs      map[subtree]*crossSub
-	sentences map[string][]int
-	shapes    map[subtree][]shapeOf // shape -> tools of that shape
-	names     []string
-	tool      func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
+	n    int32              // the tools taken in
+	name func(t int) string // the t-th tool's name, as reported
+	// subs and sentences: hash -> the one tool it was met in (>= 0), or
+	// -1-k for the k-th of reps
+	subs      map[uint64]int32
+	subReps   []crossSub
+	sentences map[uint64]int32
+	sentReps  []crossSent
+	// shapes: shape -> the one tool of that shape (>= 0), or -1-k for
+	// the k-th of groups
+	shapes map[uint64]int32
+	groups [][]*cluster
+	bytes  func(t int) int64                 // the t-th tool's model-read bytes
+	tool   func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
 }
 
 // crossSub is a subschema met in several tools: the tools (distinct,
 // ascending), the first the one it is read again from.
 type crossSub struct {
-	tools []int
+	st    subtree
+	tools []int32
 }
 
-type shapeOf struct {
-	tool   int
-	values []uint64
-	bytes  int64
+// crossSent is a sentence met in several tools.
+type crossSent struct {
+	text  string
+	tools []int32
 }
 
-func newCrossTools(tool func(i int) (jsonjs.Value, error)) *crossTools {
-	return &crossTools{subs: map[subtree]*crossSub{}, sentences: map[string][]int{}, shapes: map[subtree][]shapeOf{}, tool: tool}
+// cluster is tools of one shape whose values differ from its first
+// tool's in at most maxDiffValues.
+type cluster struct {
+	first []uint64 // the first tool's values
+	tools []int32
+	small int64
 }
 
-func addTool(m map[string][]int, k string, t int) {
-	l, ok := m[k]
-	if len(l) > 0 && l[len(l)-1] == t {
-		return
+// toolCross is what one tool gives the findings: the sentences of its
+// descriptions, the subschemas of its inputSchema that are large enough,
+// and its shape (the hash of its description and inputSchema with every
+// scalar left out) with the scalars' hashes, in order.
+type toolCross struct {
+	sents    []uint64
+	texts    []string // the sentences, views into the tool's text, not kept
+	subs     []subtree
+	hasShape bool
+	shape    uint64
+	vals     []uint64
+}
+
+func (tc *toolCross) reset() {
+	clear(tc.texts)
+	tc.sents, tc.texts, tc.subs, tc.vals = tc.sents[:0], tc.texts[:0], tc.subs[:0], tc.vals[:0]
+	tc.hasShape, tc.shape = false, 0
+}
+
+// sentence adds the sentences of a description.
+func (tc *toolCross) sentence(s string) {
+	forSentences(s, func(t string) {
+		tc.sents = append(tc.sents, maphash.String(hashSeed, t))
+		tc.texts = append(tc.texts, t)
+	})
+}
+
+func newCrossTools(tool func(i int) (jsonjs.Value, error), bytes func(t int) int64, name func(t int) string) *crossTools {
+	return &crossTools{subs: map[uint64]int32{}, sentences: map[uint64]int32{}, shapes: map[uint64]int32{}, tool: tool, bytes: bytes, name: name}
+}
+
+// seen adds tool t to what m says of hash h: a second tool makes it
+// repeated (rep makes its entry, and returns its index).
+func seen(m map[uint64]int32, h uint64, t int32, last func(k int32) int32, rep func(first int32) int32, add func(k int32)) {
+	v, ok := m[h]
+	switch {
+	case !ok:
+		m[h] = t
+	case v >= 0:
+		if v != t {
+			m[h] = -1 - rep(v)
+		}
+	default:
+		if k := -1 - v; last(k) != t {
+			add(k)
+		}
 	}
-	if !ok {
-		k = strings.Clone(k) // not the whole description it was cut from
-	}
-	m[k] = append(l, t)
 }
 
-func (x *crossTools) add(tool jsonjs.Value, name string) {
+// add takes in the next tool (they come in order).
+func (x *crossTools) add(tc *toolCross) {
 	t := x.n
 	x.n++
-	x.names = append(x.names, name)
-	if d, ok := tool.Get("description"); ok && d.Kind() == jsonjs.String {
-		for _, s := range sentences(d.Str()) {
-			addTool(x.sentences, s, t)
+	for j, h := range tc.sents {
+		seen(x.sentences, h, t,
+			func(k int32) int32 { l := x.sentReps[k].tools; return l[len(l)-1] },
+			func(first int32) int32 {
+				x.sentReps = append(x.sentReps, crossSent{text: strings.Clone(tc.texts[j]), tools: []int32{first, t}})
+				return int32(len(x.sentReps) - 1)
+			},
+			func(k int32) { x.sentReps[k].tools = append(x.sentReps[k].tools, t) })
+	}
+	for _, st := range tc.subs {
+		seen(x.subs, st.h, t,
+			func(k int32) int32 { l := x.subReps[k].tools; return l[len(l)-1] },
+			func(first int32) int32 {
+				x.subReps = append(x.subReps, crossSub{st: st, tools: []int32{first, t}})
+				return int32(len(x.subReps) - 1)
+			},
+			func(k int32) { x.subReps[k].tools = append(x.subReps[k].tools, t) })
+	}
+	if !tc.hasShape {
+		return
+	}
+	v, ok := x.shapes[tc.shape]
+	if !ok {
+		x.shapes[tc.shape] = t
+		return
+	}
+	if v >= 0 {
+		// the second tool of the shape: the first's values, read again
+		first := x.valuesOf(int(v))
+		x.groups = append(x.groups, []*cluster{{first: first, tools: []int32{v}, small: x.bytes(int(v))}})
+		v = -1 - int32(len(x.groups)-1)
+		x.shapes[tc.shape] = v
+	}
+	k := -1 - v
+	cs := x.groups[k]
+	// the tool joins the first cluster whose first tool it differs from
+	// in at most maxDiffValues values, of the maxReps clusters started
+	// last; else it starts one
+	for j := len(cs) - 1; j >= 0 && j >= len(cs)-maxReps; j-- {
+		if differ(cs[j].first, tc.vals) <= maxDiffValues {
+			cs[j].tools = append(cs[j].tools, t)
+			cs[j].small = min(cs[j].small, x.bytes(int(t)))
+			return
 		}
+	}
+	x.groups[k] = append(cs, &cluster{first: slices.Clone(tc.vals), tools: []int32{t}, small: x.bytes(int(t))})
+}
+
+// valuesOf returns the scalars' hashes of the t-th tool's shape.
+func (x *crossTools) valuesOf(t int) []uint64 {
+	tool, err := x.tool(t)
+	if err != nil {
+		return nil // read once already: it does not fail now
+	}
+	var tc toolCross
+	crossOf(tool, &tc)
+	return tc.vals
+}
+
+// crossOf gathers what the parsed tool gives the findings.
+func crossOf(tool jsonjs.Value, tc *toolCross) {
+	if d, ok := tool.Get("description"); ok && d.Kind() == jsonjs.String {
+		tc.sentence(d.Str())
 	}
 	s, ok := tool.Get("inputSchema")
 	if !ok {
@@ -131,9 +244,7 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 			var st subtree
 			switch {
 			case m.Key == "description" && m.Value.Kind() == jsonjs.String:
-				for _, s := range sentences(m.Value.Str()) {
-					addTool(x.sentences, s, t)
-				}
+				tc.sentence(m.Value.Str())
 				st = leafSubtree(m.Value)
 			case dataKey(m.Key):
 				st = subtreeOf(m.Value)
@@ -146,19 +257,15 @@ func (x *crossTools) add(tool jsonjs.Value, name string) {
 		}
 		st := b.end()
 		if !root && st.n >= minRepeat {
-			c := x.subs[st]
-			switch {
-			case c == nil:
-				x.subs[st] = &crossSub{tools: []int{t}}
-			case c.tools[len(c.tools)-1] != t:
-				c.tools = append(c.tools, t)
-			}
+			tc.subs = append(tc.subs, st)
 		}
 		return st
 	}
 	walk(s, true)
-	shape, vals := shapeHash(jsonjs.ObjectValue([]jsonjs.Member{{Key: "d", Value: descOrNull(tool)}, {Key: "s", Value: s}}))
-	x.shapes[shape] = append(x.shapes[shape], shapeOf{tool: t, values: vals, bytes: ModelReadBytes(tool)})
+	tc.hasShape = true
+	var sh subtree
+	sh, tc.vals = shapeHash(jsonjs.ObjectValue([]jsonjs.Member{{Key: "d", Value: descOrNull(tool)}, {Key: "s", Value: s}}), tc.vals)
+	tc.shape = sh.h
 }
 
 // findSubtree returns the first value inside v (v itself included) whose
@@ -200,9 +307,8 @@ func descOrNull(tool jsonjs.Value) jsonjs.Value {
 }
 
 // shapeHash returns the hash of v with every scalar left out, and the
-// scalars' hashes, in order.
-func shapeHash(v jsonjs.Value) (subtree, []uint64) {
-	var vals []uint64
+// scalars' hashes, in order, appended to vals.
+func shapeHash(v jsonjs.Value, vals []uint64) (subtree, []uint64) {
 	var walk func(v jsonjs.Value) subtree
 	walk = func(v jsonjs.Value) subtree {
 		switch v.Kind() {
@@ -226,15 +332,15 @@ func shapeHash(v jsonjs.Value) (subtree, []uint64) {
 	return subtree{h: st.h}, vals
 }
 
-// sentences splits a description into sentences of at least minRepeat
-// bytes: text ending at ". ", "! ", "? " or a line break.
-func sentences(s string) []string {
-	var out []string
+// forSentences splits a description into sentences of at least
+// minRepeat bytes (text ending at ". ", "! ", "? " or a line break) and
+// calls each with each.
+func forSentences(s string, each func(string)) {
 	start := 0
 	flush := func(end int) {
 		t := strings.TrimSpace(s[start:end])
 		if len(t) >= minRepeat {
-			out = append(out, t)
+			each(t)
 		}
 		start = end
 	}
@@ -249,46 +355,35 @@ func sentences(s string) []string {
 		}
 	}
 	flush(len(s))
-	return out
 }
 
 func (x *crossTools) findings() []Finding {
 	out := []Finding{}
 	// subschemas, largest savings first; a subschema inside one already
 	// reported for the same tools is left out
-	type rep struct {
-		c    *crossSub
-		st   subtree
-		save int64
-		n    int
-	}
-	var reps []rep
-	for st, c := range x.subs {
-		if len(c.tools) >= 2 {
-			reps = append(reps, rep{c, st, int64(st.n) * int64(len(c.tools)-1), st.n})
-		}
-	}
+	reps := x.subReps
+	save := func(c *crossSub) int64 { return int64(c.st.n) * int64(len(c.tools)-1) }
 	sort.Slice(reps, func(i, j int) bool {
-		a, b := reps[i], reps[j]
-		if a.save != b.save {
-			return a.save > b.save
+		a, b := &reps[i], &reps[j]
+		if sa, sb := save(a), save(b); sa != sb {
+			return sa > sb
 		}
-		if a.c.tools[0] != b.c.tools[0] {
-			return a.c.tools[0] < b.c.tools[0]
+		if a.tools[0] != b.tools[0] {
+			return a.tools[0] < b.tools[0]
 		}
 		return a.st.h < b.st.h
 	})
-	parsed := map[int]jsonjs.Value{}
+	parsed := map[int32]jsonjs.Value{}
 	var kept []Finding
 	for _, r := range reps {
 		if len(kept) == maxFindings {
 			break
 		}
-		first := r.c.tools[0]
+		first := r.tools[0]
 		tool, ok := parsed[first]
 		if !ok {
 			var err error
-			if tool, err = x.tool(first); err != nil {
+			if tool, err = x.tool(int(first)); err != nil {
 				continue // read once already: it does not fail now
 			}
 			parsed[first] = tool
@@ -299,7 +394,7 @@ func (x *crossTools) findings() []Finding {
 			continue
 		}
 		txt := string(jsonjs.Stringify(v))
-		f := x.finding(FindRepeatedSubschema, txt, r.c.tools, int64(r.n))
+		f := x.finding(FindRepeatedSubschema, txt, r.tools, int64(r.st.n))
 		inside := false
 		for _, k := range kept {
 			if len(k.Tools) == len(f.Tools) && strings.Contains(k.Text, f.Text) {
@@ -313,11 +408,8 @@ func (x *crossTools) findings() []Finding {
 	}
 	out = append(out, kept...)
 	var sents []Finding
-	for txt, ts := range x.sentences {
-		if len(ts) < 2 {
-			continue
-		}
-		sents = append(sents, x.finding(FindRepeatedSentence, txt, ts, int64(len(jsonjs.AppendQuote(nil, txt)))-2))
+	for _, r := range x.sentReps {
+		sents = append(sents, x.finding(FindRepeatedSentence, r.text, r.tools, int64(len(jsonjs.AppendQuote(nil, r.text)))-2))
 	}
 	sortFindings(sents)
 	if len(sents) > maxFindings {
@@ -325,31 +417,7 @@ func (x *crossTools) findings() []Finding {
 	}
 	out = append(out, sents...)
 	var sims []Finding
-	for _, group := range x.shapes {
-		// each tool joins the first cluster whose first tool it differs
-		// from in at most maxDiffValues values, of the maxReps clusters
-		// started last; else it starts one
-		type cluster struct {
-			first shapeOf
-			tools []int
-			small int64
-		}
-		var cs []*cluster
-		for _, g := range group {
-			var joined *cluster
-			for k := len(cs) - 1; k >= 0 && k >= len(cs)-maxReps; k-- {
-				if differ(cs[k].first.values, g.values) <= maxDiffValues {
-					joined = cs[k]
-					break
-				}
-			}
-			if joined == nil {
-				cs = append(cs, &cluster{first: g, tools: []int{g.tool}, small: g.bytes})
-				continue
-			}
-			joined.tools = append(joined.tools, g.tool)
-			joined.small = min(joined.small, g.bytes)
-		}
+	for _, cs := range x.groups {
 		for _, c := range cs {
 			if len(c.tools) > 1 {
 				sims = append(sims, x.finding(FindSimilarTools, "", c.tools, c.small))
@@ -363,7 +431,11 @@ func (x *crossTools) findings() []Finding {
 	return append(out, sims...)
 }
 
+// differ counts the values a and b (of one shape) differ in.
 func differ(a, b []uint64) int {
+	if len(a) != len(b) {
+		return maxDiffValues + 1 // two shapes with one hash
+	}
 	n := 0
 	for i := range a {
 		if a[i] != b[i] {
@@ -373,10 +445,10 @@ func differ(a, b []uint64) int {
 	return n
 }
 
-func (x *crossTools) finding(kind, txt string, ts []int, bytes int64) Finding {
+func (x *crossTools) finding(kind, txt string, ts []int32, bytes int64) Finding {
 	names := make([]string, len(ts))
 	for i, t := range ts {
-		names[i] = x.names[t]
+		names[i] = x.name(int(t))
 	}
 	return Finding{Kind: kind, Text: txt, Tools: names, Bytes: bytes, EstimatedSavingBytes: bytes * int64(len(ts)-1), Estimate: true}
 }

@@ -1,8 +1,13 @@
 package toollist
 
 import (
+	"encoding/binary"
 	"fmt"
+	"runtime"
 	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -111,6 +116,8 @@ type ToolProfile struct {
 
 // ByteProfile is where the model-read bytes of a tool list go, per tool and in
 // total. It is plain data with exact integers, fit to be written as JSON.
+// Each tool's profile is kept packed, a few dozen bytes a tool; Tool
+// unpacks one.
 type ByteProfile struct {
 	// ModelReadBytes is the bytes a model reads of the list: the sum of
 	// Components.
@@ -119,14 +126,127 @@ type ByteProfile struct {
 	Components []Component `json:"components"`
 	// Wire are the totals of the wire-only members, largest first.
 	Wire []Component `json:"wire,omitempty"`
-	// PerTool is each tool's profile, in the capture's order.
-	PerTool []ToolProfile `json:"per_tool"`
 	// Findings are what the list repeats across its tools (estimates).
 	Findings []Finding `json:"findings"`
 	// Warnings say which tools' definitions could not be judged used or
 	// unused (they are counted as used), one line each.
 	Warnings []string `json:"warnings,omitempty"`
+
+	tokenizers []string       // the names of the tokenizers counted
+	wireKeys   []string       // the wire members' keys, each once
+	wireKey    map[string]int // key -> index in wireKeys
+	wireTotal  []int64        // the bytes of each key over the tools
+	packed     []byte         // the tools' profiles, one after the other (see pack)
+	at         []int          // where each tool's starts in packed
 }
+
+// Tools returns how many tools the profile holds.
+func (p *ByteProfile) Tools() int { return len(p.at) }
+
+// Tool returns the profile of the i-th tool, in the capture's order.
+func (p *ByteProfile) Tool(i int) ToolProfile {
+	b := p.packed[p.at[i]:]
+	next := func() int64 {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		return int64(v)
+	}
+	nl := next()
+	tp := ToolProfile{Name: string(b[:nl])}
+	b = b[nl:]
+	var comps [nComponents]int64
+	for k := range comps {
+		comps[k] = next()
+		tp.ModelReadBytes += comps[k]
+	}
+	var toks [][]int64
+	if len(p.tokenizers) > 0 {
+		toks = make([][]int64, nComponents)
+		for k := range toks {
+			toks[k] = make([]int64, len(p.tokenizers))
+			for j := range toks[k] {
+				toks[k][j] = next()
+			}
+		}
+	}
+	tp.Components = sortedComponents(comps[:], toks, p.tokenizers)
+	for w := next(); w > 0; w-- {
+		key := p.wireKeys[next()]
+		tp.Wire = append(tp.Wire, Component{Name: key, Bytes: next()})
+	}
+	sortWire(tp.Wire)
+	return tp
+}
+
+// pack appends a tool's profile to the list's: its name, its components'
+// bytes in the order of ProfileComponents (and each one's tokens by each
+// tokenizer), and its wire members, each as the index of its key and its
+// bytes, as unsigned varints.
+func (p *ByteProfile) pack(s *toolSummary) {
+	p.at = append(p.at, len(p.packed))
+	b := binary.AppendUvarint(p.packed, uint64(len(s.name)))
+	b = append(b, s.name...)
+	for _, n := range s.comps {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	for _, n := range s.tokens {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.wire)))
+	for _, w := range s.wire {
+		k, ok := p.wireKey[w.key]
+		if !ok {
+			k = len(p.wireKeys)
+			p.wireKeys = append(p.wireKeys, strings.Clone(w.key))
+			p.wireKey[p.wireKeys[k]] = k
+			p.wireTotal = append(p.wireTotal, 0)
+		}
+		p.wireTotal[k] += w.n
+		b = binary.AppendUvarint(b, uint64(k))
+		b = binary.AppendUvarint(b, uint64(w.n))
+	}
+	p.packed = b
+}
+
+// nComponents is the number of model-read components.
+const nComponents = 11
+
+// compIndex is each component's place in ProfileComponents.
+var compIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range ProfileComponents {
+		m[c.Name] = i
+	}
+	return m
+}()
+
+// toolSummary is what profiling one tool finds: what the list keeps of it
+// (pack), and what the findings take in (cross).
+type toolSummary struct {
+	name   string
+	comps  [nComponents]int64
+	tokens []int64 // by component, then tokenizer
+	wire   []wireBytes
+	warn   string
+	cross  toolCross
+	err    error
+}
+
+type wireBytes struct {
+	key string // a view into the tool's text, or its parsed key
+	n   int64
+}
+
+func (s *toolSummary) reset() {
+	s.name, s.comps, s.tokens, s.warn, s.err = "", [nComponents]int64{}, s.tokens[:0], "", nil
+	clear(s.wire)
+	s.wire = s.wire[:0]
+	s.cross.reset()
+}
+
+// profileBatch is how many tools the workers of ProfileBytes take at a
+// time, between which the findings take in what they found, in order.
+const profileBatch = 256
 
 // ProfileBytes profiles every tool of the capture: each model-read byte of a
 // tool is attributed to one component (see ProfileComponents), and the
@@ -135,60 +255,160 @@ type ByteProfile struct {
 //
 // Each counter given that is a PieceCounter also counts each component's
 // tokens.
+//
+// A tool is read from its text, once, building nothing, unless its
+// objects hold keys JavaScript would reorder or merge (a repeated, escaped
+// or integer-like key) or counters are given: it is parsed then. The tools
+// are read on several goroutines, a batch at a time; what the tools repeat
+// across each other is taken in between, in the capture's order.
 func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 	defer c.pg.caught(c.pg.guard(), &err)
-	p := &ByteProfile{PerTool: make([]ToolProfile, 0, len(c.Tools)), Findings: []Finding{}}
-	total := map[string]int64{}
-	wire := map[string]int64{}
-	cross := newCrossTools(c.tool)
+	p := &ByteProfile{Findings: []Finding{}, wireKey: map[string]int{}, at: make([]int, 0, len(c.Tools))}
 	var pcs []PieceCounter
 	for _, k := range counters {
 		if pc, ok := k.(PieceCounter); ok {
 			pcs = append(pcs, pc)
+			p.tokenizers = append(p.tokenizers, pc.Name())
 		}
 	}
-	tokens := map[string][]int64{}
-	for i := range c.Tools {
-		tool, err := c.tool(i)
-		if err != nil {
-			return nil, err
+	cross := newCrossTools(c.tool, p.modelBytes, p.name)
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	if len(c.Tools) < 2*profileBatch/workers+1 {
+		workers = 1
+	}
+	sums := make([]toolSummary, min(profileBatch, len(c.Tools)))
+	walkers := make([]*profileWalk, workers)
+	for k := range walkers {
+		walkers[k] = &profileWalk{}
+	}
+	var total [nComponents]int64
+	tokens := make([]int64, nComponents*len(pcs))
+	back := c.behindFrom(0)
+	for lo := 0; lo < len(c.Tools); lo += profileBatch {
+		hi := min(lo+profileBatch, len(c.Tools))
+		back.at(c.Tools[lo])
+		one := func(w *profileWalk, i int) {
+			s := &sums[i-lo]
+			s.reset()
+			s.err = w.tool(c, i, pcs, s)
 		}
-		name, _ := toolLabel(tool, i)
-		tp, runs, warn, err := profileRuns(tool, name)
-		if err != nil {
-			return nil, inputErr(c.Path, "%s[%d]: %v", c.toolsAt(), i, err)
-		}
-		if len(pcs) > 0 {
-			tokensByComponent(&tp, runs, tool, pcs)
-			for _, cp := range tp.Components {
-				for k, t := range cp.Tokenizers {
-					tokens[cp.Name] = grow(tokens[cp.Name], len(pcs))
-					tokens[cp.Name][k] += t.Tokens
-				}
+		if workers == 1 {
+			for i := lo; i < hi; i++ {
+				one(walkers[0], i)
+			}
+		} else {
+			var wg sync.WaitGroup
+			var next atomic.Int64
+			next.Store(int64(lo))
+			for _, w := range walkers {
+				wg.Go(func() {
+					defer c.pg.caught(c.pg.guard(), nil)
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= hi {
+							return
+						}
+						one(w, i)
+					}
+				})
+			}
+			wg.Wait()
+			if err := c.pg.failed(); err != nil {
+				return nil, err
 			}
 		}
-		if warn != "" {
-			p.Warnings = append(p.Warnings, warn)
+		for i := lo; i < hi; i++ {
+			s := &sums[i-lo]
+			if s.err != nil {
+				return nil, s.err
+			}
+			var sum int64
+			for k, n := range s.comps {
+				total[k] += n
+				sum += n
+			}
+			p.ModelReadBytes += sum
+			for k, n := range s.tokens {
+				tokens[k] += n
+			}
+			if s.warn != "" {
+				p.Warnings = append(p.Warnings, s.warn)
+			}
+			p.pack(s)
+			cross.add(&s.cross)
 		}
-		for _, cp := range tp.Components {
-			total[cp.Name] += cp.Bytes
-		}
-		for _, cp := range tp.Wire {
-			wire[cp.Name] += cp.Bytes
-		}
-		p.ModelReadBytes += tp.ModelReadBytes
-		p.PerTool = append(p.PerTool, tp)
-		cross.add(tool, name)
 	}
-	p.Components = sortedComponents(total, true)
-	for i, cp := range p.Components {
-		for k, n := range tokens[cp.Name] {
-			p.Components[i].Tokenizers = append(p.Components[i].Tokenizers, ComponentTokens{pcs[k].Name(), n})
+	var toks [][]int64
+	if len(pcs) > 0 {
+		toks = make([][]int64, nComponents)
+		for k := range toks {
+			toks[k] = tokens[k*len(pcs) : (k+1)*len(pcs)]
 		}
 	}
-	p.Wire = sortedComponents(wire, false)
+	p.Components = sortedComponents(total[:], toks, p.tokenizers)
+	for k, n := range p.wireTotal {
+		p.Wire = append(p.Wire, Component{Name: p.wireKeys[k], Bytes: n})
+	}
+	sortWire(p.Wire)
 	p.Findings = cross.findings()
 	return p, nil
+}
+
+// name returns the name of the t-th tool.
+func (p *ByteProfile) name(t int) string {
+	b := p.packed[p.at[t]:]
+	nl, n := binary.Uvarint(b)
+	return string(b[n : n+int(nl)])
+}
+
+// modelBytes returns the model-read bytes of the t-th tool.
+func (p *ByteProfile) modelBytes(t int) int64 {
+	b := p.packed[p.at[t]:]
+	nl, n := binary.Uvarint(b)
+	b = b[n+int(nl):]
+	var sum int64
+	for range nComponents {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		sum += int64(v)
+	}
+	return sum
+}
+
+// profileWalk profiles tools one at a time, keeping its scratch between
+// them.
+type profileWalk struct {
+	text textProfile
+}
+
+// tool profiles the i-th tool into s: from its text, or parsed when the
+// text walk cannot (see ProfileBytes).
+func (w *profileWalk) tool(c *Capture, i int, pcs []PieceCounter, s *toolSummary) error {
+	if len(pcs) == 0 && w.text.tool(c.Tools[i], i, s) {
+		return nil
+	}
+	s.reset()
+	tool, err := c.tool(i)
+	if err != nil {
+		return err
+	}
+	return profileValue(tool, i, pcs, s, c.Path, c.toolsAt())
+}
+
+// profileValue profiles the parsed i-th tool into s.
+func profileValue(tool jsonjs.Value, i int, pcs []PieceCounter, s *toolSummary, path, at string) error {
+	name, _ := toolLabel(tool, i)
+	s.name = name
+	runs, warn, err := profileRuns(tool, name, s)
+	if err != nil {
+		return inputErr(path, "%s[%d]: %v", at, i, err)
+	}
+	s.warn = warn
+	if len(pcs) > 0 {
+		s.tokens = tokensByComponent(runs, tool, pcs, s.tokens)
+	}
+	crossOf(tool, &s.cross)
+	return nil
 }
 
 func grow(s []int64, n int) []int64 {
@@ -199,10 +419,12 @@ func grow(s []int64, n int) []int64 {
 }
 
 // tokensByComponent counts the tool's model-read text with each counter
-// and gives each token to the component its piece starts in.
-func tokensByComponent(tp *ToolProfile, runs []run, tool jsonjs.Value, pcs []PieceCounter) {
+// and gives each token to the component its piece starts in: it appends
+// to dst the tokens by component, then counter.
+func tokensByComponent(runs []run, tool jsonjs.Value, pcs []PieceCounter, dst []int64) []int64 {
 	text := string(jsonjs.Stringify(ModelRead(tool)))
-	byComp := map[string][]int64{}
+	base := len(dst)
+	dst = grow(dst, base+nComponents*len(pcs))
 	for k, pc := range pcs {
 		r, end := 0, int64(0)
 		if len(runs) > 0 {
@@ -213,15 +435,10 @@ func tokensByComponent(tp *ToolProfile, runs []run, tool jsonjs.Value, pcs []Pie
 				r++
 				end += runs[r].n
 			}
-			byComp[runs[r].comp] = grow(byComp[runs[r].comp], len(pcs))
-			byComp[runs[r].comp][k] += int64(tokens)
+			dst[base+compIndex[runs[r].comp]*len(pcs)+k] += int64(tokens)
 		})
 	}
-	for i, cp := range tp.Components {
-		for k, n := range grow(byComp[cp.Name], len(pcs)) {
-			tp.Components[i].Tokenizers = append(tp.Components[i].Tokenizers, ComponentTokens{pcs[k].Name(), n})
-		}
-	}
+	return dst
 }
 
 // run is a stretch of a tool's model-read text that belongs to one
@@ -249,9 +466,9 @@ func (a *attrib) emit(comp string, n int64) {
 	a.runs = append(a.runs, run{comp, n})
 }
 
-// profileRuns profiles one tool and returns the runs of its model-read
-// text, in order.
-func profileRuns(tool jsonjs.Value, name string) (ToolProfile, []run, string, error) {
+// profileRuns profiles one tool into s (its components and wire
+// members) and returns the runs of its model-read text, in order.
+func profileRuns(tool jsonjs.Value, name string, s *toolSummary) ([]run, string, error) {
 	mr := ModelRead(tool)
 	warn := ""
 	a := &attrib{}
@@ -272,7 +489,7 @@ func profileRuns(tool jsonjs.Value, name string) (ToolProfile, []run, string, er
 				u, prob := analyzeRefs(m.Value)
 				if prob != nil {
 					if hasDefs(m.Value) {
-						warn = fmt.Sprintf("%s: inputSchema%s: definitions counted as used: %s", name, prob.path[1:], prob.what)
+						warn = defsWarning(name, prob)
 					}
 					u = nil
 				}
@@ -282,26 +499,28 @@ func profileRuns(tool jsonjs.Value, name string) (ToolProfile, []run, string, er
 		}
 	}
 	a.emit(CompFraming, 1)
-	sums := map[string]int64{}
 	var sum int64
 	for _, r := range a.runs {
-		sums[r.comp] += r.n
+		s.comps[compIndex[r.comp]] += r.n
 		sum += r.n
 	}
-	tp := ToolProfile{Name: name, ModelReadBytes: int64(jsonjs.StringifyLen(mr)), Components: sortedComponents(sums, true)}
-	if sum != tp.ModelReadBytes {
-		return tp, nil, "", fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", name, sum, tp.ModelReadBytes)
+	if want := int64(jsonjs.StringifyLen(mr)); sum != want {
+		return nil, "", fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", name, sum, want)
 	}
-	wm := map[string]int64{}
 	for i, m := range tool.Members() {
 		switch m.Key {
 		case "name", "description", "inputSchema":
 			continue
 		}
-		wm[m.Key] += memberLen(i, m)
+		s.wire = append(s.wire, wireBytes{m.Key, memberLen(i, m)})
 	}
-	tp.Wire = sortedComponents(wm, false)
-	return tp, a.runs, warn, nil
+	return a.runs, warn, nil
+}
+
+// defsWarning is the line of a tool whose definitions are counted as used
+// because its $refs cannot all be followed.
+func defsWarning(name string, prob *refProblem) string {
+	return fmt.Sprintf("%s: inputSchema%s: definitions counted as used: %s", name, prob.path[1:], prob.what)
 }
 
 func hasDefs(s jsonjs.Value) bool {
@@ -411,27 +630,35 @@ func slicesContainsUsed(defs jsonjs.Value, used map[string]bool) bool {
 	return false
 }
 
-// sortedComponents returns the components with bytes, largest first; ties
-// in the order of ProfileComponents (model) or by name (wire).
-func sortedComponents(m map[string]int64, model bool) []Component {
-	out := make([]Component, 0, len(m))
-	for k, n := range m {
-		if n != 0 {
-			out = append(out, Component{Name: k, Bytes: n})
+// sortedComponents returns the components with bytes (bytes in the
+// order of ProfileComponents; toks, when not nil, each one's tokens by
+// each tokenizer named), largest first, ties in the order of
+// ProfileComponents.
+func sortedComponents(bytes []int64, toks [][]int64, tokenizers []string) []Component {
+	out := make([]Component, 0, nComponents)
+	for k, n := range bytes {
+		if n == 0 {
+			continue
 		}
+		c := Component{Name: ProfileComponents[k].Name, Bytes: n}
+		if toks != nil {
+			c.Tokenizers = make([]ComponentTokens, len(tokenizers))
+			for j, name := range tokenizers {
+				c.Tokenizers[j] = ComponentTokens{name, toks[k][j]}
+			}
+		}
+		out = append(out, c)
 	}
-	rank := map[string]int{}
-	for i, c := range ProfileComponents {
-		rank[c.Name] = i
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Bytes != out[j].Bytes {
-			return out[i].Bytes > out[j].Bytes
-		}
-		if model {
-			return rank[out[i].Name] < rank[out[j].Name]
-		}
-		return out[i].Name < out[j].Name
-	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
 	return out
+}
+
+// sortWire sorts wire members, largest first, ties by name.
+func sortWire(ws []Component) {
+	sort.Slice(ws, func(i, j int) bool {
+		if ws[i].Bytes != ws[j].Bytes {
+			return ws[i].Bytes > ws[j].Bytes
+		}
+		return ws[i].Name < ws[j].Name
+	})
 }

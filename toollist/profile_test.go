@@ -93,7 +93,7 @@ func checkAgainstNode(t *testing.T, label string, c *toollist.Capture) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tp := p.PerTool[i]
+		tp := p.Tool(i)
 		if (utf8.ValidString(tp.Name) && tp.Name != nt.Name) || tp.ModelReadBytes != nt.ModelReadBytes {
 			t.Errorf("%s: tool %d: Go %s %d bytes, Node %s %d", label, i, tp.Name, tp.ModelReadBytes, nt.Name, nt.ModelReadBytes)
 		}
@@ -306,6 +306,9 @@ func FuzzFinders(f *testing.F) {
 		if _, err := toollist.ProfileBytes(c); err != nil {
 			t.Fatalf("profile: %v", err)
 		}
+		if fromText, parsed, ok := toollist.ProfileBothWays(c.Tools[0]); ok && fromText != parsed {
+			t.Fatalf("the profile from the text:\n%s\nparsed:\n%s", fromText, parsed)
+		}
 		before := toollist.ModelReadBytes(tool)
 		for _, tr := range []toollist.Transform{toollist.DropUnusedDefs(), toollist.HoistRepeated()} {
 			got, n, err := toollist.Apply(tr, tool, "x")
@@ -342,7 +345,8 @@ func TestProfileTokens(t *testing.T) {
 		}
 		for k, tk := range toks {
 			var total, sum int64
-			for i, tp := range p.PerTool {
+			for i := range p.Tools() {
+				tp := p.Tool(i)
 				text, err := c.ModelReadText(i)
 				if err != nil {
 					t.Fatal(err)
@@ -365,6 +369,41 @@ func TestProfileTokens(t *testing.T) {
 			}
 		}
 		c.Close()
+	}
+}
+
+// TestProfileTextWalk holds the profile read from each tool's text to the
+// profile of the parsed tool, on every capture of the tests and generated
+// tools; the text walk must take most of them.
+func TestProfileTextWalk(t *testing.T) {
+	var tools [][]byte
+	for _, path := range append(profileCaptures(t), "testdata/demo.json") {
+		c, err := toollist.Open(path, toollist.Options{})
+		if err != nil {
+			continue
+		}
+		for _, raw := range c.Tools {
+			tools = append(tools, bytes.Clone(raw))
+		}
+		c.Close()
+	}
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 400; i++ {
+		tools = append(tools, []byte(genTool(r, i)))
+	}
+	walked := 0
+	for _, raw := range tools {
+		fromText, parsed, ok := toollist.ProfileBothWays(raw)
+		if !ok {
+			continue
+		}
+		walked++
+		if fromText != parsed {
+			t.Errorf("%s:\nfrom the text: %s\nparsed:        %s", raw, fromText, parsed)
+		}
+	}
+	if walked < len(tools)/2 {
+		t.Errorf("the text walk took %d tools of %d", walked, len(tools))
 	}
 }
 

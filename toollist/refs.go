@@ -76,7 +76,8 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		}
 	}
 	// refs outside the root definitions, then inside each definition
-	inDef := map[string][]refAt{} // container+"\x00"+name -> refs inside
+	type defKey struct{ c, name string }
+	inDef := map[defKey][]refAt{} // the refs inside each definition
 	var prob *refProblem
 	// the path is kept as a stack of keys and indexes, written out only
 	// where a $ref or a problem is met
@@ -124,7 +125,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 						at = append(at, pathStep{key: d.Key, index: -1})
 						walk(d.Value, false, &rs)
 						at = at[:len(at)-1]
-						inDef[m.Key+"\x00"+d.Key] = rs
+						inDef[defKey{m.Key, d.Key}] = rs
 					}
 				case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
 					for _, d := range m.Value.Members() {
@@ -165,7 +166,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 				for _, m := range d.Members() {
 					if !names[m.Key] {
 						names[m.Key] = true
-						inside := inDef[c+"\x00"+m.Key]
+						inside := inDef[defKey{c, m.Key}]
 						u.refs = append(u.refs, inside...)
 						queue = append(queue, inside...)
 					}
@@ -175,7 +176,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		}
 		if !names[r.toks[1]] {
 			names[r.toks[1]] = true
-			inside := inDef[c+"\x00"+r.toks[1]]
+			inside := inDef[defKey{c, r.toks[1]}]
 			u.refs = append(u.refs, inside...)
 			queue = append(queue, inside...)
 		}

@@ -43,7 +43,7 @@ func leafSubtree(v jsonjs.Value) subtree {
 		return subtree{tagFalse, 5}
 	case jsonjs.Number:
 		var buf [32]byte
-		b := jsonjs.AppendNumber(buf[:0], v.Num())
+		b := jsonjs.AppendStringify(buf[:0], v) // null for what overflowed
 		return subtree{mix(tagNumber, maphash.Bytes(hashSeed, b)), len(b)}
 	case jsonjs.String:
 		return subtree{mix(tagString, maphash.String(hashSeed, v.Str())), jsonjs.StringifyLen(v)}
@@ -90,12 +90,18 @@ func (b *building) add(s subtree) {
 }
 
 func (b *building) member(key string, s subtree) {
+	b.memberHashed(maphash.String(hashSeed, key), keyLen(key), s)
+}
+
+// memberHashed is member with the key's hash and quoted length taken
+// before.
+func (b *building) memberHashed(kh uint64, kn int, s subtree) {
 	if b.count > 0 {
 		b.n++
 	}
 	b.count++
-	b.h = mix(mix(mix(b.h, maphash.String(hashSeed, key)), s.h), uint64(s.n))
-	b.n += keyLen(key) + 1 + s.n
+	b.h = mix(mix(mix(b.h, kh), s.h), uint64(s.n))
+	b.n += kn + 1 + s.n
 }
 
 func (b *building) end() subtree { return subtree{mix(b.h, uint64(b.count)), b.n} }

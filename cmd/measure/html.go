@@ -95,8 +95,12 @@ func htmlTools(f *toollist.Figures, p *toollist.ByteProfile) []htmlreport.Tool {
 		if k > 0 && (i+1)*k <= len(f.ToolTokenCounts) {
 			t.Counts = f.ToolTokenCounts[i*k : (i+1)*k]
 		}
-		if p != nil && len(p.PerTool) == len(f.PerTool) && p.PerTool[i].ModelReadBytes == tf.ModelReadBytes {
-			for _, c := range p.PerTool[i].Components {
+		var tp toollist.ToolProfile
+		if p != nil && p.Tools() == len(f.PerTool) {
+			tp = p.Tool(i)
+		}
+		if p != nil && p.Tools() == len(f.PerTool) && tp.ModelReadBytes == tf.ModelReadBytes {
+			for _, c := range tp.Components {
 				t.Components = append(t.Components, htmlreport.Component{Name: strings.ReplaceAll(c.Name, "_", " "), Bytes: c.Bytes})
 			}
 		} else if rest := tf.ModelReadBytes - tf.DescriptionBytes - tf.FieldDescriptionBytes; rest >= 0 {

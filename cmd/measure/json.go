@@ -19,8 +19,12 @@ func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) 
 	dst = append(dst, head[:len(head)-1]...)
 	dst = toollist.WriteFiguresJSON(append(dst, ','), r.figures, flush)
 	for _, m := range sections(r, o) {
-		if m.Key == savingsKey {
+		switch m.Key {
+		case savingsKey:
 			dst = appendSavings(dst, r.savings, flush)
+			continue
+		case profileKey:
+			dst = appendProfile(append(dst, `,"profile":`...), r.profile, flush)
 			continue
 		}
 		dst = jsonjs.AppendStringify(append(jsonjs.AppendQuote(append(dst, ','), m.Key), ':'), m.Value)
@@ -86,7 +90,7 @@ func sections(r *report, o *options) []jsonjs.Member {
 		ms = append(ms, member(savingsKey, jsonjs.NullValue()))
 	}
 	if r.profile != nil {
-		ms = append(ms, member("profile", profileValue(r.profile)))
+		ms = append(ms, member(profileKey, jsonjs.NullValue()))
 	}
 	over := make([]jsonjs.Value, len(r.over))
 	for i, ov := range r.over {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -64,6 +65,22 @@ func transformWarnings(ts []toollist.Transform) []string {
 		}
 	}
 	return ws
+}
+
+// checkProfile holds the profile's sums to the figures, measured apart:
+// a tool whose components do not add up to the bytes a model reads of it
+// is a bug in the profile, reported, never rounded away.
+func checkProfile(p *toollist.ByteProfile, f *toollist.Figures) error {
+	if f == nil || p.Tools() != len(f.PerTool) {
+		return nil
+	}
+	for i := range p.Tools() {
+		tp := p.Tool(i)
+		if tp.ModelReadBytes != f.PerTool[i].ModelReadBytes {
+			return fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", tp.Name, tp.ModelReadBytes, f.PerTool[i].ModelReadBytes)
+		}
+	}
+	return nil
 }
 
 // writeProfile prints the profile of one report: the components, the
@@ -142,35 +159,52 @@ func findingWhat(f toollist.Finding) string {
 	return s
 }
 
-// profileValue is the profile as --json writes it under "profile".
-func profileValue(p *toollist.ByteProfile) jsonjs.Value {
-	comps := func(cs []toollist.Component) jsonjs.Value {
-		out := make([]jsonjs.Value, len(cs))
-		for i, c := range cs {
-			ms := []jsonjs.Member{
-				member("name", str(c.Name)),
-				member("bytes", num(c.Bytes)),
-				member("tokens", num(c.Bytes/3)),
-			}
-			if len(c.Tokenizers) > 0 {
-				tz := make([]jsonjs.Member, len(c.Tokenizers))
-				for k, tc := range c.Tokenizers {
-					tz[k] = member(tc.Name, num(tc.Tokens))
-				}
-				ms = append(ms, member("tokenizers", jsonjs.ObjectValue(tz)))
-			}
-			out[i] = jsonjs.ObjectValue(ms)
+// profileKey stands in sections for the profile, which appendProfile
+// writes (the tools' profiles are not built as values all at once).
+const profileKey = "\x00profile"
+
+// componentsValue is a list of components as --json writes it.
+func componentsValue(cs []toollist.Component) jsonjs.Value {
+	out := make([]jsonjs.Value, len(cs))
+	for i, c := range cs {
+		ms := []jsonjs.Member{
+			member("name", str(c.Name)),
+			member("bytes", num(c.Bytes)),
+			member("tokens", num(c.Bytes/3)),
 		}
-		return jsonjs.ArrayValue(out)
+		if len(c.Tokenizers) > 0 {
+			tz := make([]jsonjs.Member, len(c.Tokenizers))
+			for k, tc := range c.Tokenizers {
+				tz[k] = member(tc.Name, num(tc.Tokens))
+			}
+			ms = append(ms, member("tokenizers", jsonjs.ObjectValue(tz)))
+		}
+		out[i] = jsonjs.ObjectValue(ms)
 	}
-	per := make([]jsonjs.Value, len(p.PerTool))
-	for i, tp := range p.PerTool {
-		per[i] = jsonjs.ObjectValue([]jsonjs.Member{
+	return jsonjs.ArrayValue(out)
+}
+
+// appendProfile appends the profile as --json writes it under "profile",
+// a tool at a time, handing what it wrote to flush every 64 KiB or so.
+func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) []byte {
+	dst = strconv.AppendInt(append(dst, `{"model_read_bytes":`...), p.ModelReadBytes, 10)
+	dst = jsonjs.AppendStringify(append(dst, `,"components":`...), componentsValue(p.Components))
+	dst = jsonjs.AppendStringify(append(dst, `,"wire":`...), componentsValue(p.Wire))
+	dst = append(dst, `,"per_tool":[`...)
+	for i := range p.Tools() {
+		if i > 0 {
+			dst = append(dst, ',')
+			if flush != nil && len(dst) >= 64<<10 {
+				dst = flush(dst)
+			}
+		}
+		tp := p.Tool(i)
+		dst = jsonjs.AppendStringify(dst, jsonjs.ObjectValue([]jsonjs.Member{
 			member("name", str(tp.Name)),
 			member("model_read_bytes", num(tp.ModelReadBytes)),
-			member("components", comps(tp.Components)),
-			member("wire", comps(tp.Wire)),
-		})
+			member("components", componentsValue(tp.Components)),
+			member("wire", componentsValue(tp.Wire)),
+		}))
 	}
 	fs := make([]jsonjs.Value, len(p.Findings))
 	for i, f := range p.Findings {
@@ -183,11 +217,6 @@ func profileValue(p *toollist.ByteProfile) jsonjs.Value {
 			member("estimate", jsonjs.BoolValue(true)),
 		})
 	}
-	return jsonjs.ObjectValue([]jsonjs.Member{
-		member("model_read_bytes", num(p.ModelReadBytes)),
-		member("components", comps(p.Components)),
-		member("wire", comps(p.Wire)),
-		member("per_tool", jsonjs.ArrayValue(per)),
-		member("findings", jsonjs.ArrayValue(fs)),
-	})
+	dst = jsonjs.AppendStringify(append(dst, `],"findings":`...), jsonjs.ArrayValue(fs))
+	return append(dst, '}')
 }

@@ -302,7 +302,7 @@ func prepareMeasure(stdout, stderr io.Writer, args []string) (*measureRun, error
 	if n := len(slices.DeleteFunc(slices.Clone(m.paths), func(p string) bool { return p != "-" })); n > 1 {
 		return nil, cli.Usage("- (standard input) is given twice: it can be read once")
 	}
-	limitMemory(m.paths)
+	limitMemory(m.paths, allocatesPerTool(o))
 	if err := m.checkFlags(); err != nil {
 		return nil, err
 	}
@@ -595,9 +595,12 @@ func (m *measureRun) report(stdout, stderr io.Writer) error {
 // off until the heap nears a limit of at least their size and 24 MiB: a
 // run allocates about a quarter of the captures' size, mostly figures
 // kept to the end, so a collection would find little to free, and
-// costs more than it saves (marking, and the pages it touches). GOGC or
-// GOMEMLIMIT, when set, wins.
-func limitMemory(paths []string) {
+// costs more than it saves (marking, and the pages it touches). A run
+// that allocates for each tool what it drops after it (perTool: the
+// profile, or what-ifs that parse each tool) allocates ten times the
+// captures' size or more, nearly all of it garbage: the collector is off
+// then only up to gcOffPerToolBelow. GOGC or GOMEMLIMIT, when set, wins.
+func limitMemory(paths []string, perTool bool) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
@@ -608,7 +611,11 @@ func limitMemory(paths []string) {
 		}
 	}
 	limit := max(2*total-10<<20, 8<<20)
-	if total <= gcOffBelow && os.Getenv("GOGC") == "" {
+	off := int64(gcOffBelow)
+	if perTool {
+		off = gcOffPerToolBelow
+	}
+	if total <= off && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(-1)
 		limit = max(limit, total+24<<20)
 	}
@@ -616,8 +623,19 @@ func limitMemory(paths []string) {
 }
 
 // gcOffBelow is the size of captures up to which measure runs with the
-// collector off (see limitMemory).
-const gcOffBelow = 64 << 20
+// collector off (see limitMemory); gcOffPerToolBelow that of a run that
+// allocates for each tool.
+const (
+	gcOffBelow        = 64 << 20
+	gcOffPerToolBelow = 4 << 20
+)
+
+// allocatesPerTool reports whether the run allocates for each tool what it
+// drops after it: the profile (--profile, --html), or what-ifs that parse
+// each tool.
+func allocatesPerTool(o *options) bool {
+	return o.profile || o.html != "" || o.dropUnusedDefs || o.hoistRepeated
+}
 
 // skipInitAnswers leaves out of paths the files that are the init answers
 // of other captures given (tools-mcp.init.json beside tools-mcp.json), as a
@@ -685,6 +703,9 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		r.caution(transformWarnings(ts)...)
 	}
 	if r.profile = c.Profile; r.profile != nil {
+		if err := checkProfile(r.profile, f); err != nil {
+			return nil, err
+		}
 		r.caution(r.profile.Warnings...)
 	}
 	if err := r.check(path, o); err != nil {
