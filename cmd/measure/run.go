@@ -62,7 +62,7 @@ measure calibrate fits the counts to a provider's (see measure calibrate
 --help); --calibration FILE prints each client's estimate with its error.
 
 What-ifs (--lean, --drop-empty-output-schemas, --words, --drop-unused-defs,
---hoist-repeated) apply in that order;
+--hoist-repeated, --sdk-key-order) apply in that order;
 each reports its wire saving (the answer re-serialized compact, as
 JSON.stringify writes it, before minus after) and its model-read saving,
 measured after the ones before it.
@@ -139,6 +139,7 @@ type options struct {
 	toolsets             string
 	lean                 bool
 	dropEmpty            bool
+	sdkKeyOrder          bool
 	words                string
 	write                string
 	init                 string
@@ -188,6 +189,7 @@ func newCommand(o *options) *cli.Command {
 	fs.StringVar(&o.toolsets, "toolsets", "", "JSON map from set name to tool names in `FILE`: report each set of the first capture")
 	fs.BoolVar(&o.lean, "lean", false, "what-if: remove $schema at any depth, and any maximum equal to 9007199254740991, from the input and output schemas")
 	fs.BoolVar(&o.dropEmpty, "drop-empty-output-schemas", false, "what-if: remove output schemas that declare no property")
+	fs.BoolVar(&o.sdkKeyOrder, "sdk-key-order", false, "what-if: put the root keys of each input and output schema in the order a client built on the MCP TypeScript SDK hands them on (type, properties, required first): the same bytes, other real-tokenizer counts (docs/clients.md)")
 	fs.StringVar(&o.words, "words", "", "what-if: JSON map in `FILE` from \"TOOL\" (its description) or \"TOOL:/json/pointer\" (a text inside its inputSchema) to the new text")
 	finderFlags(fs, o)
 	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form (one capture)")
@@ -317,12 +319,12 @@ func prepareMeasure(stdout, stderr io.Writer, args []string) (*measureRun, error
 // that name a list: budgets, tokenizers, clients.
 func (m *measureRun) checkFlags() error {
 	o := &m.o
-	transforms := o.lean || o.dropEmpty || o.words != "" || o.dropUnusedDefs || o.hoistRepeated
+	transforms := o.lean || o.dropEmpty || o.words != "" || o.dropUnusedDefs || o.hoistRepeated || o.sdkKeyOrder
 	switch {
 	case o.write != "" && len(m.paths) != 1:
 		return cli.Usage("--write takes one capture; %d given", len(m.paths))
 	case o.write != "" && !transforms:
-		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas, --words, --drop-unused-defs or --hoist-repeated")
+		return cli.Usage("--write saves the capture after a what-if: add --lean, --drop-empty-output-schemas, --words, --drop-unused-defs, --hoist-repeated or --sdk-key-order")
 	case o.init != "" && len(m.paths) != 1:
 		return cli.Usage("--init takes one capture; %d given", len(m.paths))
 	case o.budgetKey != "" && len(m.paths) != 1:
@@ -669,6 +671,9 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		ts = append(ts, words.Transform())
 	}
 	ts = append(ts, finderTransforms(o)...)
+	if o.sdkKeyOrder {
+		ts = append(ts, toollist.SDKKeyOrder())
+	}
 	opts := toollist.Options{Counters: asCounters(o.tokenizers), Transforms: ts, Profile: o.profile}
 	if out != nil {
 		opts.Write = out
