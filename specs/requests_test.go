@@ -503,6 +503,7 @@ var testNames = map[string]string{
 
 func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars map[string]string) {
 	rc := &recorder{to: startTwin(t)}
+	budget := twinBudget(t)
 	proxy := httptest.NewServer(rc)
 	defer proxy.Close()
 	for _, s := range specs {
@@ -522,7 +523,7 @@ func replay(t *testing.T, goldens map[string]*golden, specs []*walk.Spec, vars m
 			name += "/the test's names"
 		}
 		t.Run(name, func(t *testing.T) {
-			res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: proxy.URL, Vars: vars})
+			res, err := walk.Run(context.Background(), s, walk.Options{BaseURL: proxy.URL, Vars: vars, Budget: budget})
 			reqs := rc.take()
 			if *dumpRequests {
 				for _, r := range reqs {

@@ -53,6 +53,21 @@ func loadSpecs(t *testing.T, dir string) []*walk.Spec {
 	return specs
 }
 
+// twinBudget looks a budget up in the twin's budget file, for the walks'
+// {{budget.KEY}} (the survey's SURVEY_BUDGET.spaces), as walks run
+// --budgets does.
+func twinBudget(t *testing.T) func(string) (int64, bool) {
+	t.Helper()
+	bf, err := budgets.Load(budgetsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(key string) (int64, bool) {
+		b, ok := bf.Get(key)
+		return b.Value, ok
+	}
+}
+
 // startTwin serves a fresh twin for the test and returns its base URL.
 func startTwin(t *testing.T) string {
 	t.Helper()
@@ -68,7 +83,7 @@ func startTwin(t *testing.T) string {
 func runAll(t *testing.T, specs []*walk.Spec, jobs, repeat int) []walk.Outcome {
 	t.Helper()
 	base := startTwin(t)
-	return walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base}, jobs, repeat)
+	return walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base, Budget: twinBudget(t)}, jobs, repeat)
 }
 
 // alone is one run of every walk on a fresh twin, shared by the tests
@@ -82,6 +97,7 @@ var alone struct {
 // aloneRun returns the shared run, running it on first use.
 func aloneRun(t *testing.T, specs []*walk.Spec) []walk.Outcome {
 	t.Helper()
+	budget := twinBudget(t)
 	alone.once.Do(func() {
 		base, stop, err := twin.Start(twin.Options{})
 		if err != nil {
@@ -89,7 +105,7 @@ func aloneRun(t *testing.T, specs []*walk.Spec) []walk.Outcome {
 			return
 		}
 		defer stop()
-		alone.outcomes = walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base}, 4, 1)
+		alone.outcomes = walk.RunAll(context.Background(), specs, walk.Options{BaseURL: base, Budget: budget}, 4, 1)
 	})
 	if alone.err != nil {
 		t.Fatal(alone.err)
@@ -142,6 +158,23 @@ func TestSpecsNameEveryWalkAndBudget(t *testing.T) {
 		for _, k := range keys {
 			if _, ok := bf.Get(k); !ok {
 				t.Errorf("%s: no budget %s", budgetsFile, k)
+			}
+		}
+	}
+	// Every {{budget.KEY}} a walk reads is in both budget files, and a
+	// repeat's count read from either is within its max.
+	for _, file := range []string{budgetsFile, "service/budgets.json"} {
+		bf, err := budgets.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range specs {
+			err := s.CheckBudgets(func(key string) (int64, bool) {
+				b, ok := bf.Get(key)
+				return b.Value, ok
+			}, file)
+			if err != nil {
+				t.Errorf("walk %s:\n%v", s.Name, err)
 			}
 		}
 	}

@@ -21,8 +21,9 @@ type Init struct {
 	Bytes int64
 	// Replaced counts invalid UTF-8 sequences decoded as U+FFFD.
 	Replaced int
-	// ServerName is result.serverInfo.name, "" when it is not a string.
-	ServerName string
+	// ServerName is result.serverInfo.name, "" when it is not a string;
+	// ServerTitle result.serverInfo.title, likewise.
+	ServerName, ServerTitle string
 }
 
 // ReadInit reads an initialize or server/discover answer, in any of the
@@ -48,6 +49,9 @@ func ParseInit(path string, data []byte) (*Init, error) {
 		if v, err := jsonjs.Parse(raw); err == nil {
 			if n, ok := v.Get("name"); ok && n.Kind() == jsonjs.String {
 				in.ServerName = n.Str()
+			}
+			if t, ok := v.Get("title"); ok && t.Kind() == jsonjs.String {
+				in.ServerTitle = t.Str()
 			}
 		}
 	}

@@ -96,6 +96,11 @@ type NameRule struct {
 	ToolFrom, ToolTo string
 	// Max cuts the whole name to this many characters; 0: no cut.
 	Max int
+	// FromServerInfo: the server part is the server's own name, its
+	// initialize answer's serverInfo.title (else serverInfo.name), and
+	// the name in the configuration only when the answer gives neither
+	// (VS Code).
+	FromServerInfo bool
 }
 
 const (
@@ -140,7 +145,7 @@ var Profiles = []Profile{
 	},
 	{
 		Name: "vscode", Title: "VS Code",
-		Names:  NameRule{Prefix: "mcp_", Separator: "_", ServerKeep: lowerChars, ServerCollapse: true, Lower: true, ServerMax: 13, ToolFrom: ".", ToolTo: "_", Max: 64},
+		Names:  NameRule{Prefix: "mcp_", Separator: "_", ServerKeep: lowerChars, ServerCollapse: true, Lower: true, ServerMax: 13, ToolFrom: ".", ToolTo: "_", Max: 64, FromServerInfo: true},
 		Render: "json", Fields: []Field{{"name", "name"}, {"description", "description"}, {"inputSchema", "parameters"}},
 		Cap: 128, CapEffect: "fails a chat request with more than 128 tools",
 	},
@@ -253,7 +258,9 @@ func slice16(s string, n int) string {
 // list.
 type ClientOptions struct {
 	// Server is the server's name in the client's configuration, which
-	// clients put in front of tool names.
+	// clients put in front of tool names (a client whose NameRule is
+	// FromServerInfo takes the server's own name instead, when in gives
+	// one).
 	Server string
 	// AlwaysLoad names the tools (by their MCP names) a deferring client
 	// loads whole at session start, besides those whose
@@ -341,6 +348,13 @@ func (cf *ClientFigures) SharedBytes() int64 { return cf.PreludeBytes + cf.Instr
 // the client renders it; a JSON rendering is JSON.stringify's, byte-exact
 // with Node.
 func MeasureClient(c *Capture, f *Figures, in *Init, p *Profile, o ClientOptions) (*ClientFigures, error) {
+	if p.Names.FromServerInfo && in != nil {
+		if in.ServerTitle != "" {
+			o.Server = in.ServerTitle
+		} else if in.ServerName != "" {
+			o.Server = in.ServerName
+		}
+	}
 	cf := &ClientFigures{Profile: p, Server: o.Server, Tools: make([]ClientTool, len(c.Tools))}
 	dropped := map[string]int{}
 	var droppedOrder []string

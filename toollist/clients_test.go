@@ -323,3 +323,43 @@ func TestClientFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestClientServerName holds which server name each client puts in front
+// of a tool's name: the configuration's (ClientOptions.Server) for Claude
+// Code, whatever the server says it is; for VS Code the server's own
+// serverInfo.title, else its serverInfo.name, else the configuration's.
+func TestClientServerName(t *testing.T) {
+	c, err := openBytes("one.json", []byte(`{"tools":[{"name":"get.page","inputSchema":{"type":"object"}}]}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.Figures
+	init := func(info string) *Init {
+		in, err := ParseInit("one.init.json", []byte(`{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":`+info+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	for _, tc := range []struct {
+		client string
+		in     *Init
+		want   string
+	}{
+		{"claude-code", init(`{"name":"Notion API","version":"1"}`), "mcp__notion__get.page"},
+		{"claude-code", nil, "mcp__notion__get.page"},
+		{"vscode", init(`{"name":"notion-api","title":"Notion","version":"1"}`), "mcp_notion_get_page"},
+		{"vscode", init(`{"name":"Notion API","version":"1"}`), "mcp_notion_api_get_page"},
+		{"vscode", init(`{"version":"1"}`), "mcp_notion_get_page"},
+		{"vscode", nil, "mcp_notion_get_page"},
+	} {
+		p, _ := ClientProfile(tc.client)
+		cf, err := MeasureClient(c, f, tc.in, p, ClientOptions{Server: "notion"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cf.Tools[0].Name; got != tc.want {
+			t.Errorf("%s, init %v: tool named %q, want %q", tc.client, tc.in != nil, got, tc.want)
+		}
+	}
+}

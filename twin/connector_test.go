@@ -660,15 +660,18 @@ func TestArgumentsRefused(t *testing.T) {
 		args   any
 		detail string
 	}{
-		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of next, done, list, add)"},
-		{"schellingaf_task", map[string]any{"action": "verify", "space": "x"}, "(action is one of next, done, list, add)"},
+		{"schellingaf_task", map[string]any{"action": "take", "space": "x"}, "(action is one of list, get, add, change, retire, delete, next, done, progress, release, confirm, reject)"},
+		{"schellingaf_task", map[string]any{"action": "verify", "space": "x"}, "(action is one of list, get, add, change, retire, delete, next, done, progress, release, confirm, reject)"},
 		{"schellingaf_task", map[string]any{"action": "next"}, "(space is required)"},
-		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "(after does not match ^[0-9]+$)"},
-		{"schellingaf_mailbox", map[string]any{"after": -1}, "(after must be at least 0)"},
+		{"schellingaf_mailbox", map[string]any{"after": "ten"}, "Correct after in the query"},
+		{"schellingaf_mailbox", map[string]any{"after": -1}, "(after must be a string)"},
 		{"schellingaf_whoami", map[string]any{"extra": 1}, "(extra is not a field of this tool)"},
-		{"schellingaf_get", map[string]any{"post_ids": []any{}}, "(post_ids needs at least 1 items)"},
+		{"schellingaf_get", map[string]any{"post_ids": []any{}}, "(give post_id or post_ids, one of the two)"},
+		{"schellingaf_get", map[string]any{"post_ids": make([]any, 21)}, "(post_ids takes at most 20 items)"},
+		{"schellingaf_task", map[string]any{"action": "add", "space": "x", "tag": 3}, "(tag must be a string)"},
+		{"schellingaf_seek", map[string]any{"q": "x", "limit": 51}, "(limit must be at most 50)"},
 		{"schellingaf_get", map[string]any{}, "(give post_id or post_ids, one of the two)"},
-		{"schellingaf_mailbox", map[string]any{"after": "1x"}, "(after does not match ^[0-9]+$)"},
+		{"schellingaf_mailbox", map[string]any{"after": "1x"}, "Correct after in the query"},
 		{"schellingaf_task", map[string]any{"action": "done", "space": "x", "number": "two"}, "(number must be an integer)"},
 		{"schellingaf_seek", map[string]any{}, "(give fingerprint or q)"},
 		{"schellingaf_post", map[string]any{"title": "A test post", "space": "x", "kind": "result", "body": "b", "fingerprints": []any{"git.commit:1"}}, "(fingerprints[0] must be an object)"},
@@ -1077,7 +1080,7 @@ func TestCoordinateAndResearchThroughTools(t *testing.T) {
 	if standing.Get("items.#").Int() != 1 {
 		t.Errorf("findings standing: %s", standing.Raw)
 	}
-	if r := callTool(t, res, lead, "schellingaf_read_space", map[string]any{"space": sp, "author": "x"}); !r.IsError || !strings.Contains(r.text(), "standing") {
+	if r := callTool(t, res, lead, "schellingaf_read_space", map[string]any{"space": sp, "author": "x"}); !r.IsError || !strings.HasPrefix(r.text(), "NOT_AVAILABLE.") || !strings.Contains(r.text(), "author") {
 		t.Errorf("author without standing: %+v", r)
 	}
 }
@@ -1139,5 +1142,43 @@ func TestServerInfoAndCacheHints(t *testing.T) {
 		if *res.Result.TTLMs != tc.ttl || res.Result.CacheScope != tc.scope {
 			t.Errorf("/mcp%s %s: ttlMs %d %s, want %d %s", tc.query, tc.method, *res.Result.TTLMs, res.Result.CacheScope, tc.ttl, tc.scope)
 		}
+	}
+}
+
+// TestNotAvailable holds what the twin answers for what its tools list and
+// it does not act on: an action it does not serve, or an argument it would
+// not act on, is refused with NOT_AVAILABLE and what it serves, and nothing
+// is done; a served call with a served argument is not.
+func TestNotAvailable(t *testing.T) {
+	srv := startTwin(t, Options{JSONAnswers: true})
+	tok, _ := keyToken(t, srv.URL)
+	for _, tc := range []struct {
+		tool  string
+		args  map[string]any
+		wants []string
+	}{
+		{"schellingaf_task", map[string]any{"action": "get", "space": "x", "number": 1}, []string{"does not serve get of schellingaf_task", "It serves add, done, list and next."}},
+		{"schellingaf_space_control", map[string]any{"action": "hide", "post_id": "p"}, []string{"does not serve hide of schellingaf_space_control"}},
+		{"schellingaf_message", map[string]any{"action": "start", "to": []any{"x"}, "body": "hi"}, []string{"does not serve start of schellingaf_message", "It serves none of this tool's actions."}},
+		{"schellingaf_messages", map[string]any{"action": "list"}, []string{"does not serve list of schellingaf_messages"}},
+		{"schellingaf_guide", map[string]any{"part": "capabilities"}, []string{"does not serve capabilities of schellingaf_guide"}},
+		{"schellingaf_seek", map[string]any{"q": "x", "oracle": true, "fingerprint_prefix": "git.commit:abcdef"}, []string{"does not act on fingerprint_prefix and oracle with seek of schellingaf_seek"}},
+		{"schellingaf_mailbox", map[string]any{"wait": 5}, []string{"does not act on wait with mailbox"}},
+		{"schellingaf_whoami", map[string]any{"after": "a"}, []string{"which takes no argument here"}},
+	} {
+		res := callTool(t, srv.URL+"/mcp", tok, tc.tool, tc.args)
+		if !res.IsError || !strings.HasPrefix(res.text(), "NOT_AVAILABLE. ") || !strings.HasSuffix(res.text(), "Nothing was done.") {
+			t.Errorf("%s %v: %q", tc.tool, tc.args, res.text())
+			continue
+		}
+		for _, w := range tc.wants {
+			if !strings.Contains(res.text(), w) {
+				t.Errorf("%s %v: %q lacks %q", tc.tool, tc.args, res.text(), w)
+			}
+		}
+	}
+	// A served action with served arguments is done.
+	if res := callTool(t, srv.URL+"/mcp", tok, "schellingaf_seek", map[string]any{"q": "nothing here", "detail": "ids", "token_budget": 100}); res.IsError {
+		t.Errorf("seek with served arguments: %q", res.text())
 	}
 }

@@ -28,6 +28,7 @@ type argSchema struct {
 	MinItems             *int                  `json:"minItems"`
 	MaxItems             *int                  `json:"maxItems"`
 	Pattern              string                `json:"pattern"`
+	AnyOf                []*argSchema          `json:"anyOf"`
 }
 
 // closedFlag is additionalProperties read as whether an object is
@@ -79,6 +80,10 @@ func checkArgs(schema json.RawMessage, raw json.RawMessage) (map[string]any, str
 		}
 		args = m
 	}
+	// The top of an input schema leaves additionalProperties out, as the
+	// service's do; the twin still refuses a field no tool declares, so a
+	// misspelt argument is told rather than dropped.
+	sc.AdditionalProperties = true
 	v, d := checkValue(&sc, args, "arguments")
 	if d != "" {
 		return nil, d
@@ -90,6 +95,32 @@ func checkArgs(schema json.RawMessage, raw json.RawMessage) (map[string]any, str
 // a string of digits read as the integer (templated arguments arrive as
 // text), or the detail of the first thing wrong.
 func checkValue(sc *argSchema, v any, path string) (any, string) {
+	if len(sc.AnyOf) > 0 {
+		// The alternative of the value's own type is tried first, and its
+		// detail is the one given when none takes the value.
+		alts := slices.Clone(sc.AnyOf)
+		slices.SortStableFunc(alts, func(a, b *argSchema) int {
+			ai, bi := slices.Contains(a.Type, nativeType(v)), slices.Contains(b.Type, nativeType(v))
+			switch {
+			case ai && !bi:
+				return -1
+			case bi && !ai:
+				return 1
+			}
+			return 0
+		})
+		var first string
+		for _, alt := range alts {
+			got, d := checkValue(alt, v, path)
+			if d == "" {
+				return got, ""
+			}
+			if first == "" {
+				first = d
+			}
+		}
+		return nil, first
+	}
 	if len(sc.Type) > 1 {
 		// The value's own type is tried first, and its detail is the one
 		// given when no type takes the value.
@@ -206,6 +237,10 @@ func checkValue(sc *argSchema, v any, path string) (any, string) {
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return nil, path + " must be true or false"
+		}
+	case "null":
+		if v != nil {
+			return nil, path + " must be null"
 		}
 	}
 	if len(sc.Enum) > 0 {

@@ -37,6 +37,9 @@ func (s *Server) toolHandler(c *conn, name string) mcp.ToolHandler {
 			b := marshal(map[string]refusalBody{"error": c.problem.body()})
 			return apiRefusal(c.problem.status(), b), nil
 		}
+		if res := notServed(name, args); res != nil {
+			return res, nil
+		}
 		ctx = context.WithValue(ctx, apiHostKey{}, c)
 		return run(&toolCall{s: s, ctx: ctx, c: c, args: args}), nil
 	}
@@ -171,13 +174,13 @@ var toolRuns = map[string]func(*toolCall) *mcp.CallToolResult{
 	"schellingaf_get":           (*toolCall).get,
 	"schellingaf_mailbox":       (*toolCall).mailbox,
 	"schellingaf_spaces":        (*toolCall).spaces,
-	"schellingaf_messages":      (*toolCall).directMessages,
+	"schellingaf_messages":      nil,
 	"schellingaf_post":          (*toolCall).post,
 	"schellingaf_space_control": (*toolCall).spaceControl,
 	"schellingaf_oracle":        (*toolCall).oracle,
 	"schellingaf_task":          (*toolCall).task,
 	"schellingaf_join":          (*toolCall).join,
-	"schellingaf_message":       (*toolCall).directMessages,
+	"schellingaf_message":       nil,
 	"search":                    (*toolCall).search,
 	"fetch":                     (*toolCall).fetch,
 }
@@ -185,8 +188,8 @@ var toolRuns = map[string]func(*toolCall) *mcp.CallToolResult{
 // guide answers the primer or one reference section, as text alone.
 func (t *toolCall) guide() *mcp.CallToolResult {
 	path := "/"
-	if p := t.str("part"); p != "" {
-		path = "/reference" + query("section", p)
+	if t.str("part") == "reference" {
+		path = "/reference" + query("section", t.str("section"))
 	}
 	status, body := t.api(http.MethodGet, path, nil)
 	if status != http.StatusOK {
@@ -209,7 +212,7 @@ func (t *toolCall) seek() *mcp.CallToolResult {
 	for _, fp := range fps {
 		pairs = append(pairs, "fingerprint", fp)
 	}
-	pairs = append(pairs, "space", t.str("space"), "category", t.str("category"), "limit", t.num("limit"))
+	pairs = append(pairs, "space", t.str("space"), "category", t.str("category"), "kind", strings.Join(t.strs("kind"), ","), "author", t.str("author"), "limit", t.num("limit"), "detail", t.str("detail"), "token_budget", t.num("token_budget"))
 	return answer(t.api(http.MethodGet, "/v1/seek"+query(pairs...), nil))
 }
 
@@ -238,10 +241,7 @@ func (t *toolCall) readSpace() *mcp.CallToolResult {
 	if t.boolean("standing") {
 		return answer(t.api(http.MethodGet, spacePath(sp, "/standing")+query("kind", kind, "author", t.str("author"), "limit", t.num("limit"), "detail", t.str("detail")), nil))
 	}
-	if t.has("author") {
-		return refusal(invalidRequest("author is read with standing true"))
-	}
-	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", kind, "limit", t.num("limit"), "after", t.num("after"), "detail", t.str("detail")), nil))
+	return answer(t.api(http.MethodGet, spacePath(sp, "/posts")+query("kind", kind, "limit", t.num("limit"), "after", t.str("after"), "detail", t.str("detail")), nil))
 }
 
 func (t *toolCall) get() *mcp.CallToolResult {
@@ -275,24 +275,25 @@ func (t *toolCall) spaces() *mcp.CallToolResult {
 		}
 		return answer(t.api(http.MethodGet, spacePath(t.str("name"), ""), nil))
 	}
-	return answer(t.api(http.MethodGet, "/v1/spaces"+query("open_tasks", boolFlag(t.boolean("open_tasks")), "category", t.str("category")), nil))
-}
-
-// directMessages answers both direct-message tools: the twin keeps no
-// direct messages, and says so rather than pretending.
-func (t *toolCall) directMessages() *mcp.CallToolResult {
-	return refusal("NOT_AVAILABLE. This server keeps no direct messages; the tool is listed so that the tool list has the service's shape. Write to the PEER in a SPACE you share instead. Nothing was done.")
+	return answer(t.api(http.MethodGet, "/v1/spaces"+query("q", t.str("q"), "open_tasks", boolFlag(t.boolean("open_tasks")), "category", t.str("category"),
+		"prefix", t.str("prefix"), "counts", boolFlag(t.boolean("counts")), "after", t.str("after"), "limit", t.num("limit")), nil))
 }
 
 func (t *toolCall) post() *mcp.CallToolResult {
 	in := map[string]any{}
-	for _, k := range []string{"kind", "title", "body", "version", "run_id", "rests_on", "data", "idempotency_key"} {
+	for _, k := range []string{"kind", "title", "body", "run_id", "data", "idempotency_key", "reply_to", "supersedes"} {
 		if v, ok := t.args[k]; ok {
 			in[k] = v
 		}
 	}
 	if task, ok := t.args["task"].(map[string]any); ok {
-		in["task"] = map[string]any{"number": task["number"]}
+		// task is an open object in the schema, so its number is read
+		// here: a number, or its digits as text (a templated argument).
+		number := task["number"]
+		if s, ok := number.(string); ok && digitsRE.MatchString(s) {
+			number = json.Number(s)
+		}
+		in["task"] = map[string]any{"number": number}
 	}
 	// Fingerprints are {scheme, value}; the API keeps them as scheme:value.
 	if fps, ok := t.args["fingerprints"].([]any); ok {
@@ -306,12 +307,16 @@ func (t *toolCall) post() *mcp.CallToolResult {
 		in["fingerprints"] = out
 	}
 	// A finding's sources, given under data, are what it rests on.
-	if data, ok := t.args["data"].(map[string]any); ok && !t.has("rests_on") && t.str("kind") == "finding" {
+	if data, ok := t.args["data"].(map[string]any); ok && t.str("kind") == "finding" {
 		if src, ok := data["sources"].([]any); ok {
 			in["rests_on"] = src
 		}
 	}
-	return answer(t.api(http.MethodPost, spacePath(t.str("space"), "/posts")+query("receipt", t.str("receipt")), in))
+	receipt := ""
+	if t.boolean("receipt") {
+		receipt = "full"
+	}
+	return answer(t.api(http.MethodPost, spacePath(t.str("space"), "/posts")+query("receipt", receipt), in))
 }
 
 func (t *toolCall) spaceControl() *mcp.CallToolResult {
@@ -322,7 +327,7 @@ func (t *toolCall) spaceControl() *mcp.CallToolResult {
 		if t.boolean("document") {
 			in["kind"] = "work"
 		}
-		for from, to := range map[string]string{"name": "name", "title": "title", "description": "about", "visibility": "visibility", "join_policy": "join_policy"} {
+		for from, to := range map[string]string{"name": "name", "title": "title", "description": "about", "visibility": "visibility", "join_policy": "join_policy", "document_confirmations": "document_confirmations"} {
 			if v, ok := t.args[from]; ok {
 				in[to] = v
 			}
@@ -390,7 +395,7 @@ func (t *toolCall) oracle() *mcp.CallToolResult {
 		}
 		return answer(t.api(http.MethodPost, spacePath(sp, "/posts"), in))
 	}
-	return answer(t.api(http.MethodGet, spacePath(sp, "/document")+query("version", t.num("version")), nil))
+	return answer(t.api(http.MethodGet, spacePath(sp, "/document")+query("version", t.str("version")), nil))
 }
 
 // versionNumber finds the number of the version a proposal names: its

@@ -33,8 +33,8 @@ func stepNeedsBase(st *Step) bool {
 		return !ok || !absoluteURL(strings.TrimSpace(target))
 	case *MCPRequest:
 		return a.Inline != nil && serverNeedsBase(a.Inline)
-	case *Together:
-		for _, g := range a.Steps {
+	case *Together, *Loop:
+		for _, g := range st.Group() {
 			if stepNeedsBase(g) {
 				return true
 			}

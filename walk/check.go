@@ -2,7 +2,10 @@ package walk
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -24,7 +27,8 @@ var pkceOutputs = []string{"verifier", "challenge", "method"}
 
 // Check finds, before anything is sent, every {{name}} that nothing defines
 // when it is used, and every mcp step naming a server the walk lacks. vars
-// are the --var values; env looks up the environment.
+// are the --var values; env looks up the environment. A {{budget.KEY}} is
+// checked for its form only: CheckBudgets holds it to a budget file.
 func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) error {
 	var errs SpecErrors
 	defined := map[string]bool{}
@@ -36,6 +40,14 @@ func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) er
 			if strings.HasPrefix(name, "env.") {
 				if _, ok := env(strings.TrimPrefix(name, "env.")); !ok {
 					errs = append(errs, &SpecError{File: file, Line: line, Msg: (&UndefinedError{Name: name}).Error()})
+				}
+				continue
+			}
+			if key, ok := strings.CutPrefix(name, budgetPrefix); ok {
+				// Read from the budget file when the walk runs
+				// (Spec.CheckBudgets holds them to it); here, its form.
+				if !budgetKeyRe.MatchString(key) {
+					errs = append(errs, &SpecError{File: file, Line: line, Msg: fmt.Sprintf("{{%s}}: %q is not a budget key like SURVEY_BUDGET.spaces", name, key)})
 				}
 				continue
 			}
@@ -82,6 +94,27 @@ func (s *Spec) Check(vars map[string]string, env func(string) (string, bool)) er
 	all := append(append([]*Step{}, s.Setup...), s.Steps...)
 	for i := 0; i < len(all); i++ {
 		st := all[i]
+		if l, ok := st.Action.(*Loop); ok {
+			// A repeated use: its count, then each round's names and
+			// vars, then its steps in order, in its place.
+			use(st.File, l.CountLine, l.Count)
+			for _, name := range l.roundNames() {
+				defined[name] = true
+				size[name] = int64(max(l.Pad, 20))
+			}
+			for _, c := range l.Cycle {
+				for _, v := range c.Values {
+					size[c.Name] = max(size[c.Name], int64(len(v)))
+				}
+			}
+			for _, v := range l.Vars {
+				use(st.File, v.Line, v.Value)
+				size[v.Key] = sized(st.File, v.Line, "use.vars."+v.Key, v.Value)
+				defined[v.Key] = true
+			}
+			all = slices.Insert(all, i+1, l.Steps...)
+			continue
+		}
 		// A together step's steps are sent at once: none sees what
 		// another keeps.
 		sent := st.Group()
@@ -262,9 +295,9 @@ func (st *Step) templates() []tmplAt {
 // KEY beside the first.
 func prefixNames(steps []*Step, prefix string, vars ...string) {
 	// A together step's steps keep and fill as any other step does.
-	var all []*Step
-	for _, st := range steps {
-		all = append(append(all, st), st.Group()...)
+	all := append([]*Step{}, steps...)
+	for i := 0; i < len(all); i++ {
+		all = append(all, all[i].Group()...)
 	}
 	steps = all
 	defined := map[string]bool{}
@@ -366,4 +399,106 @@ func (m *MCPRequest) checkServer(s *Spec, st *Step, check func(*Step, *Server), 
 	default:
 		*errs = append(*errs, &SpecError{File: st.File, Line: st.Line, Msg: fmt.Sprintf("mcp: which server? name one (server: ...) of %s, or give url or command", strings.Join(s.serverNames(), ", "))})
 	}
+}
+
+// BudgetName is a {{budget.KEY}} a walk reads: the key, and where.
+type BudgetName struct {
+	Key  string
+	File string
+	Line int
+}
+
+// BudgetNames returns every {{budget.KEY}} the walk's templates read, in
+// the order written: its vars, its servers, and its steps' requests,
+// asserts, repeats and counts.
+func (s *Spec) BudgetNames() []BudgetName {
+	var out []BudgetName
+	seen := map[BudgetName]bool{}
+	add := func(file string, line int, tmpl string) {
+		for _, name := range templateNames(tmpl) {
+			if key, ok := strings.CutPrefix(name, budgetPrefix); ok {
+				b := BudgetName{Key: key, File: file, Line: line}
+				if !seen[b] {
+					seen[b] = true
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	for _, v := range s.Vars {
+		add(s.File, v.Line, v.Value)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Servers)) {
+		sv := s.Servers[name]
+		for _, t := range sv.templates() {
+			add(s.File, sv.Line, t)
+		}
+	}
+	all := append(append([]*Step{}, s.Setup...), s.Steps...)
+	for i := 0; i < len(all); i++ {
+		st := all[i]
+		if l, ok := st.Action.(*Loop); ok {
+			add(st.File, l.CountLine, l.Count)
+			for _, v := range l.Vars {
+				add(st.File, v.Line, v.Value)
+			}
+		}
+		if m, ok := st.Action.(*MCPRequest); ok && m.Inline != nil {
+			for _, t := range m.Inline.templates() {
+				add(st.File, st.Line, t)
+			}
+		}
+		for _, t := range st.templates() {
+			add(st.File, t.at(st), t.s)
+		}
+		if r := st.Repeat; r != nil {
+			add(st.File, r.Line, r.While)
+			for _, kv := range r.Set {
+				add(st.File, kv.Line, kv.Value)
+			}
+		}
+		all = slices.Insert(all, i+1, st.Group()...)
+	}
+	return out
+}
+
+// CheckBudgets holds the walk's {{budget.KEY}} names to a budget file
+// before anything runs: budget looks a key's value up, and file names the
+// budget file in messages. A key the file lacks is a mistake at the line
+// that reads it; so is a repeated use whose count, read from the file, is
+// past its max.
+func (s *Spec) CheckBudgets(budget func(key string) (int64, bool), file string) error {
+	var errs SpecErrors
+	for _, b := range s.BudgetNames() {
+		if _, ok := budget(b.Key); !ok {
+			errs = append(errs, &SpecError{File: b.File, Line: b.Line, Msg: fmt.Sprintf("{{budget.%s}}: %s has no budget %s; add it, or read a key it has", b.Key, file, b.Key)})
+		}
+	}
+	all := append(append([]*Step{}, s.Setup...), s.Steps...)
+	for i := 0; i < len(all); i++ {
+		st := all[i]
+		all = slices.Insert(all, i+1, st.Group()...)
+		l, ok := st.Action.(*Loop)
+		if !ok {
+			continue
+		}
+		count, err := render(l.Count, func(name string) (string, bool) {
+			key, ok := strings.CutPrefix(name, budgetPrefix)
+			if !ok {
+				return "", false
+			}
+			n, ok := budget(key)
+			return strconv.FormatInt(n, 10), ok
+		})
+		if err != nil {
+			continue // a count with other names is held when the walk runs
+		}
+		if _, err := l.rounds(count); err != nil {
+			errs = append(errs, &SpecError{File: st.File, Line: l.CountLine, Msg: fmt.Sprintf("repeat.count: %v (%s in %s)", err, strings.TrimSpace(l.Count), file)})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }

@@ -18,11 +18,12 @@
 //     two, a bad regular expression, an include that cannot be read. A
 //     step's kind is a type behind the Action interface (*HTTPRequest,
 //     *MCPRequest, *DocSource, *ExecCommand, *KeyStep, *PKCEStep,
-//     *Together) that parses its own keys and runs; nothing dispatches on
-//     a kind's name.
+//     *Together, and *Loop for a use step with a repeat) that parses its
+//     own keys and runs; nothing dispatches on a kind's name.
 //  2. (*Spec).Check finds every {{name}} that nothing defines before any
 //     request is sent: variables, --var values, the environment, values kept
-//     by earlier steps.
+//     by earlier steps. (*Spec).CheckBudgets holds each {{budget.KEY}} to
+//     a budget file (Options.Budget reads it when the walk runs).
 //  3. Run sends the set-up steps (never counted), then the counted steps,
 //     each answer added to its part of the ledger after normalisation;
 //     asserts are checked and values kept as the spec says. A failure

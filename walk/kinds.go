@@ -7,7 +7,8 @@ import (
 )
 
 // Action is what a step does, one type per kind of step: *HTTPRequest,
-// *MCPRequest, *DocSource, *ExecCommand, *KeyStep, *PKCEStep or *Together.
+// *MCPRequest, *DocSource, *ExecCommand, *KeyStep, *PKCEStep, *Together or
+// *Loop.
 // Each kind parses its own keys, says what its steps may do, names the
 // templates it fills and the values it keeps, and runs; the parser, the
 // checks and the runner reach a kind through this interface, never by its

@@ -671,8 +671,8 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 	}
 	if kind.new == nil { // use: the included steps, in place of this one
 		for _, kv := range pairs {
-			if k := kv[0].Value; k != "use" && k != "count" {
-				p.errf(kv[0], "%s: a use step takes only count, not %s", what, k)
+			if k := kv[0].Value; k != "use" && k != "count" && k != "repeat" {
+				p.errf(kv[0], "%s: a use step takes only count and repeat, not %s", what, k)
 			}
 		}
 		if !counted && !count {
@@ -681,7 +681,15 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 		was := p.uncounted
 		p.uncounted = p.uncounted || !count
 		defer func() { p.uncounted = was }()
-		return p.use(s, kindNode, what, counted)
+		if repeatNode == nil {
+			return p.use(s, kindNode, what, counted, nil)
+		}
+		// use with repeat: one step that runs the included steps round
+		// after round, the include's vars set anew each round.
+		l := p.loop(repeatNode, what+".repeat")
+		l.Steps = p.use(s, kindNode, what, counted, l)
+		st.Action = l
+		return []*Step{st}
 	}
 	st.Action.parse(p, s, kindNode, pairs, what, counted)
 	if _, ok := st.Action.(*Together); ok {
@@ -717,7 +725,10 @@ func (p *parser) step(s *Spec, n *yaml.Node, what string, counted bool) []*Step 
 	return []*Step{st}
 }
 
-func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
+// use reads an include: its steps, in place of the use step. With loop,
+// the vars given to it (under as.) are the loop's, set anew each round,
+// not the walk's.
+func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool, loop *Loop) []*Step {
 	var rel, as string
 	var useVars []KV
 	var varsNode *yaml.Node
@@ -821,7 +832,12 @@ func (p *parser) use(s *Spec, n *yaml.Node, what string, counted bool) []*Step {
 		var names []string
 		for _, v := range useVars {
 			// The include's own {{name}} becomes {{as.name}}, set here.
-			s.Vars = append(s.Vars, KV{Key: as + "." + v.Key, Value: v.Value, Line: v.Line})
+			kv := KV{Key: as + "." + v.Key, Value: v.Value, Line: v.Line}
+			if loop != nil {
+				loop.Vars = append(loop.Vars, kv)
+			} else {
+				s.Vars = append(s.Vars, kv)
+			}
 			names = append(names, v.Key)
 		}
 		prefixNames(steps, as, names...)

@@ -31,6 +31,10 @@ type Options struct {
 	Vars map[string]string
 	// Env looks up the environment for {{env.NAME}}; nil means os.LookupEnv.
 	Env func(string) (string, bool)
+	// Budget looks up a budget's value for {{budget.KEY}}
+	// ({{budget.SURVEY_BUDGET.spaces}}), as the budget file holds it; nil
+	// means no budget file, and every such name is undefined.
+	Budget func(key string) (int64, bool)
 	// HTTPClient sends HTTP steps and MCP requests over HTTP; nil means a
 	// new http.Client. Its CheckRedirect is replaced, step by step, by the
 	// redirect rule (package internal/redirect) with the step's follow.
@@ -243,7 +247,7 @@ func Run(ctx context.Context, s *Spec, o Options) (*Result, error) {
 	}
 	r := &runner{
 		ctx: ctx, spec: s, opts: o, base: base, client: client,
-		sc:      &scope{vals: map[string]value{}, env: o.Env},
+		sc:      &scope{vals: map[string]value{}, env: o.Env, budget: o.Budget},
 		led:     ledger.New(s.Name, norms...),
 		clients: map[*Server]mcpClient{},
 		keys:    map[string]*keyPair{},

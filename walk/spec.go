@@ -124,13 +124,15 @@ func clipArgv(argv []string) string {
 	return strconv.Quote(argv[0])
 }
 
-// Flat returns the walk's steps with each together step's steps in its
-// place.
-func (s *Spec) Flat() []*Step {
+// Flat returns the walk's steps with each together step's steps, and
+// each repeated use step's steps (once), in its place.
+func (s *Spec) Flat() []*Step { return flat(s.Steps) }
+
+func flat(steps []*Step) []*Step {
 	var out []*Step
-	for _, st := range s.Steps {
+	for _, st := range steps {
 		if g := st.Group(); g != nil {
-			out = append(out, g...)
+			out = append(out, flat(g)...)
 			continue
 		}
 		out = append(out, st)
@@ -225,7 +227,7 @@ type Step struct {
 	// Setup is true for a set-up step.
 	Setup bool
 	// Action is what the step does: an *HTTPRequest, *MCPRequest,
-	// *DocSource, *ExecCommand, *KeyStep, *PKCEStep or *Together.
+	// *DocSource, *ExecCommand, *KeyStep, *PKCEStep, *Together or *Loop.
 	Action Action
 
 	// Repeat, when set, sends the step again while a kept value says
@@ -238,11 +240,15 @@ type Step struct {
 	Expect Expect
 }
 
-// Group returns the steps of a together step, sent at once; nil for a
+// Group returns the steps a step holds: a together step's, sent at once,
+// or a repeated use step's (a *Loop), run in order each round; nil for a
 // step of any other kind.
 func (s *Step) Group() []*Step {
-	if t, ok := s.Action.(*Together); ok {
-		return t.Steps
+	switch a := s.Action.(type) {
+	case *Together:
+		return a.Steps
+	case *Loop:
+		return a.Steps
 	}
 	return nil
 }

@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// A template is text with {{name}} in it: a variable, a kept value, or
-// env.NAME. Names hold letters, digits, _ . : and -.
+// A template is text with {{name}} in it: a variable, a kept value,
+// env.NAME, or budget.KEY (a budget's value, from the budget file). Names
+// hold letters, digits, _ . : and -.
 type segment struct {
 	lit  string
 	name string // empty for a literal
@@ -70,6 +71,9 @@ func (e *UndefinedError) Error() string {
 	if strings.HasPrefix(e.Name, "env.") {
 		return fmt.Sprintf("{{%s}}: the environment has no %s", e.Name, strings.TrimPrefix(e.Name, "env."))
 	}
+	if key, ok := strings.CutPrefix(e.Name, budgetPrefix); ok {
+		return fmt.Sprintf("{{%s}}: the run has no budget file that holds %s", e.Name, key)
+	}
 	return fmt.Sprintf("{{%s}} is not defined (not a var, a --var, or a value kept by an earlier step)", e.Name)
 }
 
@@ -111,3 +115,6 @@ func render(s string, lookup func(string) (string, bool)) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// budgetPrefix starts a name read from the budget file: {{budget.KEY}}.
+const budgetPrefix = "budget."

@@ -25,13 +25,21 @@ type value struct {
 type scope struct {
 	vals    map[string]value
 	env     func(string) (string, bool)
-	mu      sync.Mutex // guards secrets: steps sent together add to them at once
+	budget  func(string) (int64, bool) // nil: no budget file
+	mu      sync.Mutex                 // guards secrets: steps sent together add to them at once
 	secrets []string
 }
 
 func (sc *scope) lookup(name string) (string, bool) {
 	if env, ok := strings.CutPrefix(name, "env."); ok {
 		return sc.env(env)
+	}
+	if key, ok := strings.CutPrefix(name, budgetPrefix); ok {
+		if sc.budget == nil {
+			return "", false
+		}
+		n, ok := sc.budget(key)
+		return strconv.FormatInt(n, 10), ok
 	}
 	v, ok := sc.vals[name]
 	return v.text, ok
@@ -175,6 +183,13 @@ func (sc *scope) writeJSON(b *bytes.Buffer, n *yaml.Node) error {
 						b.WriteString(v.raw)
 					}
 					return nil
+				}
+				if strings.HasPrefix(name, budgetPrefix) {
+					// A budget is a number: written as one.
+					if v, ok := sc.lookup(name); ok {
+						b.WriteString(v)
+						return nil
+					}
 				}
 			}
 			s, err := sc.render(n.Value)

@@ -241,6 +241,13 @@ func unitTokens(tokens int64, tks []toollist.TokenizerCount) map[string]int64 {
 	return m
 }
 
+// caution adds warnings that are no lint and no budget's: printed with
+// the others, findings with --strict.
+func (r *report) caution(ws ...string) {
+	r.warnings = append(r.warnings, ws...)
+	r.cautions = append(r.cautions, ws...)
+}
+
 // allWarnings returns the report's warnings, then those of its budget
 // checks.
 func (r *report) allWarnings() []string {

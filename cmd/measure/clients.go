@@ -65,7 +65,7 @@ func serverName(o *options, in *toollist.Init, path string) string {
 // measureClients counts what each client asked for reads of the report's
 // capture, and makes the clients' findings the report's lints: a cut, a
 // cap or a name refused is a lint (a finding with --strict); fields
-// dropped are a warning only.
+// dropped are a note.
 func measureClients(r *report, o *options) error {
 	if len(o.profiles) == 0 {
 		return nil
@@ -118,7 +118,8 @@ func measureClients(r *report, o *options) error {
 		if len(droppedBy[d]) > 1 {
 			verb = "send"
 		}
-		r.warnings = append(r.warnings, fmt.Sprintf("%s: %s %s only name, description and inputSchema of each tool; %s (docs/clients.md)", r.capture.Path, strings.Join(droppedBy[d], ", "), verb, d))
+		// what clients leave out is a fact of the clients, no fault of the list
+		r.notes = append(r.notes, fmt.Sprintf("%s: %s %s only name, description and inputSchema of each tool; %s (docs/clients.md)", r.capture.Path, strings.Join(droppedBy[d], ", "), verb, d))
 	}
 	for _, l := range r.lints {
 		where := r.capture.Path

@@ -60,7 +60,8 @@ and the tool-count limits to the whole setup.
 --client NAME says which client the file is for: initialize declares what
 NAME declares, and each server is counted as NAME reads it (see measure
 --help, Clients), every tool loaded, its tools named by NAME's rule from the
-server's key in the file (mcp__KEY__TOOL for Claude Code); its cuts and
+server's key in the file (mcp__KEY__TOOL for Claude Code; VS Code takes
+the server's own serverInfo name, the key when it gives none); its cuts and
 names refused are the lints, its cap is of every server's tools together. Budgets: TOOL_LIST_TOKENS.SERVER for a server, and
 TOOL_LIST_TOKENS.total for the whole (--budget SERVER=TOKENS,
 --budget total=TOKENS, or --budgets FILE).
@@ -178,12 +179,12 @@ func runConfig(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	runs, warnings, err := readConfigs(paths, mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs})
+	runs, notes, err := readConfigs(paths, mcpconfig.Vars{Env: os.LookupEnv, Inputs: inputs})
 	if err != nil {
 		return err
 	}
 	measureServers(runs, &o, tks, stderr)
-	return reportConfig(stdout, stderr, &o, paths, runs, tks, warnings, given, bfile, descCeiling)
+	return reportConfig(stdout, stderr, &o, paths, runs, tks, notes, given, bfile, descCeiling)
 }
 
 // configPaths returns the files given, else the client configurations
@@ -209,8 +210,9 @@ func configPaths(args []string) ([]string, error) {
 }
 
 // readConfigs reads the configurations and returns a run for each server
-// they enable, named, and a warning for each one disabled.
-func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnings []string, err error) {
+// they enable, named, and a note for each one disabled (skipped, as the
+// clients skip it: a fact, no fault).
+func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, notes []string, err error) {
 	for _, p := range paths {
 		f, err := mcpconfig.Read(p, vars)
 		if err != nil {
@@ -218,7 +220,7 @@ func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnin
 		}
 		for _, s := range f.Servers {
 			if s.Disabled {
-				warnings = append(warnings, fmt.Sprintf("%s: %s is disabled: not measured", p, s.Name))
+				notes = append(notes, fmt.Sprintf("%s: %s is disabled: not measured", p, s.Name))
 				continue
 			}
 			runs = append(runs, &serverRun{srv: s, name: s.Name})
@@ -228,7 +230,7 @@ func readConfigs(paths []string, vars mcpconfig.Vars) (runs []*serverRun, warnin
 		return nil, nil, cli.Usage("config: %s: no server to measure", strings.Join(paths, ", "))
 	}
 	nameServers(runs)
-	return runs, warnings, nil
+	return runs, notes, nil
 }
 
 // reading is what a model reads of one server: of the tool list as
@@ -256,7 +258,7 @@ type configTotal struct {
 
 // reportConfig totals the servers, holds them to the budgets, writes the
 // JSON or the tables, prints the findings and returns the exit.
-func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, runs []*serverRun, tks []*tokenize.Tokenizer, warnings []string, given []*givenBudget, bfile *budgets.File, descCeiling bool) error {
+func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, runs []*serverRun, tks []*tokenize.Tokenizer, notes []string, given []*givenBudget, bfile *budgets.File, descCeiling bool) error {
 	var total configTotal
 	for _, r := range runs {
 		total.servers++
@@ -281,12 +283,15 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 	if err != nil {
 		return err
 	}
+	var warnings []string
+	var found []finding
 	if bfile != nil && len(missing) > 0 {
-		warnings = append(warnings, o.budgetsFile+": no budget for "+strings.Join(missing, ", "))
+		f := finding{kind: missingBudget, key: missing[0], file: o.budgetsFile, counts: o.strict, missing: missing}
+		warnings = append(warnings, f.note())
+		found = append(found, f)
 	}
 	collisions := toolCollisions(runs)
 	var lints []string
-	var found []finding
 	for _, r := range runs {
 		for _, ov := range r.over {
 			found = append(found, finding{kind: overCeiling, key: "max-description-chars", file: r.name, counts: true, over: ov})
@@ -307,7 +312,7 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 	}
 
 	if o.json {
-		err := jsonout.Write(stdout, configJSON(runs, o.profile, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, checks))
+		err := jsonout.Write(stdout, configJSON(runs, o.profile, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, notes, checks))
 		if err != nil {
 			return err
 		}
@@ -318,11 +323,9 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 		}
 		writeConfigTable(out, paths, runs, o.profile, total.tools, total.wire, total.bytes, total.tokenizers, tks)
 		writeChecks(out, checks)
-		var notes []string
-		notes = append(notes, collisions...)
-		notes = append(notes, lints...)
-		notes = append(notes, warnings...)
-		writeNotes(out, notes)
+		ws := append(append(append([]string{}, collisions...), lints...), warnings...)
+		writeNotes(out, ws)
+		writeList(out, "notes", notes)
 	}
 	exit := writeFindings(stderr, [][]finding{found})
 	failed := 0
@@ -675,7 +678,7 @@ func writeList(w io.Writer, title string, notes []string) {
 }
 
 // configJSON is the --json report of measure config.
-func configJSON(runs []*serverRun, p *toollist.Profile, servers, tools, bytes int64, tks []*tokenize.Tokenizer, totalTk []int64, collisions, lints, warnings []string, checks gate.Checks) []byte {
+func configJSON(runs []*serverRun, p *toollist.Profile, servers, tools, bytes int64, tks []*tokenize.Tokenizer, totalTk []int64, collisions, lints, warnings, notes []string, checks gate.Checks) []byte {
 	tokenizers := func(counts []int64) jsonjs.Value {
 		ms := make([]jsonjs.Member, len(tks))
 		for i, tk := range tks {
@@ -730,6 +733,6 @@ func configJSON(runs []*serverRun, p *toollist.Profile, servers, tools, bytes in
 		}
 		top = append(top, member("budgets", jsonjs.ArrayValue(bs)))
 	}
-	top = append(top, member("warnings", strs(append([]string{}, warnings...))))
+	top = append(top, member("warnings", strs(append([]string{}, warnings...))), member("notes", strs(append([]string{}, notes...))))
 	return jsonjs.Stringify(jsonjs.ObjectValue(top))
 }

@@ -23,6 +23,7 @@ const (
 	clientLimit                      // a client's limit passed (a lint)
 	staleBudget                      // a budget that nothing read
 	missingBudget                    // what was read has no budget in the --budgets file
+	caution                          // any other warning: a finding with --strict
 )
 
 // finding is one breach of a run, made once from what was measured: its
@@ -44,6 +45,7 @@ type finding struct {
 	lint    toollist.Lint          // clientLimit
 	stale   budgets.Budget         // staleBudget
 	missing []string               // missingBudget: the budget names the file lacks
+	warning string                 // caution: the warning, its place first
 }
 
 // reportFindings makes the findings of each report, in order: budgets
@@ -82,6 +84,9 @@ func reportFindings(reports []*report, subs [][]subject, strict bool) [][]findin
 		if len(r.missing) > 0 {
 			out[i] = append(out[i], finding{kind: missingBudget, key: r.missing[0], file: r.missingFile, counts: strict, missing: r.missing})
 		}
+		for _, w := range r.cautions {
+			out[i] = append(out[i], finding{kind: caution, key: "warning", file: r.capture.Path, counts: strict, warning: w})
+		}
 	}
 	return out
 }
@@ -102,6 +107,8 @@ func (f *finding) text(esc func(string) string) string {
 		return f.lint.Text
 	case missingBudget:
 		return "no budget for " + esc(strings.Join(f.missing, ", "))
+	case caution:
+		return esc(f.warning)
 	default:
 		return esc(f.stale.Name) + ": no capture or toolset read it in this run"
 	}
@@ -121,7 +128,7 @@ func (f *finding) detail(esc func(string) string) string {
 // the line, for a stale budget); a budget names its own.
 func (f *finding) place() string {
 	switch f.kind {
-	case overBudget:
+	case overBudget, caution: // a warning names its own place
 		return ""
 	case staleBudget:
 		return f.stale.Where() + ": "
@@ -145,7 +152,7 @@ func writeFindings(stderr io.Writer, fs [][]finding) error {
 			}
 			n++
 			strict := ""
-			if f.kind == clientLimit || f.kind == staleBudget || f.kind == missingBudget {
+			if f.kind == clientLimit || f.kind == staleBudget || f.kind == missingBudget || f.kind == caution {
 				strict = " (--strict)"
 			}
 			line(stderr, "measure: %s%s%s", f.place(), f.text(plain), strict)
@@ -170,7 +177,7 @@ func (f *finding) annotation() ghactions.Annotation {
 	}
 	switch f.kind {
 	case overBudget:
-		a.Message = cli.OverBy(f.key, -f.check.Slack(), unitName(f.key)) + "\n" + a.Message
+		a = cli.OverAnnotation(f.check, unitName(f.key), a.Message)
 	case overCeiling:
 		a.Title = f.over.What + " ceiling"
 	case clientLimit:

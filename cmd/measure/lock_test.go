@@ -68,7 +68,7 @@ func TestUpdateWaitsForTheLock(t *testing.T) {
 		t.Errorf("the waiting line %d times:\n%s", n, stderr.String())
 	}
 	got, _ := os.ReadFile(path)
-	if !strings.Contains(string(got), `"other": 2`) || !strings.Contains(string(got), `"mcp": 8823`) {
+	if !strings.Contains(string(got), `"other": 2`) || !strings.Contains(string(got), `"mcp": 14386`) {
 		t.Errorf("file: %s", got)
 	}
 }

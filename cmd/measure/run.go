@@ -228,6 +228,10 @@ type report struct {
 	missingFile string
 	lints       []toollist.Lint
 	warnings    []string
+	// cautions are the warnings that are neither a lint nor a budget's
+	// (a what-if that cannot follow a $ref, bytes that are not UTF-8):
+	// in warnings too, and findings with --strict.
+	cautions []string
 	// notes are facts worth knowing that are no fault (an optional field
 	// absent): printed under the warnings, never a finding.
 	notes []string
@@ -667,7 +671,8 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		return nil, err
 	}
 	f := c.Figures
-	r := &report{capture: c, figures: f, savings: c.Savings, warnings: f.Warnings, marginal: o.marginal}
+	r := &report{capture: c, figures: f, savings: c.Savings, marginal: o.marginal}
+	r.caution(f.Warnings...)
 	if first && sets != nil {
 		if r.sets, err = toollist.MeasureToolsets(f, path, sets); err != nil {
 			return nil, err
@@ -677,10 +682,10 @@ func measureOne(path string, first bool, sets []toollist.Toolset, words *toollis
 		return nil, err
 	}
 	if len(ts) > 0 {
-		r.warnings = append(r.warnings, transformWarnings(ts)...)
+		r.caution(transformWarnings(ts)...)
 	}
 	if r.profile = c.Profile; r.profile != nil {
-		r.warnings = append(r.warnings, r.profile.Warnings...)
+		r.caution(r.profile.Warnings...)
 	}
 	if err := r.check(path, o); err != nil {
 		return nil, err
@@ -704,7 +709,7 @@ func (r *report) readInit(path, initPath string) error {
 		return err
 	}
 	if r.init.Replaced > 0 {
-		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
+		r.caution(fmt.Sprintf("%s: %d invalid UTF-8 %s decoded as U+FFFD, as Node decodes them",
 			initPath, r.init.Replaced, plural(r.init.Replaced, "sequence", "sequences")))
 	}
 	if !r.init.HasInstructions {

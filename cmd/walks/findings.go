@@ -281,8 +281,7 @@ func (f *finding) annotation() (ghactions.Annotation, bool) {
 		a = ghactions.Annotation{Level: ghactions.Warning, File: ghactions.Path(l.File), Line: l.Line,
 			Title: fmt.Sprintf("answer over %s's %s", l.Client, l.Limit), Message: answerLimitText(f.walk, l)}
 	case overBudget:
-		a.Level = ghactions.Error
-		a.Message = cli.OverBy(c.Key, -c.Slack(), string(c.Unit())) + "\n" + f.overText(escape.Term)
+		a = cli.OverAnnotation(c, string(c.Unit()), f.overText(escape.Term))
 	case budgetMissing:
 		a.Level, a.File = ghactions.Warning, spec
 		a.Message = fmt.Sprintf("walk %s: %v; the walk read %s %s", f.walk, c.Missing, units.Group(c.Read), c.Unit())

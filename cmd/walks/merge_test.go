@@ -119,8 +119,9 @@ func TestMergeIsTheUnshardedRun(t *testing.T) {
 	var reports []string
 	for k := 1; k <= shards; k++ {
 		p := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
-		out := runWith(t, nil, "run", specs, "--shard", fmt.Sprintf("%d/%d", k, shards), "--report", p, "--jobs", "2")
-		if out.code != 0 {
+		// The survey reads its number of SPACEs from the budget file.
+		out := runWith(t, nil, "run", specs, "--shard", fmt.Sprintf("%d/%d", k, shards), "--budgets", budgetFile, "--report", p, "--jobs", "2")
+		if out.code != 0 && out.code != 1 { // 1: a share holding a moved budget
 			t.Fatalf("shard %d/%d: exit %d\n%s", k, shards, out.code, out.stderr)
 		}
 		reports = append(reports, p)
@@ -158,7 +159,7 @@ func TestMergeIsTheUnshardedRun(t *testing.T) {
 	}{
 		{"table", []string{"--budgets", budgetFile, "--check-slack", "5"}, 1},
 		{"markdown with a base", []string{"--budgets", budgetFile, "--markdown", "--base", reports[0]}, 1},
-		{"json", []string{"--json"}, 0},
+		{"json", []string{"--budgets", budgetFile, "--json"}, 1},
 		{"update", []string{"--budgets", budgetFile, "--update"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -364,6 +364,10 @@ func prepare(stdout, stderr io.Writer, args []string) (*walksRun, error) {
 	if err := r.loadBudgets(stderr, "run"); err != nil {
 		return nil, err
 	}
+	if err := checkBudgetValues(stderr, r.budgets, r.specs); err != nil {
+		r.unlock()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -432,6 +436,9 @@ func (r *walksRun) run(stderr io.Writer) ([]walk.Outcome, error) {
 		return nil, cli.Usage("run: %v", err)
 	}
 	opts := walk.Options{BaseURL: r.f.url, Vars: r.vars, Timeout: r.f.timeout, HTTPClient: allow.client()}
+	if r.budgets != nil {
+		opts.Budget = budgetValue(r.budgets)
+	}
 	if r.target == "twin" {
 		opts.StartServer = func() (string, func(), error) { return twin.Start(twin.Options{}) }
 		fmt.Fprintln(stderr, "walks: no --url: each walk runs against an embedded twin of its own, started for it on a loopback port")
@@ -782,6 +789,41 @@ func checkBudgetKeys(bf *budgets.File, specs []*walk.Spec, update bool) error {
 	return nil
 }
 
+// checkBudgetValues refuses, before anything runs, a walk that reads a
+// {{budget.KEY}} the budget file lacks (bf nil: any, for want of
+// --budgets), or whose repeat count, read from it, is past its max: each
+// mistake one line naming the spec's file and line, exit 2.
+func checkBudgetValues(stderr io.Writer, bf *budgets.File, specs []*walk.Spec) error {
+	var errs walk.SpecErrors
+	for _, s := range specs {
+		if bf == nil {
+			for _, b := range s.BudgetNames() {
+				errs = append(errs, &walk.SpecError{File: b.File, Line: b.Line, Msg: fmt.Sprintf("{{budget.%s}} is read from the budget file: give --budgets FILE", b.Key)})
+			}
+			continue
+		}
+		var se walk.SpecErrors
+		if err := s.CheckBudgets(budgetValue(bf), bf.Path); errors.As(err, &se) {
+			errs = append(errs, se...)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
+	}
+	return cli.SilentUsage
+}
+
+// budgetValue looks a budget's value up in bf, for {{budget.KEY}}.
+func budgetValue(bf *budgets.File) func(string) (int64, bool) {
+	return func(key string) (int64, bool) {
+		b, ok := bf.Get(key)
+		return b.Value, ok
+	}
+}
+
 func parseVars(vs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, v := range vs {
@@ -957,16 +999,19 @@ func writeJSONFile(path string, v any) error {
 
 // checkSpecs parses and checks specs without running them.
 func checkSpecs(stdout, stderr io.Writer, args []string) error {
-	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v]")
+	c := cli.NewCommand("walks check", "walks check SPEC...|DIR [--var k=v] [--budgets FILE]")
 	c.Doc = `Parses and checks specs; sends nothing. Each mistake is one line naming
 its spec file and line. A URL written out whole (http://HOST/..., the host
 not a template) to a host walks run would refuse is a mistake: the --url
 host and loopback are allowed, and each --allow-host, as for walks run.
+With --budgets, every {{budget.KEY}} a spec reads must be in the file (and
+a repeat's count read from it within its max).
 `
 	fs := c.Flags
 	vs := fs.StringArray("var", nil, "set a variable, `k=v` (repeatable); wins over a spec's vars")
 	base := fs.String("url", "", "the `BASE` URL walks run will be given: its host is allowed")
 	hosts := fs.StringArray("allow-host", nil, "a `HOST` walks run will be allowed to reach (repeatable), as walks run --allow-host")
+	budgetFile := fs.String("budgets", "", "check every {{budget.KEY}} the specs read against the budget `FILE` (JSON, or TypeScript export const blocks)")
 	if help, err := c.Parse(stdout, args); help || err != nil {
 		return err
 	}
@@ -990,6 +1035,15 @@ host and loopback are allowed, and each --allow-host, as for walks run.
 			fmt.Fprintf(stderr, "walks: %s\n", escape.Lines(e.Error()))
 		}
 		return cli.SilentUsage
+	}
+	if *budgetFile != "" {
+		bf, err := budgets.Load(*budgetFile)
+		if err != nil {
+			return err
+		}
+		if err := checkBudgetValues(stderr, bf, specs); err != nil {
+			return err
+		}
 	}
 	for _, s := range specs {
 		counted := 0

@@ -22,7 +22,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/readmeter/readmeter/gate"
 	"github.com/readmeter/readmeter/internal/escape"
+	"github.com/readmeter/readmeter/internal/ghactions"
 	"github.com/readmeter/readmeter/internal/units"
 )
 
@@ -195,8 +197,15 @@ func PrintReadings(w io.Writer, readings map[string]int64) {
 	}
 }
 
-// OverBy is the heading of a budget exceeded, as annotations and reports
-// word it: "KEY over budget by N UNIT", the key escaped (escape.Term).
-func OverBy(key string, by int64, unit string) string {
-	return escape.Term(key) + " over budget by " + units.Group(by) + " " + unit
+// OverAnnotation is a budget exceeded (c) as a GitHub annotation, as
+// measure and walks write it: an error at the budget's line, titled by its
+// key, its message the heading "KEY over budget by N UNIT" (the key
+// escaped, escape.Term), then text.
+func OverAnnotation(c gate.Check, unit, text string) ghactions.Annotation {
+	a := ghactions.Annotation{Level: ghactions.Error, Title: c.Key,
+		Message: escape.Term(c.Key) + " over budget by " + units.Group(-c.Slack()) + " " + unit + "\n" + text}
+	if c.Budget.Line > 0 {
+		a.File, a.Line = ghactions.Path(c.Budget.File), c.Budget.Line
+	}
+	return a
 }

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/readmeter/readmeter/budgets"
+	"github.com/readmeter/readmeter/gate"
 )
 
 func TestCode(t *testing.T) {
@@ -86,5 +89,21 @@ func TestReportEscapes(t *testing.T) {
 		if b.String() != tc.want {
 			t.Errorf("Report(%q) = %q, want %q", tc.err, b.String(), tc.want)
 		}
+	}
+}
+
+// TestOverAnnotation: a budget exceeded is an error at its line, its key
+// escaped in the heading; a budget of a flag (no line) names no file.
+func TestOverAnnotation(t *testing.T) {
+	c := gate.Check{Subject: "w", Key: "A.b\x1b", Measure: gate.Measure{Kind: gate.Total}, Read: 1234, Status: gate.Over,
+		Budget: budgets.Budget{Name: "A.b", Value: 10, File: "b.json", Line: 3}}
+	got := OverAnnotation(c, "tokens", "walk w read 1,234 tokens").String()
+	want := "::error file=b.json,line=3,title=A.b\\x1b::A.b\\x1b over budget by 1,224 tokens%0Awalk w read 1,234 tokens"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	c.Budget.Line, c.Budget.File = 0, ""
+	if got := OverAnnotation(c, "tokens", "x").String(); strings.Contains(got, "file=") {
+		t.Errorf("a budget without a line names a file: %q", got)
 	}
 }
