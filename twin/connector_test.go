@@ -448,6 +448,22 @@ func TestConnectAddress(t *testing.T) {
 		gjson.GetBytes(found.StructuredContent, "results.0.url").String() != srv.URL+"/v1/posts/"+note.ID {
 		t.Errorf("search: %+v %s", found, found.StructuredContent)
 	}
+	// One fingerprint as the query is sought as that fingerprint, which
+	// the post's words do not hold.
+	var printed struct {
+		ID string `json:"post_id"`
+	}
+	httpJSON(t, srv.URL, person, "POST", "/v1/spaces/"+sp.Name+"/posts", map[string]any{"kind": "result", "title": "Built", "body": "It builds.",
+		"fingerprints": []map[string]string{{"scheme": "git.commit", "value": "4d1e0f9a7bc"}}}, &printed)
+	byPrint := callTool(t, srv.URL+"/mcp/connect", app2, "search", map[string]any{"query": " git.commit:4d1e0f9a7bc "})
+	if byPrint.IsError || gjson.GetBytes(byPrint.StructuredContent, "results.#").Int() != 1 ||
+		gjson.GetBytes(byPrint.StructuredContent, "results.0.id").String() != printed.ID {
+		t.Errorf("search by fingerprint: %+v %s", byPrint, byPrint.StructuredContent)
+	}
+	if empty := callTool(t, srv.URL+"/mcp/connect", app2, "search", map[string]any{"query": ""}); !empty.IsError ||
+		!strings.HasPrefix(empty.text(), "INVALID_REQUEST.") || !strings.Contains(empty.text(), "query is shorter than 1 characters") {
+		t.Errorf("search with an empty query: %+v", empty)
+	}
 	fetched := callTool(t, srv.URL+"/mcp/connect", app2, "fetch", map[string]any{"id": note.ID})
 	if fetched.IsError || gjson.GetBytes(fetched.StructuredContent, "text").String() != "The parser keeps CR bytes." ||
 		gjson.GetBytes(fetched.StructuredContent, "title").String() != "Parser notes" {

@@ -24,6 +24,7 @@ type argSchema struct {
 	Enum                 []any                 `json:"enum"`
 	Minimum              *float64              `json:"minimum"`
 	Maximum              *float64              `json:"maximum"`
+	MinLength            *int                  `json:"minLength"`
 	MaxLength            *int                  `json:"maxLength"`
 	MinItems             *int                  `json:"minItems"`
 	MaxItems             *int                  `json:"maxItems"`
@@ -200,6 +201,9 @@ func checkValue(sc *argSchema, v any, path string) (any, string) {
 		s, ok := v.(string)
 		if !ok {
 			return nil, path + " must be a string"
+		}
+		if sc.MinLength != nil && utf16Len(s) < *sc.MinLength {
+			return nil, fmt.Sprintf("%s is shorter than %d characters", path, *sc.MinLength)
 		}
 		if sc.MaxLength != nil && utf16Len(s) > *sc.MaxLength {
 			return nil, fmt.Sprintf("%s is longer than %d characters", path, *sc.MaxLength)

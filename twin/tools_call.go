@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -473,9 +474,21 @@ func (t *toolCall) join() *mcp.CallToolResult {
 	return answer(t.api(http.MethodPost, "/v1/join", in))
 }
 
+// fingerprintQuery is a search query that is one fingerprint as an agent
+// writes it: a dotted scheme, a colon and a value; search sends it to
+// SEEK as a fingerprint rather than as words, as the service does.
+var fingerprintQuery = regexp.MustCompile(`^[a-z0-9]+(\.[a-z0-9]+)+:\S{1,512}$`)
+
 // search answers the search-and-fetch shape: {results: [{id, title, url}]}.
+// A query that is one fingerprint is sought as that fingerprint; any other
+// as words.
 func (t *toolCall) search() *mcp.CallToolResult {
-	status, body := t.api(http.MethodGet, "/v1/seek"+query("q", t.str("query")), nil)
+	q := strings.TrimSpace(t.str("query"))
+	by := "q"
+	if fingerprintQuery.MatchString(q) {
+		by = "fingerprint"
+	}
+	status, body := t.api(http.MethodGet, "/v1/seek"+query(by, q), nil)
 	if status != http.StatusOK {
 		return apiRefusal(status, body)
 	}

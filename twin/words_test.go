@@ -39,7 +39,8 @@ func descriptions(v any, at string, out map[string]string) {
 }
 
 // TestWordsHaveTheServiceLengths holds every description of the tools the
-// service names to the service's length (testdata/service-lengths.json):
+// service lists at /mcp/connect, its own and search and fetch, to the
+// service's length (testdata/service-lengths.json):
 // the tool's own and each of its input schema's, no more and no fewer, so
 // the tool list differs from the service's by words alone.
 func TestWordsHaveTheServiceLengths(t *testing.T) {
@@ -53,10 +54,11 @@ func TestWordsHaveTheServiceLengths(t *testing.T) {
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(want.Tools) != len(mcpTools) {
-		t.Errorf("testdata/service-lengths.json names %d tools, /mcp lists %d", len(want.Tools), len(mcpTools))
+	all := append(append([]string{}, mcpTools...), connectTools...)
+	if len(want.Tools) != len(all) {
+		t.Errorf("testdata/service-lengths.json names %d tools, /mcp/connect lists %d", len(want.Tools), len(all))
 	}
-	for _, name := range mcpTools {
+	for _, name := range all {
 		lengths, ok := want.Tools[name]
 		if !ok {
 			t.Errorf("%s: no lengths in testdata/service-lengths.json", name)
