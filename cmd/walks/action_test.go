@@ -561,6 +561,11 @@ func TestExampleWorkflowsUseTheAction(t *testing.T) {
 				if st.With["command"] == "" && sub != "run" && sub != "merge" && sub != "history" {
 					t.Errorf("%s: job %s: args %q: want a walks command", f, job, st.With["args"])
 				}
+				// The survey walk reads SURVEY_BUDGET.spaces from the
+				// budget file: a run of these specs without one exits 2.
+				if sub == "run" && strings.Contains(st.With["args"], "specs/schellingaf") && !strings.Contains(st.With["args"], "--budgets ") {
+					t.Errorf("%s: job %s: args %q: a run of specs/schellingaf needs --budgets (the survey walk reads SURVEY_BUDGET.spaces from it)", f, job, st.With["args"])
+				}
 			}
 		}
 	}
