@@ -677,3 +677,34 @@ func runs(line string) string {
 	}
 	return ""
 }
+
+// TestSpecsRunsGiveBudgets fails on a walks run of the repo's specs that
+// gives no --budgets, in a block run or not: the survey walk reads
+// {{budget.SURVEY_BUDGET.spaces}} from the budget file, so such a run
+// exits 2 before a walk starts, and a reader copying it is stuck.
+func TestSpecsRunsGiveBudgets(t *testing.T) {
+	for _, doc := range docs(t) {
+		for _, b := range parseBlocks(t, doc) {
+			if b.lang != "sh" && b.lang != "console" {
+				continue
+			}
+			cmds, err := b.commands()
+			if err != nil {
+				t.Fatalf("%s: %v", b.where(), err)
+			}
+			for _, c := range cmds {
+				words := strings.Fields(strings.ReplaceAll(c.text, "\\\n", " "))
+				if len(words) < 3 || words[0] != "walks" || words[1] != "run" {
+					continue
+				}
+				specs := slices.ContainsFunc(words[2:], func(w string) bool {
+					w = strings.Trim(w, `"'`)
+					return w == "specs" || w == "specs/" || strings.HasSuffix(w, "/specs") || strings.Contains(w, "specs/schellingaf")
+				})
+				if specs && !slices.Contains(words, "--budgets") && !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "--budgets=") }) {
+					t.Errorf("%s:%d: %q gives no --budgets: the survey walk reads SURVEY_BUDGET.spaces from the budget file, and the run exits 2 without one", b.doc, c.line, c.text)
+				}
+			}
+		}
+	}
+}

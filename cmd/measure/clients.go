@@ -183,7 +183,7 @@ func writeClients(w io.Writer, r *report) {
 	deferring := slices.ContainsFunc(r.clients, func(cf *toollist.ClientFigures) bool { return cf.Profile.Deferral })
 	row("tools sent", func(cf *toollist.ClientFigures) string { return group(int64(cf.Sent)) })
 	row("bytes, every tool loaded", func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Bytes)) })
-	row("tokens (bytes/3)", func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Tokens)) })
+	row(units.TokensLabel, func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Tokens)) })
 	for k, tc := range r.clients[0].Tokenizers {
 		row(tc.Name+" tokens", func(cf *toollist.ClientFigures) string { return approx(cf, group(cf.Tokenizers[k].Tokens)) })
 	}
@@ -191,7 +191,7 @@ func writeClients(w io.Writer, r *report) {
 		row("bytes at session start, tool search on", func(cf *toollist.ClientFigures) string {
 			return dash(cf.Profile.Deferral, approx(cf, group(cf.DeferredBytes)))
 		})
-		row("tokens at session start, tool search on", func(cf *toollist.ClientFigures) string {
+		row(units.TokensLabel+" at session start, tool search on", func(cf *toollist.ClientFigures) string {
 			return dash(cf.Profile.Deferral, approx(cf, group(cf.DeferredTokens)))
 		})
 	}
@@ -261,7 +261,7 @@ func approx(cf *toollist.ClientFigures, s string) string {
 // bytes, tokens, share, the characters cut and, under tool search, what
 // it reads at session start.
 func writeClientTools(w io.Writer, cf *toollist.ClientFigures) {
-	head := []string{"tool as " + cf.Profile.Title + " names it", "bytes", "tokens"}
+	head := []string{"tool as " + cf.Profile.Title + " names it", "bytes", units.TokensLabel}
 	for _, tc := range cf.Tokenizers {
 		head = append(head, tc.Name)
 	}

@@ -607,7 +607,7 @@ func writeConfigTable(w io.Writer, paths []string, runs []*serverRun, p *toollis
 		}
 	}
 	fmt.Fprintln(w)
-	head := []string{"server", "tools", "wire bytes", read, "tokens"}
+	head := []string{"server", "tools", "wire bytes", read, units.TokensLabel}
 	for _, tk := range tks {
 		head = append(head, tk.Name())
 	}
@@ -653,7 +653,7 @@ func writeChecks(w io.Writer, checks gate.Checks) {
 		return
 	}
 	fmt.Fprintln(w)
-	render(w, budgetTable(checks))
+	writeBudgetTable(w, checks)
 }
 
 // writeNotes prints warnings once, under the tables.

@@ -46,7 +46,7 @@ var figureLabels = map[string]string{
 	"wire_bytes":                "wire bytes",
 	"tools":                     "tools",
 	"model_read_bytes":          "model-read bytes",
-	"model_read_tokens":         "model-read tokens",
+	"model_read_tokens":         "model-read " + units.TokensLabel,
 	"description_bytes":         "description bytes",
 	"field_description_bytes":   "field description bytes",
 	"longest_description_chars": "longest description chars",

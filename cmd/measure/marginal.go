@@ -68,7 +68,7 @@ func writeMarginal(w io.Writer, r *report) {
 		fmt.Fprintf(w, "\nwhat removing each tool of %s saves (%s):\n\n", r.capture.Path, who)
 		tools := append([]marginalTool(nil), m.tools...)
 		sort.SliceStable(tools, func(i, j int) bool { return tools[i].bytes > tools[j].bytes })
-		t := table.New("tool", "bytes saved", "tokens saved", "share").Right(1, 2, 3)
+		t := table.New("tool", "bytes saved", "tokens saved (bytes/3)", "share").Right(1, 2, 3)
 		var sumBytes, sumTokens int64
 		for _, mt := range tools {
 			s := m.saving(mt.bytes)

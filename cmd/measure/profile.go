@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/readmeter/readmeter/internal/table"
+	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -95,7 +96,7 @@ func writeProfile(w io.Writer, r *report, several bool) {
 		suffix = ", " + r.capture.Path
 	}
 	fmt.Fprintln(w)
-	head := []string{"component" + suffix, "bytes", "tokens"}
+	head := []string{"component" + suffix, "bytes", units.TokensLabel}
 	var names []string
 	if len(p.Components) > 0 {
 		for _, tc := range p.Components[0].Tokenizers {

@@ -787,7 +787,7 @@ func parseTokenizers(list string) ([]*tokenize.Tokenizer, error) {
 	}
 	ts, err := tokenize.Parse(list)
 	if err != nil {
-		return nil, cli.Usage("--tokenizer %v", err)
+		return nil, cli.Usage("--tokenizer: %v", err)
 	}
 	return ts, nil
 }

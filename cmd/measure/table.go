@@ -60,7 +60,7 @@ func writeTable(w io.Writer, r *report) {
 	s := table.New().Right(1)
 	s.Add("wire", group(f.WireBytes), "bytes")
 	s.Add("what a model reads", group(f.ModelReadBytes), "bytes")
-	s.Add("", group(f.ModelReadTokens), "tokens")
+	s.Add("", group(f.ModelReadTokens), units.TokensLabel)
 	for _, tc := range f.Tokenizers {
 		s.Add("", group(tc.Tokens), tc.Name+" tokens")
 	}
@@ -81,7 +81,7 @@ func writeTable(w io.Writer, r *report) {
 		fmt.Fprintln(w)
 		tools := append(f.PerTool[:0:0], f.PerTool...)
 		sort.SliceStable(tools, func(i, j int) bool { return tools[i].ModelReadBytes > tools[j].ModelReadBytes })
-		head := []string{"tool", "model-read bytes", "tokens"}
+		head := []string{"tool", "model-read bytes", units.TokensLabel}
 		for _, tc := range f.Tokenizers {
 			head = append(head, tc.Name)
 		}
@@ -126,7 +126,7 @@ func writeSections(w io.Writer, reports []*report) {
 			if len(reports) > 1 {
 				head = "toolset, " + r.capture.Path
 			}
-			t := table.New(head, "tools", "model-read bytes", "tokens", "share").Right(1, 2, 3, 4)
+			t := table.New(head, "tools", "model-read bytes", units.TokensLabel, "share").Right(1, 2, 3, 4)
 			for _, s := range r.sets {
 				t.Add(s.Name, group(int64(len(s.Tools))), group(s.ModelReadBytes), group(s.ModelReadTokens), share(s.ModelReadBytes, r.figures.ModelReadBytes))
 			}
@@ -153,14 +153,18 @@ func writeSections(w io.Writer, reports []*report) {
 	}
 	if len(checks) > 0 {
 		fmt.Fprintln(w)
-		render(w, budgetTable(checks))
+		writeBudgetTable(w, checks)
 	}
 }
 
 // budgetTable is the checks of what a model reads of tool lists against
 // their budgets, one row each.
 func budgetTable(checks gate.Checks) *table.Table {
-	t := table.New("budget", "tokens", "budget", "bytes", "status", "declared at").Right(1, 2, 3)
+	head := units.TokensLabel
+	if !allBytes3(checks) {
+		head = "tokens" // a legend under the table says which
+	}
+	t := table.New("budget", head, "budget", "bytes", "status", "declared at").Right(1, 2, 3)
 	for _, c := range checks {
 		status := string(c.Status)
 		if c.Status == gate.Over {
@@ -169,6 +173,27 @@ func budgetTable(checks gate.Checks) *table.Table {
 		t.Add(c.Key, group(c.Read), group(c.Budget.Value), group(c.Bytes), status, c.Budget.Where())
 	}
 	return t
+}
+
+// allBytes3 reports whether every check counts floor(bytes/3) tokens (no
+// TOOL_LIST_O200K or TOOL_LIST_CL100K budget among them).
+func allBytes3(checks gate.Checks) bool {
+	for _, c := range checks {
+		if unitName(c.Key) != "tokens" {
+			return false
+		}
+	}
+	return true
+}
+
+// writeBudgetTable prints the budget table, with a legend under it when
+// its budgets count tokens in more than one way.
+func writeBudgetTable(w io.Writer, checks gate.Checks) {
+	render(w, budgetTable(checks))
+	if !allBytes3(checks) {
+		fmt.Fprintln(w)
+		line(w, "tokens: floor(bytes/3), or in a TOOL_LIST_O200K or TOOL_LIST_CL100K budget that tokenizer's count")
+	}
 }
 
 // writeWarnings prints the reports' warnings once, under the tables.
@@ -225,7 +250,7 @@ func writeSideBySide(w io.Writer, reports []*report) {
 	row("tools", func(r *report) string { return group(int64(r.figures.Tools)) })
 	row("wire bytes", func(r *report) string { return group(r.figures.WireBytes) })
 	row("model-read bytes", func(r *report) string { return group(r.figures.ModelReadBytes) })
-	row("model-read tokens", func(r *report) string { return group(r.figures.ModelReadTokens) })
+	row("model-read "+units.TokensLabel, func(r *report) string { return group(r.figures.ModelReadTokens) })
 	for k, tc := range reports[0].figures.Tokenizers {
 		row(tc.Name+" tokens", func(r *report) string { return group(r.figures.Tokenizers[k].Tokens) })
 	}

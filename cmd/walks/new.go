@@ -91,15 +91,14 @@ func newSpec(stdout, stderr io.Writer, args []string) error {
 		return cli.WalkFailed(fmt.Errorf("new: %v", err))
 	}
 	defer cl.Close()
+	// Initialize sends notifications/initialized after the answer; its
+	// errors, and ListTools', name the server and the method.
 	if _, err := cl.Initialize(ctx, mcpwire.InitOptions{}); err != nil {
-		return cli.WalkFailed(fmt.Errorf("new: initialize: %v", err))
-	}
-	if _, err := cl.Notify(ctx, "notifications/initialized", nil); err != nil {
-		return cli.WalkFailed(fmt.Errorf("new: notifications/initialized: %v", err))
+		return cli.WalkFailed(fmt.Errorf("new: %v", err))
 	}
 	pages, err := cl.ListTools(ctx)
 	if err != nil {
-		return cli.WalkFailed(fmt.Errorf("new: tools/list: %v", err))
+		return cli.WalkFailed(fmt.Errorf("new: %v", err))
 	}
 	cl.Close()
 	if st.Tools, err = mcpwire.MergeToolPages(pages); err != nil {

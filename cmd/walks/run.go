@@ -210,9 +210,9 @@ func summaryLine(checks gate.Checks) string {
 		return "summary: no budget held anything"
 	}
 	if held == n {
-		return fmt.Sprintf("summary: %d of %d budgets held; tightest slack %s %s (%s, %s)", held, n, units.Group(tight.Slack()), tight.Unit(), tight.Key, tight.Budget.Where())
+		return fmt.Sprintf("summary: %d of %d budgets held; tightest slack %s %s (%s, %s)", held, n, units.Group(tight.Slack()), units.Label(string(tight.Unit())), tight.Key, tight.Budget.Where())
 	}
-	return fmt.Sprintf("summary: %d of %d budgets held, %d exceeded; most over: %s by %s %s (%s)", held, n, n-held, tight.Key, units.Group(-tight.Slack()), tight.Unit(), tight.Budget.Where())
+	return fmt.Sprintf("summary: %d of %d budgets held, %d exceeded; most over: %s by %s %s (%s)", held, n, n-held, tight.Key, units.Group(-tight.Slack()), units.Label(string(tight.Unit())), tight.Budget.Where())
 }
 
 // github prints the annotations (on stderr when stdout is the JSON

@@ -37,7 +37,7 @@ func printTables(w io.Writer, rep *walk.Report, over []string, base *walk.Report
 	if base != nil {
 		printCompare(w, rep, base, markdown)
 	} else {
-		t := table.New("walk", "part", "bytes", "tokens").Right(2, 3)
+		t := table.New("walk", "part", "bytes", units.TokensLabel).Right(2, 3)
 		for _, wr := range rep.Walks {
 			name := wr.Walk
 			for _, p := range wr.Parts {
@@ -59,8 +59,8 @@ func printTables(w io.Writer, rep *walk.Report, over []string, base *walk.Report
 			if b.Budget != nil {
 				budget, slack = units.Group(*b.Budget), units.Signed(*b.Slack)
 			}
-			measure := string(b.Unit)
-			if b.Measure != string(gate.Total) && b.Measure != measure {
+			measure := units.Label(string(b.Unit))
+			if b.Measure != string(gate.Total) && b.Measure != string(b.Unit) {
 				measure = b.Measure + " (" + measure + ")"
 			}
 			bt.Add(wr.Walk, b.Key, measure, units.Group(b.Read), budget, slack, string(b.Status))
@@ -125,7 +125,7 @@ func printCompare(w io.Writer, rep, base *walk.Report, markdown bool) {
 		old[wr.Walk] = wr
 	}
 	t := table.New("walk", "part", "old bytes", "new bytes", "delta").Right(2, 3, 4)
-	tt := table.New("walk", "old tokens", "new tokens", "delta").Right(1, 2, 3)
+	tt := table.New("walk", "old "+units.TokensLabel, "new "+units.TokensLabel, "delta").Right(1, 2, 3)
 	var allOld, allNew, allOldT, allNewT int64
 	seen := map[string]bool{}
 	row := func(wr, ow walk.WalkReport) {

@@ -14,6 +14,19 @@ import (
 	"strconv"
 )
 
+// TokensLabel is how a table names a column or row of Tokens: the unit
+// and how it is counted, so that no reader takes it for a tokenizer's.
+const TokensLabel = "tokens (bytes/3)"
+
+// Label returns unit as a table names it: "tokens" (Tokens' count) as
+// TokensLabel, any other unit as it is.
+func Label(unit string) string {
+	if unit == "tokens" {
+		return TokensLabel
+	}
+	return unit
+}
+
 // Tokens returns floor(bytes/3), the toolkit's token count.
 func Tokens(bytes int64) int64 {
 	if bytes <= 0 {

@@ -47,3 +47,11 @@ func TestSigned(t *testing.T) {
 		}
 	}
 }
+
+func TestLabel(t *testing.T) {
+	for unit, want := range map[string]string{"tokens": "tokens (bytes/3)", "bytes": "bytes", "o200k tokens": "o200k tokens", "calls": "calls"} {
+		if got := Label(unit); got != want {
+			t.Errorf("Label(%q) = %q, want %q", unit, got, want)
+		}
+	}
+}
