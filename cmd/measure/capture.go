@@ -378,7 +378,7 @@ func declared(client, given, cmd string) ([]byte, error) {
 	if client != "" {
 		c, ok := toollist.CapabilitiesFor(client)
 		if !ok {
-			return nil, cli.Usage("%s: --client %q: not a client; give one of %s", cmd, client, strings.Join(toollist.ProfileNames(), ", "))
+			return nil, noSuchClient(cmd+": ", client, false)
 		}
 		caps = []byte(c.JSON)
 	}

@@ -31,7 +31,7 @@ func parseClients(list string) ([]*toollist.Profile, error) {
 		}
 		p, ok := toollist.ClientProfile(name)
 		if !ok {
-			return nil, cli.Usage("--client %s: no such client: use %s or all", name, strings.Join(toollist.ProfileNames(), ", "))
+			return nil, noSuchClient("", name, true)
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
@@ -418,4 +418,15 @@ func tokenizersValue(ts []toollist.TokenizerCount) jsonjs.Value {
 		ms[i] = member(tc.Name, num(tc.Tokens))
 	}
 	return jsonjs.ObjectValue(ms)
+}
+
+// noSuchClient is the one error of a --client that names no client:
+// prefix (the subcommand and ": ", or nothing) before it, and "or all"
+// offered where all is taken.
+func noSuchClient(prefix, name string, all bool) error {
+	names := strings.Join(toollist.ProfileNames(), ", ")
+	if all {
+		names += " or all"
+	}
+	return cli.Usage("%s--client %s: no such client: use %s", prefix, name, names)
 }
