@@ -270,7 +270,7 @@
     if (diff) cols.push({ label: 'Old bytes', num: true, get: function (r) { return r.tool.old === undefined || r.tool.old === null ? -1 : r.tool.old; }, show: function (r) { return r.tool.old === undefined || r.tool.old === null ? 'new' : fmt(r.tool.old); } });
     cols.push({ label: 'Bytes', num: true, get: function (r) { return r.tool.bytes; } });
     if (diff) cols.push({ label: 'Delta', num: true, get: function (r) { return r.tool.old ? (r.tool.bytes - r.tool.old) / r.tool.old : Infinity; }, show: function (r) { return r.tool.old === undefined || r.tool.old === null ? '?' : delta(r.tool.old, r.tool.bytes); } });
-    cols.push({ label: 'Tokens', num: true, get: function (r) { return r.tool.tokens; } });
+    cols.push({ label: 'Tokens (bytes/3)', num: true, get: function (r) { return r.tool.tokens; } });
     (data.units || []).forEach(function (u, i) { cols.push({ label: u, num: true, get: function (r) { return (r.tool.counts || [])[i] || 0; } }); });
     cols.push({ label: 'Share', num: true, get: function (r) { return value(r.tool); }, show: function (r) { return pct(value(r.tool), total()); } });
     var table = el('table'); table.id = 'tools';
@@ -381,7 +381,7 @@
       }
       sec.appendChild(bar);
       var t = el('table'), h = el('tr'), body = el('tbody');
-      ['Part', 'Bytes', 'Tokens', 'Share'].forEach(function (s, i) { var th = el('th', i ? 'num' : null, s); th.scope = 'col'; h.appendChild(th); });
+      ['Part', 'Bytes', 'Tokens (bytes/3)', 'Share'].forEach(function (s, i) { var th = el('th', i ? 'num' : null, s); th.scope = 'col'; h.appendChild(th); });
       (w.parts || []).forEach(function (p, pi) {
         add(body, add(el('tr'), add(el('td'), el('span', 'swatch k' + (pi % 8)), document.createTextNode(p.name)), el('td', 'num', fmt(p.bytes)), el('td', 'num', fmt(p.tokens)), el('td', 'num', pct(p.bytes, w.bytes))));
       });
