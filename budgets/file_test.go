@@ -189,6 +189,8 @@ func TestParseErrors(t *testing.T) {
 		{"unclosed string", "b.ts", "const s = 'abc\nexport const A = { a: 1 };", "b.ts:1: a string is not closed on its line"},
 		{"unclosed comment", "b.ts", "export const A = { a: 1 };\n/* oops", "b.ts:2: a /* comment is not closed"},
 		{"unclosed template", "b.ts", "export const A = { a: 1 };\nconst t = `abc ${x}", "b.ts:2: a template literal is not closed"},
+		{"html page", "b.json", "\n<!doctype html><html><body>budgets</body></html>", "b.json:2: an HTML or XML page, not a budget file: give the JSON file or the TypeScript file"},
+		{"html page as TypeScript", "b.ts", "<html>", "b.ts:1: an HTML or XML page, not a budget file"},
 		{"json not object", "b.json", "[1]", "b.json:1: a JSON budget file is one object"},
 		{"json string leaf", "b.json", "{\n \"A\": {\"a\": \"x\"}}", "b.json:2: A.a: \"x\" is not a budget; write a non-negative integer, or an object of them"},
 		{"json negative", "b.json", `{"A": {"a": -1}}`, "b.json:1: A.a: -1 is not a budget"},
