@@ -20,13 +20,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/gjson"
 
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/mcptest"
+	"github.com/readmeter/readmeter/internal/proctest"
 	"github.com/readmeter/readmeter/internal/scripttest"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -351,53 +351,11 @@ func noProcessMentions(t *testing.T, s string) {
 	}
 }
 
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-}
-
 // startNode runs an npm server's HTTP mode on a free port, stopped (with
 // its process group) when the test ends; it returns the port once the
 // server accepts connections.
 func startNode(t *testing.T, bin string, mode string) string {
-	t.Helper()
-	port := freePort(t)
-	cmd := exec.Command(bin, mode)
-	cmd.Env = append(os.Environ(), "PORT="+port)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	})
-	// Node takes about a second to start here, many more on a loaded CI
-	// machine running every package's tests at once.
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			t.Fatalf("%s %s exited: %s", bin, mode, logs.String())
-		default:
-		}
-		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
-			c.Close()
-			return port
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s %s did not listen on %s: %s", bin, mode, port, logs.String())
-	return ""
+	return proctest.StartHTTP(t, bin, mode)
 }
 
 // TestCaptureRealServers captures the pinned npm servers over every

@@ -5,17 +5,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/readmeter/readmeter/internal/nodeoracle"
+	"github.com/readmeter/readmeter/internal/proctest"
 	"github.com/readmeter/readmeter/walk"
 )
 
@@ -158,42 +156,7 @@ func npmServers(t *testing.T) string {
 // startHTTPServer runs an npm server's streamable HTTP mode on a free
 // port, stopped with its process group when the test ends.
 func startHTTPServer(t *testing.T, bin string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
-	cmd := exec.Command(bin, "streamableHttp")
-	cmd.Env = append(os.Environ(), "PORT="+port)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	})
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			t.Fatalf("%s exited: %s", bin, logs.String())
-		default:
-		}
-		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
-			c.Close()
-			return "http://127.0.0.1:" + port + "/mcp"
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s did not listen on %s: %s", bin, port, logs.String())
-	return ""
+	return "http://127.0.0.1:" + proctest.StartHTTP(t, bin, "streamableHttp") + "/mcp"
 }
 
 // TestAnswersRealServers runs walks against the pinned npm servers, over
