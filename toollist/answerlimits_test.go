@@ -17,22 +17,13 @@ import (
 // answerJS renders each answer (one JSON text a line, base64) as
 // ReadAnswer does, in Node: JavaScript's own JSON.parse, string length and
 // UTF-8 byte length are the oracle for the counts.
-const answerJS = `
+var answerJS = nodeoracle.AnswerJS + `
 const lines = require('fs').readFileSync(0, 'utf8').split('\n').filter(Boolean);
 for (const l of lines) {
   let v = JSON.parse(Buffer.from(l, 'base64').toString('utf8'));
   if (v && typeof v === 'object' && 'result' in v) v = v.result;
-  let text = '', images = 0;
-  const blocks = Array.isArray(v.content) ? v.content : [];
-  for (const b of blocks) {
-    if (b.type === 'text') text += b.text;
-    else if (b.type === 'resource' && b.resource && typeof b.resource.text === 'string') text += b.resource.text;
-    else if (b.type === 'resource_link') text += JSON.stringify(b);
-    else if (b.type === 'image') images++;
-  }
-  if (blocks.length === 0 && v.structuredContent !== undefined) text += JSON.stringify(v.structuredContent);
-  const bytes = Buffer.byteLength(text, 'utf8');
-  console.log(JSON.stringify({chars: text.length, bytes, tokens: Math.floor(bytes / 3), is_error: v.isError === true, images}));
+  const r = renderAnswer(v);
+  console.log(JSON.stringify({chars: r.chars, bytes: r.text_bytes, tokens: Math.floor(r.text_bytes / 3), is_error: r.is_error, images: r.images}));
 }
 `
 

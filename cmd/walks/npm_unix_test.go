@@ -23,22 +23,10 @@ import (
 // for each call, the bytes of the answer as received (as the ledger
 // counts it) and what a client hands its model of it: the characters
 // (string length) and UTF-8 bytes of its content blocks' text.
-const oracleJS = `
+var oracleJS = nodeoracle.AnswerJS + `
 const cfg = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 const init = {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'oracle', version: '1'}};
-function render(msg) {
-  const v = msg.result;
-  let text = '', images = 0;
-  const blocks = Array.isArray(v.content) ? v.content : [];
-  for (const b of blocks) {
-    if (b.type === 'text') text += b.text;
-    else if (b.type === 'resource' && b.resource && typeof b.resource.text === 'string') text += b.resource.text;
-    else if (b.type === 'resource_link') text += JSON.stringify(b);
-    else if (b.type === 'image') images++;
-  }
-  if (blocks.length === 0 && v.structuredContent !== undefined) text += JSON.stringify(v.structuredContent);
-  return {chars: text.length, text_bytes: Buffer.byteLength(text), images, is_error: v.isError === true};
-}
+function render(msg) { return renderAnswer(msg.result); }
 function sseMessage(text, id) {
   let data = [];
   for (const line of text.split(/\r\n|\r|\n/)) {
