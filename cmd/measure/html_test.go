@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,42 +41,6 @@ func toolBytes(t *testing.T, path string) map[string]int64 {
 	return out
 }
 
-type cell struct {
-	Tool string  `json:"tool"`
-	Area float64 `json:"area"`
-}
-
-const cells = `Array.from(document.querySelectorAll('[data-tool]')).map(function (e) { var r = e.getBoundingClientRect(); return {tool: e.dataset.tool, area: r.width * r.height}; })`
-
-// checkTreemap holds the page's treemap to one rectangle per tool, each
-// with an area within 1% of its share of the bytes.
-func checkTreemap(t *testing.T, p *browsertest.Page, want map[string]int64) {
-	t.Helper()
-	got := browsertest.Eval[[]cell](p, cells)
-	if len(got) != len(want) {
-		t.Fatalf("%d rectangles, want one per tool: %d", len(got), len(want))
-	}
-	var area float64
-	var total int64
-	for _, c := range got {
-		area += c.Area
-	}
-	for _, b := range want {
-		total += b
-	}
-	for _, c := range got {
-		b, ok := want[c.Tool]
-		if !ok {
-			t.Errorf("a rectangle for %q, no tool of the capture", c.Tool)
-			continue
-		}
-		share := float64(b) / float64(total)
-		if math.Abs(c.Area/area-share) > 0.01*share {
-			t.Errorf("%s: area share %.5f, byte share %.5f", c.Tool, c.Area/area, share)
-		}
-	}
-}
-
 // TestHTMLPage draws a real capture: the twin's tool list, with a
 // tokenizer. The page loads with no error and no request, draws one
 // rectangle per tool sized by its bytes, shows a tool's exact figures on
@@ -88,7 +51,7 @@ func TestHTMLPage(t *testing.T) {
 	runOK(t, "--html", page, "--tokenizer", "o200k", "--lean", capture)
 	p := browsertest.Open(t, page)
 	want := toolBytes(t, capture)
-	checkTreemap(t, p, want)
+	browsertest.CheckTreemap(t, p, want)
 
 	sums := browsertest.Eval[map[string]int64](p, `(function () { var d = JSON.parse(document.getElementById('report-data').textContent), out = {};
 		d.servers[0].tools.forEach(function (t) { out[t.name] = t.components.reduce(function (s, c) { return s + c.bytes; }, 0); }); return out; })()`)
@@ -120,7 +83,7 @@ func TestHTMLDiffPage(t *testing.T) {
 	runOK(t, "diff", "--html", page, old, nw)
 	p := browsertest.Open(t, page)
 	want := toolBytes(t, nw)
-	checkTreemap(t, p, want)
+	browsertest.CheckTreemap(t, p, want)
 	before := toolBytes(t, old)
 	changes := browsertest.Eval[string](p, `document.getElementById('changes').textContent`)
 	n := 0

@@ -106,43 +106,6 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
-// area is the share of each tool's rectangle in the treemap.
-type cellBox struct {
-	Tool  string  `json:"tool"`
-	Value float64 `json:"value"`
-	Area  float64 `json:"area"`
-}
-
-const boxes = `Array.from(document.querySelectorAll('[data-tool]')).map(function (e) { var r = e.getBoundingClientRect(); return {tool: e.dataset.tool, value: +e.dataset.value, area: r.width * r.height}; })`
-
-// checkAreas holds each tool's area to its share of the values, within 1%
-// of the share.
-func checkAreas(t *testing.T, cells []cellBox, want map[string]int64) {
-	t.Helper()
-	if len(cells) != len(want) {
-		t.Fatalf("%d tool rectangles, want %d", len(cells), len(want))
-	}
-	var area float64
-	var total int64
-	for _, c := range cells {
-		area += c.Area
-	}
-	for _, v := range want {
-		total += v
-	}
-	for _, c := range cells {
-		v, ok := want[c.Tool]
-		if !ok {
-			t.Errorf("a rectangle for %q, which is no tool", c.Tool)
-			continue
-		}
-		share, got := float64(v)/float64(total), c.Area/area
-		if math.Abs(got-share) > 0.01*share {
-			t.Errorf("%s: area share %.5f, byte share %.5f: off by more than 1%%", c.Tool, got, share)
-		}
-	}
-}
-
 func TestMeasurePage(t *testing.T) {
 	sizes := []int64{9000, 4000, 3000, 2500, 1200, 800, 640, 400, 333, 120, 90, 61}
 	path := write(t, htmlreport.Page{Kind: htmlreport.KindMeasure, Title: "tools-mcp.json", Data: tree(sizes)})
@@ -151,7 +114,7 @@ func TestMeasurePage(t *testing.T) {
 	for i, b := range sizes {
 		want[fmt.Sprintf("tool_0_%d", i)] = b
 	}
-	checkAreas(t, browsertest.Eval[[]cellBox](p, boxes), want)
+	browsertest.CheckTreemap(t, p, want)
 
 	// hover shows the exact numbers
 	p.Run(chromedp.MouseEvent("mouseMoved", 5, 5)) // away
@@ -170,7 +133,7 @@ func TestMeasurePage(t *testing.T) {
 	for name, v := range want {
 		want[name] = v / 4
 	}
-	checkAreas(t, browsertest.Eval[[]cellBox](p, boxes), want)
+	browsertest.CheckTreemap(t, p, want)
 
 	// the table sorts, both ways
 	column := `Array.from(document.querySelectorAll('#tools tbody tr')).map(function (r) { return r.cells[0].textContent; })`
@@ -216,7 +179,7 @@ func TestServers(t *testing.T) {
 			want[fmt.Sprintf("tool_%d_%d", si, i)] = v
 		}
 	}
-	checkAreas(t, browsertest.Eval[[]cellBox](p, boxes), want)
+	browsertest.CheckTreemap(t, p, want)
 	p.Check()
 }
 
