@@ -569,17 +569,21 @@ func (r *runner) value(b []byte, i int, write bool) error {
 	}
 	name, _ := toolLabel(tool, i)
 	res.name, res.nameTok, res.descTok = name, nil, nil
-	res.L[0], res.M[0] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
+	res.L[0], res.M[0] = toolLens(tool)
 	for k, t := range r.ts {
-		nt, n, err := t.apply(tool, name)
+		nt, n, shrunk, err := applyMeasured(t, tool, name)
 		if err != nil {
 			return err
 		}
 		res.changes[k+1] = n
-		if n > 0 {
+		switch {
+		case n > 0 && shrunk >= 0:
 			tool = nt
-			res.L[k+1], res.M[k+1] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
-		} else {
+			res.L[k+1], res.M[k+1] = res.L[k]-shrunk, res.M[k]-shrunk
+		case n > 0:
+			tool = nt
+			res.L[k+1], res.M[k+1] = toolLens(tool)
+		default:
 			res.L[k+1], res.M[k+1] = res.L[k], res.M[k]
 		}
 	}
