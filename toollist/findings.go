@@ -125,6 +125,19 @@ func (tc *toolCross) sentence(s string) {
 	})
 }
 
+// rereader returns what reads the i-th tool again for the findings, a
+// tool the pass b is past: it gives back the pages behind the pass again,
+// since a fault on a mapped file maps in the whole folio of the page cache
+// it falls in (up to 2 MiB), which would otherwise stay to the end. A
+// parsed tool holds no view into the text.
+func (c *Capture) rereader(b *behind) func(i int) (jsonjs.Value, error) {
+	return func(i int) (jsonjs.Value, error) {
+		v, err := c.tool(i)
+		c.pg.release(0, b.from)
+		return v, err
+	}
+}
+
 func newCrossTools(tool func(i int) (jsonjs.Value, error), bytes func(t int) int64, name func(t int) string) *crossTools {
 	return &crossTools{subs: map[uint64]int32{}, sentences: map[uint64]int32{}, shapes: map[uint64]int32{}, tool: tool, bytes: bytes, name: name}
 }
