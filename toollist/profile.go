@@ -337,6 +337,7 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 			p.pack(s)
 			cross.add(&s.cross)
 		}
+		cross.flush()
 	}
 	var toks [][]int64
 	if len(pcs) > 0 {
