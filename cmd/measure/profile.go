@@ -3,14 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -160,38 +159,54 @@ func findingWhat(f toollist.Finding) string {
 	return s
 }
 
-// profileKey stands in sections for the profile, which appendProfile
-// writes (the tools' profiles are not built as values all at once).
-const profileKey = "\x00profile"
+// componentJSON is a component as --json writes it.
+type componentJSON struct {
+	Name       jsonout.String `json:"name"`
+	Bytes      int64          `json:"bytes"`
+	Tokens     int64          `json:"tokens"`
+	Tokenizers jsonout.Object `json:"tokenizers,omitempty"`
+}
 
-// componentsValue is a list of components as --json writes it.
-func componentsValue(cs []toollist.Component) jsonjs.Value {
-	out := make([]jsonjs.Value, len(cs))
+func componentsJSON(cs []toollist.Component) []componentJSON {
+	out := make([]componentJSON, len(cs))
 	for i, c := range cs {
-		ms := []jsonjs.Member{
-			member("name", str(c.Name)),
-			member("bytes", num(c.Bytes)),
-			member("tokens", num(c.Bytes/3)),
+		out[i] = componentJSON{Name: jsonout.String(c.Name), Bytes: c.Bytes, Tokens: c.Bytes / 3}
+		for _, tc := range c.Tokenizers {
+			out[i].Tokenizers = append(out[i].Tokenizers, jsonout.Member{Key: tc.Name, Value: tc.Tokens})
 		}
-		if len(c.Tokenizers) > 0 {
-			tz := make([]jsonjs.Member, len(c.Tokenizers))
-			for k, tc := range c.Tokenizers {
-				tz[k] = member(tc.Name, num(tc.Tokens))
-			}
-			ms = append(ms, member("tokenizers", jsonjs.ObjectValue(tz)))
-		}
-		out[i] = jsonjs.ObjectValue(ms)
 	}
-	return jsonjs.ArrayValue(out)
+	return out
+}
+
+// toolProfileJSON is a tool's profile as --json writes it.
+type toolProfileJSON struct {
+	Name           jsonout.String  `json:"name"`
+	ModelReadBytes int64           `json:"model_read_bytes"`
+	Components     []componentJSON `json:"components"`
+	Wire           []componentJSON `json:"wire"`
+}
+
+type profileFindingJSON struct {
+	Kind                 jsonout.String  `json:"kind"`
+	Text                 jsonout.String  `json:"text"`
+	Tools                jsonout.Strings `json:"tools"`
+	Bytes                int64           `json:"bytes"`
+	EstimatedSavingBytes int64           `json:"estimated_saving_bytes"`
+	Estimate             bool            `json:"estimate"`
 }
 
 // appendProfile appends the profile as --json writes it under "profile",
 // a tool at a time, handing what it wrote to flush every 64 KiB or so.
-func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) []byte {
-	dst = strconv.AppendInt(append(dst, `{"model_read_bytes":`...), p.ModelReadBytes, 10)
-	dst = jsonjs.AppendStringify(append(dst, `,"components":`...), componentsValue(p.Components))
-	dst = jsonjs.AppendStringify(append(dst, `,"wire":`...), componentsValue(p.Wire))
-	dst = append(dst, `,"per_tool":[`...)
+func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) ([]byte, error) {
+	head, err := jsonout.Marshal(struct {
+		ModelReadBytes int64           `json:"model_read_bytes"`
+		Components     []componentJSON `json:"components"`
+		Wire           []componentJSON `json:"wire"`
+	}{p.ModelReadBytes, componentsJSON(p.Components), componentsJSON(p.Wire)})
+	if err != nil {
+		return dst, err
+	}
+	dst = append(append(dst, head[:len(head)-1]...), `,"per_tool":[`...)
 	for i := range p.Tools() {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -200,24 +215,21 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 			}
 		}
 		tp := p.Tool(i)
-		dst = jsonjs.AppendStringify(dst, jsonjs.ObjectValue([]jsonjs.Member{
-			member("name", str(tp.Name)),
-			member("model_read_bytes", num(tp.ModelReadBytes)),
-			member("components", componentsValue(tp.Components)),
-			member("wire", componentsValue(tp.Wire)),
-		}))
+		text, err := jsonout.Marshal(toolProfileJSON{jsonout.String(tp.Name), tp.ModelReadBytes, componentsJSON(tp.Components), componentsJSON(tp.Wire)})
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, text...)
 	}
-	fs := make([]jsonjs.Value, len(p.Findings))
+	fs := make([]profileFindingJSON, len(p.Findings))
 	for i, f := range p.Findings {
-		fs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			member("kind", str(f.Kind)),
-			member("text", str(f.Text)),
-			member("tools", strs(f.Tools)),
-			member("bytes", num(f.Bytes)),
-			member("estimated_saving_bytes", num(f.EstimatedSavingBytes)),
-			member("estimate", jsonjs.BoolValue(true)),
-		})
+		fs[i] = profileFindingJSON{jsonout.String(f.Kind), jsonout.String(f.Text), f.Tools, f.Bytes, f.EstimatedSavingBytes, true}
 	}
-	dst = jsonjs.AppendStringify(append(dst, `],"findings":`...), jsonjs.ArrayValue(fs))
-	return append(dst, '}')
+	dst = append(dst, ']')
+	if dst, err = jsonout.AppendMembers(dst, struct {
+		Findings []profileFindingJSON `json:"findings"`
+	}{fs}); err != nil {
+		return dst, err
+	}
+	return append(dst, '}'), nil
 }
