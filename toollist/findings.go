@@ -359,19 +359,17 @@ func forSentences(s string, each func(string)) {
 
 func (x *crossTools) findings() []Finding {
 	out := []Finding{}
-	// subschemas, largest savings first; a subschema inside one already
-	// reported for the same tools is left out
+	// subschemas, largest savings first, then the first met first (not
+	// by hash, whose seed each run draws anew); a subschema inside one
+	// already reported for the same tools is left out
 	reps := x.subReps
 	save := func(c *crossSub) int64 { return int64(c.st.n) * int64(len(c.tools)-1) }
-	sort.Slice(reps, func(i, j int) bool {
+	sort.SliceStable(reps, func(i, j int) bool {
 		a, b := &reps[i], &reps[j]
 		if sa, sb := save(a), save(b); sa != sb {
 			return sa > sb
 		}
-		if a.tools[0] != b.tools[0] {
-			return a.tools[0] < b.tools[0]
-		}
-		return a.st.h < b.st.h
+		return a.tools[0] < b.tools[0]
 	})
 	parsed := map[int32]jsonjs.Value{}
 	var kept []Finding

@@ -1,10 +1,11 @@
 package toollist
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -361,6 +362,11 @@ func (p *ByteProfile) name(t int) string {
 	return string(b[n : n+int(nl)])
 }
 
+// ToolModelReadBytes returns the model-read bytes of the i-th tool, the
+// sum of its components: Tool(i).ModelReadBytes, without unpacking the
+// rest.
+func (p *ByteProfile) ToolModelReadBytes(i int) int64 { return p.modelBytes(i) }
+
 // modelBytes returns the model-read bytes of the t-th tool.
 func (p *ByteProfile) modelBytes(t int) int64 {
 	b := p.packed[p.at[t]:]
@@ -649,16 +655,16 @@ func sortedComponents(bytes []int64, toks [][]int64, tokenizers []string) []Comp
 		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	slices.SortStableFunc(out, func(a, b Component) int { return cmp.Compare(b.Bytes, a.Bytes) })
 	return out
 }
 
 // sortWire sorts wire members, largest first, ties by name.
 func sortWire(ws []Component) {
-	sort.Slice(ws, func(i, j int) bool {
-		if ws[i].Bytes != ws[j].Bytes {
-			return ws[i].Bytes > ws[j].Bytes
+	slices.SortFunc(ws, func(a, b Component) int {
+		if c := cmp.Compare(b.Bytes, a.Bytes); c != 0 {
+			return c
 		}
-		return ws[i].Name < ws[j].Name
+		return strings.Compare(a.Name, b.Name)
 	})
 }

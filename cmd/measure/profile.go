@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -10,6 +11,7 @@ import (
 	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
+	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -75,9 +77,8 @@ func checkProfile(p *toollist.ByteProfile, f *toollist.Figures) error {
 		return nil
 	}
 	for i := range p.Tools() {
-		tp := p.Tool(i)
-		if tp.ModelReadBytes != f.PerTool[i].ModelReadBytes {
-			return fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", tp.Name, tp.ModelReadBytes, f.PerTool[i].ModelReadBytes)
+		if n := p.ToolModelReadBytes(i); n != f.PerTool[i].ModelReadBytes {
+			return fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", p.Tool(i).Name, n, f.PerTool[i].ModelReadBytes)
 		}
 	}
 	return nil
@@ -159,33 +160,33 @@ func findingWhat(f toollist.Finding) string {
 	return s
 }
 
-// componentJSON is a component as --json writes it.
-type componentJSON struct {
-	Name       jsonout.String `json:"name"`
-	Bytes      int64          `json:"bytes"`
-	Tokens     int64          `json:"tokens"`
-	Tokenizers jsonout.Object `json:"tokenizers,omitempty"`
-}
-
-func componentsJSON(cs []toollist.Component) []componentJSON {
-	out := make([]componentJSON, len(cs))
+// appendComponents appends a list of components as --json writes it.
+func appendComponents(dst []byte, cs []toollist.Component) []byte {
+	dst = append(dst, '[')
 	for i, c := range cs {
-		out[i] = componentJSON{Name: jsonout.String(c.Name), Bytes: c.Bytes, Tokens: c.Bytes / 3}
-		for _, tc := range c.Tokenizers {
-			out[i].Tokenizers = append(out[i].Tokenizers, jsonout.Member{Key: tc.Name, Value: tc.Tokens})
+		if i > 0 {
+			dst = append(dst, ',')
 		}
+		dst = jsonjs.AppendQuote(append(dst, `{"name":`...), c.Name)
+		dst = strconv.AppendInt(append(dst, `,"bytes":`...), c.Bytes, 10)
+		dst = strconv.AppendInt(append(dst, `,"tokens":`...), c.Bytes/3, 10)
+		for k, tc := range c.Tokenizers {
+			if k == 0 {
+				dst = append(dst, `,"tokenizers":{`...)
+			} else {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(append(jsonjs.AppendQuote(dst, tc.Name), ':'), tc.Tokens, 10)
+		}
+		if len(c.Tokenizers) > 0 {
+			dst = append(dst, '}')
+		}
+		dst = append(dst, '}')
 	}
-	return out
+	return append(dst, ']')
 }
 
-// toolProfileJSON is a tool's profile as --json writes it.
-type toolProfileJSON struct {
-	Name           jsonout.String  `json:"name"`
-	ModelReadBytes int64           `json:"model_read_bytes"`
-	Components     []componentJSON `json:"components"`
-	Wire           []componentJSON `json:"wire"`
-}
-
+// profileFindingJSON is a finding in the profile's --json "findings".
 type profileFindingJSON struct {
 	Kind                 jsonout.String  `json:"kind"`
 	Text                 jsonout.String  `json:"text"`
@@ -198,15 +199,10 @@ type profileFindingJSON struct {
 // appendProfile appends the profile as --json writes it under "profile",
 // a tool at a time, handing what it wrote to flush every 64 KiB or so.
 func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) ([]byte, error) {
-	head, err := jsonout.Marshal(struct {
-		ModelReadBytes int64           `json:"model_read_bytes"`
-		Components     []componentJSON `json:"components"`
-		Wire           []componentJSON `json:"wire"`
-	}{p.ModelReadBytes, componentsJSON(p.Components), componentsJSON(p.Wire)})
-	if err != nil {
-		return dst, err
-	}
-	dst = append(append(dst, head[:len(head)-1]...), `,"per_tool":[`...)
+	dst = strconv.AppendInt(append(dst, `{"model_read_bytes":`...), p.ModelReadBytes, 10)
+	dst = appendComponents(append(dst, `,"components":`...), p.Components)
+	dst = appendComponents(append(dst, `,"wire":`...), p.Wire)
+	dst = append(dst, `,"per_tool":[`...)
 	for i := range p.Tools() {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -215,21 +211,18 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 			}
 		}
 		tp := p.Tool(i)
-		text, err := jsonout.Marshal(toolProfileJSON{jsonout.String(tp.Name), tp.ModelReadBytes, componentsJSON(tp.Components), componentsJSON(tp.Wire)})
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, text...)
+		dst = jsonjs.AppendQuote(append(dst, `{"name":`...), tp.Name)
+		dst = strconv.AppendInt(append(dst, `,"model_read_bytes":`...), tp.ModelReadBytes, 10)
+		dst = appendComponents(append(dst, `,"components":`...), tp.Components)
+		dst = appendComponents(append(dst, `,"wire":`...), tp.Wire)
+		dst = append(dst, '}')
 	}
 	fs := make([]profileFindingJSON, len(p.Findings))
 	for i, f := range p.Findings {
 		fs[i] = profileFindingJSON{jsonout.String(f.Kind), jsonout.String(f.Text), f.Tools, f.Bytes, f.EstimatedSavingBytes, true}
 	}
-	dst = append(dst, ']')
-	if dst, err = jsonout.AppendMembers(dst, struct {
+	dst, err := jsonout.AppendMembers(append(dst, ']'), struct {
 		Findings []profileFindingJSON `json:"findings"`
-	}{fs}); err != nil {
-		return dst, err
-	}
-	return append(dst, '}'), nil
+	}{fs})
+	return append(dst, '}'), err
 }
