@@ -570,8 +570,9 @@ func (r *runner) value(b []byte, i int, write bool) error {
 	name, _ := toolLabel(tool, i)
 	res.name, res.nameTok, res.descTok = name, nil, nil
 	res.L[0], res.M[0] = toolLens(tool)
+	var seen refsSeen
 	for k, t := range r.ts {
-		nt, n, shrunk, err := applyMeasured(t, tool, name)
+		nt, n, shrunk, err := applyMeasured(t, tool, name, &seen)
 		if err != nil {
 			return err
 		}
