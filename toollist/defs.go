@@ -93,7 +93,7 @@ func (seen *refsSeen) refsOf(schema jsonjs.Value) ([]refAt, *refProblem) {
 
 // applyMeasured applies t to tool, and says how many bytes shorter
 // JSON.stringify writes the tool after, or -1 when t does not say.
-func applyMeasured(t Transform, tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+func applyMeasured(t valueTransform, tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
 	if s, ok := t.(shrinker); ok {
 		return s.applyShrunk(tool, name, seen)
 	}

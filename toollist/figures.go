@@ -377,9 +377,9 @@ type prescan struct {
 	pg      *pages // the mapping, whose pages a batch measured gives back
 	// the what-ifs applied to each tool measured, when asked for; used
 	// collects the tools the words applied to
-	ts   []Transform
-	plan *plan
-	used []string
+	ts     []Transform
+	stages []stage
+	used   []string
 	// counters count each tool's tokens as it is measured
 	counters []Counter
 	// the arrays the batches' figures are measured into, in place, and
@@ -471,7 +471,7 @@ func (p *prescan) work() {
 	var mine []*prescanned
 	var r *runner
 	if len(p.ts) > 0 {
-		r = newWorker(p.ts, p.plan)
+		r = newWorker(p.ts, p.stages)
 	}
 	var text []byte // the model-read text of the tool being counted
 	for b := range p.ch {
