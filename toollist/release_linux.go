@@ -6,7 +6,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// noHugePages asks for pages, not huge pages, for a file mapping: a pass
+// adviseMapping asks for pages, not huge pages, for a file mapping: a pass
 // maps and gives back a window of the file a few hundred kilobytes wide,
 // which a 2 MiB page would widen (and split when a part of it is given
 // back).
@@ -19,7 +19,7 @@ import (
 // is marked to be left out of a core dump (MADV_DONTDUMP), the one flag
 // that sets it apart from its neighbours (areas alike merge into one) and
 // changes nothing else.
-func noHugePages(b []byte) {
+func adviseMapping(b []byte) {
 	syscall.Madvise(b, syscall.MADV_NOHUGEPAGE)
 	step := max(mapArea, (len(b)/maxAreas+pageSize-1)&^(pageSize-1))
 	for off := step; off < len(b); off += 2 * step {
@@ -28,7 +28,7 @@ func noHugePages(b []byte) {
 }
 
 // mapArea is the size of the areas a mapping is cut into (see
-// noHugePages); a mapping is cut into at most maxAreas, well within the
+// adviseMapping); a mapping is cut into at most maxAreas, well within the
 // kernel's limit on a process's mappings (65,530 by default).
 const (
 	mapArea  = releaseStep
