@@ -63,34 +63,64 @@ func (*dropDefs) finish() error { return nil }
 // shorter, and the tool need not be measured again.
 type shrinker interface {
 	// applyShrunk is apply, with the bytes the tool's text lost (0 when
-	// it made no change).
-	applyShrunk(tool jsonjs.Value, name string) (jsonjs.Value, int, int, error)
+	// it made no change); seen is what the shrinkers applied to the tool
+	// before it found of its $refs.
+	applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error)
+}
+
+// refsSeen is what a shrinker found of the $refs of the inputSchema it
+// left, for the next one applied to the tool: the schema, and the $refs
+// it reaches (as analyzeRefs gives them), all followed. Its zero value
+// knows nothing.
+type refsSeen struct {
+	schema jsonjs.Value
+	refs   []refAt
+	known  bool
+}
+
+// refsOf returns the $refs that schema reaches and its problem, as
+// analyzeRefs gives them, taken from seen when they are known there.
+func (seen *refsSeen) refsOf(schema jsonjs.Value) ([]refAt, *refProblem) {
+	if seen != nil && seen.known && jsonjs.Same(seen.schema, schema) {
+		return seen.refs, nil
+	}
+	u, prob := analyzeRefs(schema)
+	if prob != nil {
+		return nil, prob
+	}
+	return u.refs, nil
 }
 
 // applyMeasured applies t to tool, and says how many bytes shorter
 // JSON.stringify writes the tool after, or -1 when t does not say.
-func applyMeasured(t valueTransform, tool jsonjs.Value, name string) (jsonjs.Value, int, int, error) {
+func applyMeasured(t valueTransform, tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
 	if s, ok := t.(shrinker); ok {
-		return s.applyShrunk(tool, name)
+		return s.applyShrunk(tool, name, seen)
 	}
 	nt, n, err := t.apply(tool, name)
 	return nt, n, -1, err
 }
 
 func (d *dropDefs) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	nt, n, _, err := d.applyShrunk(tool, name)
+	nt, n, _, err := d.applyShrunk(tool, name, nil)
 	return nt, n, err
 }
 
-func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string) (jsonjs.Value, int, int, error) {
+func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
 	s, ok := tool.Get("inputSchema")
 	if !ok || s.Kind() != jsonjs.Object || !hasDefs(s) {
 		return tool, 0, 0, nil
 	}
-	ns, n, shrunk, prob := dropUnused(s)
+	ns, n, shrunk, refs, prob := dropUnused(s)
 	if prob != nil {
 		d.add("drop_unused_defs: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
 		return tool, 0, 0, nil
+	}
+	if seen != nil {
+		// what is left of the schema reaches the $refs it reached: only
+		// definitions none reached were removed, and with them, $refs
+		// none follows
+		*seen = refsSeen{schema: ns, refs: refs, known: true}
 	}
 	if n == 0 {
 		return tool, 0, 0, nil
@@ -99,11 +129,12 @@ func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string) (jsonjs.Value, in
 }
 
 // dropUnused returns schema without its unused root definitions, how
-// many it removed, and how many bytes shorter JSON.stringify writes it.
-func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, int, *refProblem) {
+// many it removed, how many bytes shorter JSON.stringify writes it, and
+// the $refs it reaches (as analyzeRefs gives them, before and after).
+func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, int, []refAt, *refProblem) {
 	u, prob := analyzeRefs(schema)
 	if prob != nil {
-		return schema, 0, 0, prob
+		return schema, 0, 0, nil, prob
 	}
 	n, shrunk := 0, 0
 	for _, k := range defsKeys {
@@ -137,7 +168,7 @@ func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, int, *refProblem) {
 			schema = setMember(schema, k, jsonjs.ObjectValue(keep))
 		}
 	}
-	return schema, n, shrunk, nil
+	return schema, n, shrunk, u.refs, nil
 }
 
 // HoistRepeated returns the transform that hoists the subschemas a tool's
@@ -160,16 +191,16 @@ func (*hoist) Name() string  { return "hoist_repeated" }
 func (*hoist) finish() error { return nil }
 
 func (h *hoist) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	nt, n, _, err := h.applyShrunk(tool, name)
+	nt, n, _, err := h.applyShrunk(tool, name, nil)
 	return nt, n, err
 }
 
-func (h *hoist) applyShrunk(tool jsonjs.Value, name string) (jsonjs.Value, int, int, error) {
+func (h *hoist) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
 	s, ok := tool.Get("inputSchema")
 	if !ok || s.Kind() != jsonjs.Object {
 		return tool, 0, 0, nil
 	}
-	ns, n, shrunk, prob := hoistSchema(s)
+	ns, n, shrunk, prob := hoistSchema(s, seen)
 	if prob != nil {
 		h.add("hoist_repeated: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
 		return tool, 0, 0, nil
@@ -187,12 +218,12 @@ func (h *hoist) applyShrunk(tool jsonjs.Value, name string) (jsonjs.Value, int, 
 // stand after the hoists before it, and updates the subtrees of the
 // copies' ancestors only; the new schema is written from the tree once,
 // at the end.
-func hoistSchema(schema jsonjs.Value) (jsonjs.Value, int, int, *refProblem) {
-	u, prob := analyzeRefs(schema)
+func hoistSchema(schema jsonjs.Value, seen *refsSeen) (jsonjs.Value, int, int, *refProblem) {
+	refs, prob := seen.refsOf(schema)
 	if prob != nil {
 		return schema, 0, 0, prob
 	}
-	for _, r := range u.refs {
+	for _, r := range refs {
 		if !wholeDef(r.toks) {
 			return schema, 0, 0, &refProblem{r.path, fmt.Sprintf("%q points inside a subschema, which hoisting could move", r.ref)}
 		}

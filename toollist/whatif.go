@@ -408,8 +408,9 @@ func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
 func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error) {
 	res := &r.res
 	name, _ := toolLabel(tool, i)
+	var seen refsSeen
 	for k := st.from; k < st.from+st.n; k++ {
-		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name)
+		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name, &seen)
 		if err != nil {
 			return tool, err
 		}

@@ -566,8 +566,8 @@ func writeWhy(w io.Writer, changes []toollist.Change, total int64) {
 	if sum != total {
 		mark = "DOES NOT HOLD"
 	}
-	fmt.Fprintf(w, "\ncheck: the %d %s add up to %s bytes, the change of the model-read bytes is %s (%s)\n",
-		len(changes), plural(len(changes), "change", "changes"), units.Signed(sum), units.Signed(total), mark)
+	fmt.Fprintf(w, "\ncheck: the %d %s %s to %s bytes, the change of the model-read bytes is %s (%s)\n",
+		len(changes), plural(len(changes), "change", "changes"), plural(len(changes), "adds up", "add up"), units.Signed(sum), units.Signed(total), mark)
 }
 
 // whyReportJSON is the --json "why" member: the changes, largest growth
