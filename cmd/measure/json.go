@@ -100,11 +100,24 @@ func budgetsJSON(checks gate.Checks) []budgetJSON {
 // tool at a time and handed to flush in pieces), then the sections asked
 // for, the savings and the profile also in pieces.
 func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) ([]byte, error) {
-	head, err := jsonout.Marshal(reportHead{jsonout.String(r.capture.Path), jsonout.String(r.capture.Form.String())})
-	if err != nil {
-		return dst, err
+	dst, err := jsonout.AppendMembers(append(dst, '{'), reportHead{jsonout.String(r.capture.Path), jsonout.String(r.capture.Form.String())})
+	dst = toollist.WriteFiguresJSON(append(dst, ','), r.figures, flush)
+	if err == nil {
+		dst, err = jsonout.AppendMembers(dst, middle(r, o))
 	}
-	dst = toollist.WriteFiguresJSON(append(append(dst, head[:len(head)-1]...), ','), r.figures, flush)
+	dst = appendSavings(dst, r.savings, flush)
+	if r.profile != nil && err == nil {
+		dst, err = appendProfile(append(dst, `,"profile":`...), r.profile, flush)
+	}
+	if err == nil {
+		dst, err = jsonout.AppendMembers(dst, tail(r, o))
+	}
+	return append(dst, '}'), err
+}
+
+// middle returns the members of a report between the figures and the
+// savings.
+func middle(r *report, o *options) reportMiddle {
 	var mid reportMiddle
 	if o.toolsets != "" && r.sets != nil {
 		sets := make([]toolsetJSON, len(r.sets))
@@ -119,19 +132,7 @@ func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) 
 			mid.Instructions.Chars, mid.Instructions.Bytes = &r.init.Chars, &r.init.Bytes
 		}
 	}
-	if dst, err = jsonout.AppendMembers(dst, mid); err != nil {
-		return dst, err
-	}
-	dst = appendSavings(dst, r.savings, flush)
-	if r.profile != nil {
-		if dst, err = appendProfile(append(dst, `,"profile":`...), r.profile, flush); err != nil {
-			return dst, err
-		}
-	}
-	if dst, err = jsonout.AppendMembers(dst, tail(r, o)); err != nil {
-		return dst, err
-	}
-	return append(dst, '}'), nil
+	return mid
 }
 
 // appendSavings appends each what-if's member, handing long lists of the

@@ -92,17 +92,18 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // AppendMembers appends the members of the object Marshal writes of v,
-// without its braces, each after a comma: the way to put a struct's
-// members into an object written a piece at a time.
+// without its braces, after a comma unless dst ends with the object's
+// opening brace: the way to put a struct's members into an object
+// written a piece at a time.
 func AppendMembers(dst []byte, v any) ([]byte, error) {
 	text, err := Marshal(v)
-	if err != nil {
+	if err != nil || len(text) <= 2 {
 		return dst, err
 	}
-	if len(text) > 2 {
-		dst = append(append(dst, ','), text[1:len(text)-1]...)
+	if len(dst) > 0 && dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
 	}
-	return dst, nil
+	return append(dst, text[1:len(text)-1]...), nil
 }
 
 // String is a string Marshal writes as JSON.stringify writes the

@@ -148,18 +148,20 @@ func TestTypesAsStringify(t *testing.T) {
 }
 
 // TestAppendMembers puts a struct's members into an object written in
-// pieces, and nothing (no comma) for an empty one.
+// pieces: a comma before them unless they open it, nothing for an empty
+// struct.
 func TestAppendMembers(t *testing.T) {
-	dst := []byte(`{"a":1`)
-	dst, err := jsonout.AppendMembers(dst, struct {
+	type b struct {
 		B jsonout.String `json:"b"`
 		C []int          `json:"c,omitempty"`
-	}{B: "x"})
+	}
+	dst, err := jsonout.AppendMembers([]byte(`[{`), b{B: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	dst, _ = jsonout.AppendMembers(append(dst, `,"a":1`...), b{B: "y"})
 	dst, _ = jsonout.AppendMembers(dst, struct{}{})
-	if got := string(append(dst, '}')); got != `{"a":1,"b":"x"}` {
+	if got := string(append(dst, "}]"...)); got != `[{"b":"x","a":1,"b":"y"}]` {
 		t.Errorf("got %s", got)
 	}
 }
