@@ -117,3 +117,10 @@ func ProfileBothWays(text []byte) (fromText, parsed string, ok bool) {
 func SavingsOf(c *Capture, ts ...Transform) ([]Saving, error) {
 	return whatIf(c, nil, ts, nil)
 }
+
+// ModelReadBytes returns the UTF-8 bytes of JSON.stringify of what a model
+// reads of tool, measured from the value ModelRead builds: the tests' way
+// to check toolLens and the walk.
+func ModelReadBytes(tool jsonjs.Value) int64 {
+	return int64(jsonjs.StringifyLen(ModelRead(tool)))
+}
