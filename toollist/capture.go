@@ -261,7 +261,7 @@ func parse(path string, data []byte, pg *pages, o Options) (*Capture, *pass, err
 	for later := true; ; later = false {
 		pre = prescan{pg: pg, size: len(data), counters: counters}
 		if len(ts) > 0 {
-			pre.ts, pre.plan = ts, newPlan(ts)
+			pre.ts, pre.stages = ts, stagesOf(ts)
 		}
 		// the workers measuring tools may be a few batches behind
 		back := behind{p: pg, lag: 2 * releaseStep}

@@ -86,15 +86,16 @@
 //     keeps a pretty-printed or differently escaped capture from counting
 //     its layout as a saving. The model-read saving is the model-read bytes
 //     before minus after. Transforms apply in the order given, each
-//     measured against the result of the one before. Each tool is
-//     transformed one way: Lean, DropEmptyOutputSchemas and Words by a
-//     walk over its validated text that writes the transformed tool and
-//     measures every stage of it at once, building nothing; a tool whose
-//     objects JavaScript would reorder or merge, or one the words cannot
-//     apply to, and every tool when a transform works on values
-//     (DropUnusedDefs, HoistRepeated), is parsed and transformed as a
-//     value. Unless the capture is written, that is done by the workers of
-//     step 3 as they measure each tool.
+//     measured against the result of the one before. Each transform has
+//     one implementation: Lean, DropEmptyOutputSchemas and Words are a
+//     walk over the tool's text that writes the transformed tool and
+//     measures every stage of it at once, building nothing (a tool whose
+//     objects JavaScript would reorder or merge is first written as
+//     JSON.stringify would); the finders (DropUnusedDefs, HoistRepeated,
+//     SDKKeyOrder) rewrite the parsed tool. A list mixing them is taken
+//     in stages, each handing the next its text. Unless the capture is
+//     written, that is done by the workers of step 3 as they measure each
+//     tool.
 //  7. With Options.Write, Open also writes the transformed answer back in
 //     the capture's own form, tool by tool as they are done: JSON forms as
 //     JSON.stringify of the whole message (with the final newline kept if

@@ -30,7 +30,7 @@ func parseCapture(path string, data []byte) (*Capture, error) {
 
 // Apply applies one transform to one parsed tool.
 func Apply(t Transform, tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	return t.apply(tool, name)
+	return t.(valueTransform).apply(tool, name)
 }
 
 // Inline returns the schema with every local $ref's value replaced by what

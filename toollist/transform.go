@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,15 +11,23 @@ import (
 
 // Transform is a what-if: a rewrite of each tool of a list, as a server
 // change would make it.
+//
+// Lean, DropEmptyOutputSchemas and Words are applied by a walk over each
+// tool's text (see whatIf); the others rewrite the parsed tool.
 type Transform interface {
 	// Name is the transform's name in reports, as --json writes it:
 	// "lean", "drop_empty_output_schemas", "words".
 	Name() string
-	// apply returns the tool rewritten and how many changes it made.
-	apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error)
 	// finish reports what the transform could not apply after every tool
 	// was seen.
 	finish() error
+}
+
+// valueTransform is a transform that rewrites a parsed tool.
+type valueTransform interface {
+	Transform
+	// apply returns the tool rewritten and how many changes it made.
+	apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error)
 }
 
 // MaxSafeInteger is Number.MAX_SAFE_INTEGER, the maximum that Lean drops.
@@ -37,74 +46,6 @@ type lean struct{}
 func (lean) Name() string  { return "lean" }
 func (lean) finish() error { return nil }
 
-func (lean) apply(tool jsonjs.Value, _ string) (jsonjs.Value, int, error) {
-	total := 0
-	for _, key := range []string{"inputSchema", "outputSchema"} {
-		s, ok := tool.Get(key)
-		if !ok {
-			continue
-		}
-		ns, n := leanValue(s)
-		if n > 0 {
-			tool = setMember(tool, key, ns)
-			total += n
-		}
-	}
-	return tool, total, nil
-}
-
-// leanValue removes $schema and safe-integer maximums from v at any depth.
-func leanValue(v jsonjs.Value) (jsonjs.Value, int) {
-	switch v.Kind() {
-	case jsonjs.Object:
-		ms := v.Members()
-		var out []jsonjs.Member
-		total := 0
-		for i, m := range ms {
-			drop := m.Key == "$schema" ||
-				(m.Key == "maximum" && m.Value.Kind() == jsonjs.Number && m.Value.Num() == MaxSafeInteger)
-			var nv jsonjs.Value
-			n := 0
-			if !drop {
-				nv, n = leanValue(m.Value)
-			}
-			if (drop || n > 0) && out == nil {
-				out = append(make([]jsonjs.Member, 0, len(ms)), ms[:i]...)
-			}
-			switch {
-			case drop:
-				total++
-			case out != nil:
-				out = append(out, jsonjs.Member{Key: m.Key, Value: nv})
-				total += n
-			}
-		}
-		if out == nil {
-			return v, 0
-		}
-		return jsonjs.ObjectValue(out), total
-	case jsonjs.Array:
-		es := v.Elems()
-		var out []jsonjs.Value
-		total := 0
-		for i, e := range es {
-			ne, n := leanValue(e)
-			if n > 0 && out == nil {
-				out = append(make([]jsonjs.Value, 0, len(es)), es[:i]...)
-			}
-			if out != nil {
-				out = append(out, ne)
-			}
-			total += n
-		}
-		if out == nil {
-			return v, 0
-		}
-		return jsonjs.ArrayValue(out), total
-	}
-	return v, 0
-}
-
 // DropEmptyOutputSchemas returns the transform that removes each tool's
 // outputSchema when it declares no property: it has no "properties", or
 // "properties" is not an object with at least one member.
@@ -115,22 +56,12 @@ type dropEmpty struct{}
 func (dropEmpty) Name() string  { return "drop_empty_output_schemas" }
 func (dropEmpty) finish() error { return nil }
 
-func (dropEmpty) apply(tool jsonjs.Value, _ string) (jsonjs.Value, int, error) {
-	s, ok := tool.Get("outputSchema")
-	if !ok || s.Kind() != jsonjs.Object {
-		return tool, 0, nil
-	}
-	if p, ok := s.Get("properties"); ok && p.Kind() == jsonjs.Object && len(p.Members()) > 0 {
-		return tool, 0, nil
-	}
-	return deleteMember(tool, "outputSchema"), 1, nil
-}
-
 // Words is a set of new texts: tool descriptions and field descriptions.
 type Words struct {
 	path  string
 	desc  map[string]string      // tool -> new description
 	paths map[string][]wordsPath // tool -> new texts inside inputSchema
+	trees map[string]*ptrTree    // tool -> its paths as a tree
 	keys  map[string]string      // tool -> the first key naming it
 	order []string               // tools in the file's order
 	used  map[string]bool        // tools seen by the transform
@@ -165,7 +96,7 @@ func ParseWords(path string, data []byte) (*Words, error) {
 	if v.Kind() != jsonjs.Object {
 		return nil, inputErr(path, `is %s: a words file is a JSON object from "TOOL" or "TOOL:/json/pointer" to the new text`, article(v.Kind()))
 	}
-	w := &Words{path: path, desc: map[string]string{}, paths: map[string][]wordsPath{}, keys: map[string]string{}, used: map[string]bool{}}
+	w := &Words{path: path, desc: map[string]string{}, paths: map[string][]wordsPath{}, trees: map[string]*ptrTree{}, keys: map[string]string{}, used: map[string]bool{}}
 	for _, m := range v.Members() {
 		if m.Value.Kind() != jsonjs.String {
 			return nil, inputErr(path, "%q is %s, not the new text", m.Key, article(m.Value.Kind()))
@@ -188,7 +119,76 @@ func ParseWords(path string, data []byte) (*Words, error) {
 		}
 		w.paths[tool] = append(w.paths[tool], wordsPath{key: m.Key, pointer: toks, text: m.Value.Str()})
 	}
+	for tool, ps := range w.paths {
+		w.trees[tool] = newPtrTree(ps)
+	}
 	return w, nil
+}
+
+// ptrTree is a tool's word paths as a tree, for the walk to follow: a
+// node for each member or element a path leads through or ends at, under
+// a root that is the inputSchema.
+type ptrTree struct {
+	root  ptrNode
+	nodes int // the nodes under the root, numbered from 0
+	// cut holds, for each path, the length of the shortest path before it
+	// that leads to a value it goes through (a text by the time it is
+	// applied, so that it fails there), or -1 when there is none
+	cut []int
+}
+
+// ptrNode is a member or element the paths lead to.
+type ptrNode struct {
+	tok  string
+	id   int
+	kids []*ptrNode
+	last int // the last path that ends here, whose text the value becomes; -1 when none
+}
+
+func newPtrTree(ps []wordsPath) *ptrTree {
+	t := &ptrTree{root: ptrNode{last: -1}, cut: make([]int, len(ps))}
+	for j, p := range ps {
+		n := &t.root
+		for _, tok := range p.pointer {
+			k := n.kid(tok)
+			if k == nil {
+				k = &ptrNode{tok: tok, id: t.nodes, last: -1}
+				t.nodes++
+				n.kids = append(n.kids, k)
+			}
+			n = k
+		}
+		n.last = j
+		t.cut[j] = -1
+		for _, q := range ps[:j] {
+			if len(q.pointer) < len(p.pointer) && slices.Equal(q.pointer, p.pointer[:len(q.pointer)]) &&
+				(t.cut[j] < 0 || len(q.pointer) < t.cut[j]) {
+				t.cut[j] = len(q.pointer)
+			}
+		}
+	}
+	return t
+}
+
+// kid returns the node of the member or element tok names, or nil.
+func (n *ptrNode) kid(tok string) *ptrNode {
+	for _, k := range n.kids {
+		if k.tok == tok {
+			return k
+		}
+	}
+	return nil
+}
+
+// member returns the node of the member whose key is the raw key text
+// (escapes left in), or nil.
+func (n *ptrNode) member(key []byte) *ptrNode {
+	for _, k := range n.kids {
+		if jsonjs.KeyIs(key, k.tok) {
+			return k
+		}
+	}
+	return nil
 }
 
 // Transform returns the words as a transform. Each use starts afresh.
@@ -200,34 +200,6 @@ func (w *Words) Transform() Transform {
 
 // Name returns "words".
 func (w *Words) Name() string { return "words" }
-
-func (w *Words) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	if _, ok := w.keys[name]; !ok {
-		return tool, 0, nil
-	}
-	w.used[name] = true
-	n := 0
-	if d, ok := w.desc[name]; ok {
-		tool = setMember(tool, "description", jsonjs.StringValue(d))
-		n++
-	}
-	if ps := w.paths[name]; len(ps) > 0 {
-		s, ok := tool.Get("inputSchema")
-		if !ok {
-			return tool, 0, inputErr(w.path, "%q: tool %s has no inputSchema", ps[0].key, name)
-		}
-		for _, p := range ps {
-			ns, err := setPointer(s, p.pointer, jsonjs.StringValue(p.text))
-			if err != "" {
-				return tool, 0, inputErr(w.path, "%q: tool %s's inputSchema has no %s", p.key, name, err)
-			}
-			s = ns
-			n++
-		}
-		tool = setMember(tool, "inputSchema", s)
-	}
-	return tool, n, nil
-}
 
 func (w *Words) finish() error {
 	var missing []string
@@ -241,46 +213,6 @@ func (w *Words) finish() error {
 	}
 	sort.Strings(missing)
 	return inputErr(w.path, "%s %s no tool of the capture", strings.Join(missing, ", "), plural(len(missing), "names", "name"))
-}
-
-// setPointer returns v with the value at pointer replaced by nv. The value
-// must exist; when it does not, the pointer prefix that is missing is
-// returned as a string.
-func setPointer(v jsonjs.Value, pointer []string, nv jsonjs.Value) (jsonjs.Value, string) {
-	return setAt(v, pointer, 0, nv)
-}
-
-func setAt(v jsonjs.Value, ptr []string, i int, nv jsonjs.Value) (jsonjs.Value, string) {
-	if i == len(ptr) {
-		return nv, ""
-	}
-	missing := func() string { return "/" + escapePointer(ptr[:i+1]) }
-	switch v.Kind() {
-	case jsonjs.Object:
-		c, ok := v.Get(ptr[i])
-		if !ok {
-			return v, missing()
-		}
-		nc, err := setAt(c, ptr, i+1, nv)
-		if err != "" {
-			return v, err
-		}
-		return setMember(v, ptr[i], nc), ""
-	case jsonjs.Array:
-		k, err := strconv.Atoi(ptr[i])
-		es := v.Elems()
-		if err != nil || k < 0 || k >= len(es) || strconv.Itoa(k) != ptr[i] {
-			return v, missing()
-		}
-		nc, e := setAt(es[k], ptr, i+1, nv)
-		if e != "" {
-			return v, e
-		}
-		out := append([]jsonjs.Value(nil), es...)
-		out[k] = nc
-		return jsonjs.ArrayValue(out), ""
-	}
-	return v, missing()
 }
 
 func escapePointer(toks []string) string {

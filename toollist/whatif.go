@@ -17,9 +17,8 @@ import (
 // the package doc), tool by tool as they are done; on an error, what was
 // written is incomplete and must be thrown away.
 //
-// Each tool is transformed once, by the one path (see runner.tool): the
-// walk over its validated text when it can follow the transforms, the
-// tool's parsed value otherwise. Without w, the tools the validating pass
+// Each tool is transformed once, stage by stage (see runner.tool). Without
+// w, the tools the validating pass
 // p (nil for none) handed over were transformed by its workers while they
 // measured them, and only the rest are transformed here; with w, the
 // tools are transformed on several goroutines, a run at a time, a few
@@ -30,7 +29,7 @@ func whatIf(c *Capture, p *pass, ts []Transform, w io.Writer) (_ []Saving, err e
 	for k, t := range ts {
 		savings[k] = Saving{Name: t.Name(), Tools: []string{}}
 	}
-	pl := newPlan(ts)
+	pl := stagesOf(ts)
 	if w != nil {
 		err = whatIfWrite(c, ts, pl, savings, w)
 	} else {
@@ -107,7 +106,7 @@ func (r *runner) run(start int, tools [][]byte, figs []ToolFigures, scans []scan
 			cur.savings[k].Tools = make([]string, 0, len(tools))
 		}
 	}
-	leanOnly := figs != nil && !write && r.p != nil && r.p.leanOnly()
+	leanOnly := figs != nil && !write && len(r.stages) == 1 && r.stages[0].p != nil && r.stages[0].p.leanOnly()
 	for j, t := range tools {
 		i := start + j
 		mark := len(out)
@@ -170,7 +169,7 @@ func (r *runner) changed() bool {
 // whatIfWalked adds up what the validating pass's workers found of the
 // tools they measured, and transforms the rest in the capture's order:
 // the tools no batch held, and those whose transforms failed on a worker.
-func (c *Capture) whatIfWalked(ps *pass, ts []Transform, p *plan, savings []Saving) error {
+func (c *Capture) whatIfWalked(ps *pass, ts []Transform, p []stage, savings []Saving) error {
 	var bs []walkedBatch
 	if ps != nil && ps.walked != nil {
 		if ps.pre != nil { // not measured yet
@@ -236,20 +235,24 @@ func (c *Capture) whatIfWalked(ps *pass, ts []Transform, p *plan, savings []Savi
 type runner struct {
 	c      *Capture // nil on a worker
 	ts     []Transform
-	p      *plan
+	stages []stage
 	tw     toolWalk
 	res    toolResult
 	worker bool
+	// the texts between stages, and the tool as JSON.stringify writes it
+	// when the walk cannot follow its text
+	texts [2][]byte
+	norm  []byte
 }
 
-func newRunner(c *Capture, ts []Transform, p *plan) *runner {
+func newRunner(c *Capture, ts []Transform, stages []stage) *runner {
 	n := len(ts)
-	return &runner{c: c, ts: ts, p: p, tw: toolWalk{p: p},
+	return &runner{c: c, ts: ts, stages: stages,
 		res: toolResult{L: make([]int, n+1), M: make([]int, n+1), changes: make([]int, n+1)}}
 }
 
 // newWorker returns a runner for a goroutine of its own.
-func newWorker(ts []Transform, p *plan) *runner {
+func newWorker(ts []Transform, p []stage) *runner {
 	own := make([]Transform, len(ts))
 	for k, t := range ts {
 		own[k] = t
@@ -321,17 +324,109 @@ func markUsed(ts []Transform, names []string) {
 	}
 }
 
-// tool transforms one tool, whose validated text is b, into r.res: by the
-// walk over its text when the walk can follow the transforms, else as a
-// parsed value. It reports whether the walk did it; an error is the
-// parsed path's (a worker's is only a sign to leave the tool to the
-// runner of the capture's order, which reports it).
+// tool transforms one tool, whose validated text is b, into r.res, a
+// stage at a time: a run of the transforms the walk follows walks the
+// text, and a run of the others rewrites the parsed tool; the text each
+// stage writes, as JSON.stringify would, is the next one's. A text the
+// walk cannot follow (objects whose keys JavaScript orders otherwise or
+// repeats) is first written as JSON.stringify would. It reports whether
+// the first stage walked b as it is, which then gives the tool's figures.
+// An error is a worker's sign to leave the tool to the runner of the
+// capture's order, which reports it.
 func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
-	if r.p != nil && r.tw.tool(b, i, write, &r.res) {
-		return true, nil
+	res := &r.res
+	res.name, res.nameTok, res.descTok, res.fieldDesc, res.hasSchema = "", nil, nil, 0, false
+	res.changes[0] = 0
+	out, text := res.out, b
+	if len(r.stages) > 1 {
+		defer func() {
+			if err != nil {
+				res.out = out // not a text between stages
+			}
+		}()
 	}
-	clear(r.res.changes)
-	return false, r.value(b, i, write)
+	for k, st := range r.stages {
+		last := k == len(r.stages)-1
+		if last {
+			res.out = out
+		} else {
+			res.out = r.texts[k%2][:0]
+		}
+		emit := write || !last
+		if st.p != nil {
+			mark := len(res.out)
+			r.tw.p, r.tw.normal = st.p, k > 0
+			var followed bool
+			followed, err = r.tw.tool(text, i, emit, res, st.from)
+			walked = k == 0 && followed
+			if !followed {
+				var tool jsonjs.Value
+				if tool, err = r.parse(text, i); err != nil {
+					return false, err
+				}
+				r.norm = jsonjs.AppendStringify(r.norm[:0], tool)
+				text, res.out, r.tw.normal = r.norm, res.out[:mark], true
+				_, err = r.tw.tool(text, i, emit, res, st.from)
+			}
+			if err != nil {
+				return false, err
+			}
+		} else {
+			tool, err := r.parse(text, i)
+			if err != nil {
+				return false, err
+			}
+			if k == 0 {
+				res.name, _ = toolLabel(tool, i)
+				res.L[0], res.M[0] = toolLens(tool)
+			}
+			if tool, err = r.apply(tool, i, st); err != nil {
+				return false, err
+			}
+			if emit {
+				res.out = jsonjs.AppendStringify(res.out, tool)
+			}
+		}
+		if !last {
+			r.texts[k%2], text = res.out, res.out
+		}
+	}
+	return walked, nil
+}
+
+// parse parses the i-th tool's text b.
+func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
+	tool, err := jsonjs.Parse(b)
+	if err != nil && r.c != nil {
+		err = inputErr(r.c.Path, "%s[%d]: %v", r.c.toolsAt(), i, err)
+	}
+	return tool, err
+}
+
+// apply applies the transforms of a stage of parsed tools to the i-th
+// tool, recording each one's lengths and changes in r.res.
+func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error) {
+	res := &r.res
+	name, _ := toolLabel(tool, i)
+	var seen refsSeen
+	for k := st.from; k < st.from+st.n; k++ {
+		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name, &seen)
+		if err != nil {
+			return tool, err
+		}
+		res.changes[k+1] = n
+		switch {
+		case n > 0 && shrunk >= 0:
+			tool = nt
+			res.L[k+1], res.M[k+1] = res.L[k]-shrunk, res.M[k]-shrunk
+		case n > 0:
+			tool = nt
+			res.L[k+1], res.M[k+1] = toolLens(tool)
+		default:
+			res.L[k+1], res.M[k+1] = res.L[k], res.M[k]
+		}
+	}
+	return tool, nil
 }
 
 // one transforms the i-th tool of the capture, in its order.
@@ -409,7 +504,7 @@ func (r *runner) runWritten(c *Capture, b *written) {
 // on several goroutines, each a run of tools at a time, a few runs ahead
 // of the writer, which takes the runs in order (and transforms the tools
 // a worker left to it).
-func whatIfWrite(c *Capture, ts []Transform, p *plan, savings []Saving, w io.Writer) error {
+func whatIfWrite(c *Capture, ts []Transform, p []stage, savings []Saving, w io.Writer) error {
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	const run = 64
 	runs := make(chan *written, 2*workers) // in the capture's order
@@ -557,38 +652,6 @@ type toolResult struct {
 	out       []byte
 }
 
-// value transforms a tool, whose validated text is b, as a parsed value.
-func (r *runner) value(b []byte, i int, write bool) error {
-	res := &r.res
-	tool, err := jsonjs.Parse(b)
-	if err != nil {
-		if r.c == nil {
-			return err
-		}
-		return inputErr(r.c.Path, "%s[%d]: %v", r.c.toolsAt(), i, err)
-	}
-	name, _ := toolLabel(tool, i)
-	res.name, res.nameTok, res.descTok = name, nil, nil
-	res.L[0], res.M[0] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
-	for k, t := range r.ts {
-		nt, n, err := t.apply(tool, name)
-		if err != nil {
-			return err
-		}
-		res.changes[k+1] = n
-		if n > 0 {
-			tool = nt
-			res.L[k+1], res.M[k+1] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
-		} else {
-			res.L[k+1], res.M[k+1] = res.L[k], res.M[k]
-		}
-	}
-	if write {
-		res.out = jsonjs.AppendStringify(res.out, tool)
-	}
-	return nil
-}
-
 // emitter writes the transformed capture in large pieces.
 type emitter struct {
 	w   io.Writer
@@ -693,7 +756,44 @@ const maxSteps = 3
 // transform.
 type lens [maxSteps + 1]int
 
-// plan is what the walk needs to know of the transforms.
+// stage is a run of the transforms, from the from-th: n that the walk
+// follows (p), or n that rewrite the parsed tool (p is nil).
+type stage struct {
+	from, n int
+	p       *plan
+}
+
+// stagesOf splits the transforms ts into stages: runs of those the walk
+// follows, at most maxSteps and one Words a run, and runs of the others.
+// With no transforms, one stage walks the tools through none, to write
+// them.
+func stagesOf(ts []Transform) []stage {
+	out := []stage{{p: &plan{}}}
+	for k, t := range ts {
+		walks := false
+		switch t.(type) {
+		case lean, dropEmpty, *Words:
+			walks = true
+		}
+		s := &out[len(out)-1]
+		if k > 0 && (s.p != nil) == walks && (!walks || s.p.add(t, k-s.from+1)) {
+			s.n++
+			continue
+		}
+		if k > 0 {
+			out = append(out, stage{from: k})
+			s = &out[len(out)-1]
+		}
+		s.n, s.p = 1, nil
+		if walks {
+			s.p = &plan{}
+			s.p.add(t, 1)
+		}
+	}
+	return out
+}
+
+// plan is what the walk needs to know of the transforms of a stage.
 type plan struct {
 	n         int
 	firstLean int // the first lean stage, 0 when none
@@ -702,51 +802,51 @@ type plan struct {
 	wordsAt   int // the words transform's stage, 0 when none
 }
 
+// add adds the transform t, to be applied at the given step, and reports
+// whether the walk can follow it with those before.
+func (p *plan) add(t Transform, step int) bool {
+	if step > maxSteps {
+		return false
+	}
+	switch t := t.(type) {
+	case lean:
+		if p.firstLean == 0 {
+			p.firstLean = step
+		}
+	case dropEmpty:
+		p.drops = append(p.drops, step)
+	case *Words:
+		if p.words != nil {
+			return false
+		}
+		p.words, p.wordsAt = t, step
+	}
+	p.n = step
+	return true
+}
+
 // leanOnly reports whether the one transform is Lean, which scanToolLean
 // applies while it measures.
 func (p *plan) leanOnly() bool {
 	return p.n == 1 && p.firstLean == 1 && len(p.drops) == 0 && p.words == nil
 }
 
-// newPlan returns the walk's plan for ts, or nil when the tools must be
-// transformed as values.
-func newPlan(ts []Transform) *plan {
-	if len(ts) > maxSteps {
-		return nil
-	}
-	p := &plan{n: len(ts)}
-	for k, t := range ts {
-		stage := k + 1
-		switch t := t.(type) {
-		case lean:
-			if p.firstLean == 0 {
-				p.firstLean = stage
-			}
-		case dropEmpty:
-			p.drops = append(p.drops, stage)
-		case *Words:
-			if p.words != nil {
-				return nil
-			}
-			p.words, p.wordsAt = t, stage
-		default:
-			return nil
-		}
-	}
-	return p
-}
-
 // toolWalk walks one tool's text (see whatIf).
 type toolWalk struct {
-	p       *plan
+	p *plan
+	// normal: the text is as JSON.stringify writes it (keys in
+	// JavaScript's order, none repeated), so that any key is followed
+	normal  bool
 	b       []byte
 	out     []byte
-	slow    bool // met what the walk leaves to the parsed path
+	slow    bool // met keys JavaScript orders otherwise or repeats
 	changes lens
-	// the words for this tool: its texts inside inputSchema, and which
-	// were put in place
-	ptrs []wordsPath
-	hit  []bool
+	// the words for this tool: its texts inside inputSchema, as a tree,
+	// and the nodes of the tree the walk found, in place at the words'
+	// step
+	ptrs    []wordsPath
+	tree    *ptrTree
+	reached []bool
 	// the alive members of outputSchema.properties at each stage, when it
 	// is an object
 	props    lens
@@ -759,24 +859,27 @@ type toolWalk struct {
 	fieldDesc int64
 }
 
-// tool walks the i-th tool, whose text is b, into res; it reports false
-// when the tool must be transformed as a value.
-func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
+// tool walks the i-th tool, whose text is b, into res, its stages from
+// the at-th (the tool as given when at is 0, which alone sets the tool's
+// name, description and figures in res). It reports false, with nothing
+// in res, when the text has keys JavaScript orders otherwise or repeats
+// and is not normal; an error is the words'.
+func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (bool, error) {
 	p := t.p
 	n := p.n
 	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, lens{}
-	t.ptrs, t.hit = nil, t.hit[:0]
+	t.ptrs, t.tree = nil, nil
 	t.inSchema, t.fieldDesc = false, 0
-	res.name, res.nameTok, res.descTok, res.fieldDesc, res.hasSchema = "", nil, nil, 0, false
+	first := at == 0
 
-	var desc string
+	var desc, name string
 	descWords := false
 	w := p.words
 	hasWords := false
 	if w != nil {
 		// The name first: the words to apply depend on it. When it is
 		// the first member, it is the one JavaScript keeps (a repeated key
-		// leaves the tool to the parsed path); a name without escapes is
+		// is written as JSON.stringify would first); a name without escapes is
 		// looked up as it is written.
 		nv, ok := firstMember(b, "name")
 		if !ok {
@@ -786,28 +889,28 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 		switch {
 		case ok && nv[0] == '"' && bytes.IndexByte(nv, '\\') < 0:
 			if _, has := w.keys[string(nv[1:len(nv)-1])]; has {
-				res.name = string(nv[1 : len(nv)-1])
+				name = string(nv[1 : len(nv)-1])
 			}
 		case ok && nv[0] == '"':
-			res.name = jsonjs.StringValid(nv)
+			name = jsonjs.StringValid(nv)
 		default:
-			res.name = "tools[" + strconv.Itoa(i) + "]"
+			name = "tools[" + strconv.Itoa(i) + "]"
 		}
-		if _, ok := w.keys[res.name]; ok && res.name != "" {
+		if _, ok := w.keys[name]; ok && name != "" {
 			hasWords = true
-			desc, descWords = w.desc[res.name]
-			t.ptrs = w.paths[res.name]
-			if overlapping(t.ptrs) || len(t.ptrs) > 32 {
-				return false
-			}
-			for range t.ptrs {
-				t.hit = append(t.hit, false)
+			desc, descWords = w.desc[name]
+			t.ptrs, t.tree = w.paths[name], w.trees[name]
+			if t.tree != nil {
+				t.reached = append(t.reached[:0], make([]bool, t.tree.nodes)...)
 			}
 			if descWords {
 				t.changes[p.wordsAt]++
 			}
 			t.changes[p.wordsAt] += len(t.ptrs)
 		}
+	}
+	if first {
+		res.name = name
 	}
 
 	var L, M, count lens
@@ -834,8 +937,8 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 		}
 		ke := jsonjs.StringEnd(b, j)
 		key := b[j+1 : ke-1]
-		if !jsonjs.PlainKey(key) {
-			return false
+		if !t.normal && !jsonjs.PlainKey(key) {
+			return false, nil
 		}
 		keys = append(keys, key)
 		vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
@@ -855,7 +958,9 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			hasDesc = true
 			var ln int
 			e, ln, _ = jsonjs.MeasureValid(b, vi, "")
-			res.descTok = b[vi:e]
+			if first {
+				res.descTok = b[vi:e]
+			}
 			if descWords {
 				for s := 0; s <= n; s++ {
 					if s < p.wordsAt {
@@ -876,20 +981,20 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			descLen = vl
 		case "inputSchema":
 			hasSchema = true
-			var cand uint32
-			for k := range t.ptrs {
-				cand |= 1 << k
+			var root *ptrNode
+			if t.tree != nil {
+				root = &t.tree.root
 			}
 			switch {
-			case p.firstLean == 0 && cand == 0 && !write:
+			case p.firstLean == 0 && root == nil && !write:
 				var ln int
 				e, ln, t.fieldDesc = jsonjs.MeasureValid(b, vi, "description")
 				vl = same(ln, n)
-			case p.firstLean == 0 && cand == 0:
+			case p.firstLean == 0 && root == nil:
 				e, vl = t.plain(vi, write, n)
 			default:
 				t.inSchema = true
-				e, vl = t.value(vi, n+1, write, cand, 0, false)
+				e, vl = t.value(vi, n+1, write, root, false)
 				t.inSchema = false
 			}
 			schemaLen = vl
@@ -900,10 +1005,10 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			}
 			before := t.changes
 			if b[vi] != '{' {
-				e, vl = t.value(vi, n+1, write, 0, 0, false)
+				e, vl = t.value(vi, n+1, write, nil, false)
 				break
 			}
-			e, vl, _ = t.object(vi, n+1, write, 0, 0, true)
+			e, vl, _ = t.object(vi, n+1, write, nil, true)
 			for _, k := range p.drops {
 				if !t.propsObj || t.props[k-1] == 0 {
 					death = k
@@ -917,12 +1022,14 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			hasName = true
 			e, vl = t.plain(vi, write, n)
 			nameLen = vl
-			res.nameTok = b[vi:e]
+			if first {
+				res.nameTok = b[vi:e]
+			}
 		default:
 			e, vl = t.plain(vi, write, n)
 		}
 		if t.slow {
-			return false
+			return false, nil
 		}
 		if death <= n {
 			t.out = t.out[:mark]
@@ -935,8 +1042,8 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 		}
 		j = e
 	}
-	if jsonjs.HasDuplicate(keys) {
-		return false
+	if !t.normal && jsonjs.HasDuplicate(keys) {
+		return false, nil
 	}
 	if descWords && !hasDesc {
 		// The new description goes last, as JavaScript adds it.
@@ -952,13 +1059,8 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 			t.out = jsonjs.AppendQuote(append(t.out, `"description":`...), desc)
 		}
 	}
-	if len(t.ptrs) > 0 && !hasSchema {
-		return false // the parsed path says what is missing
-	}
-	for _, h := range t.hit {
-		if !h {
-			return false
-		}
+	if err := t.wordsErr(name, hasSchema); err != nil {
+		return true, err
 	}
 	if write {
 		t.out = append(t.out, '}')
@@ -989,14 +1091,47 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult) bool {
 		M[s] = m
 	}
 	if hasWords {
-		t.used = append(t.used, res.name)
+		t.used = append(t.used, name)
 	}
-	copy(res.L, L[:n+1])
-	copy(res.M, M[:n+1])
-	copy(res.changes, t.changes[:n+1])
+	copy(res.L[at:], L[:n+1])
+	copy(res.M[at:], M[:n+1])
+	copy(res.changes[at+1:], t.changes[1:n+1])
 	res.out = t.out
-	res.fieldDesc, res.hasSchema = t.fieldDesc, hasSchema
-	return true
+	if first {
+		res.fieldDesc, res.hasSchema = t.fieldDesc, hasSchema
+	}
+	return true, nil
+}
+
+// wordsErr returns the error applying the tool's word paths in their
+// order gives, as the walk found them (nil when they all apply): the
+// first path whose value is missing when it is applied, because the
+// tool has no inputSchema, the walk did not find it in place, or a path
+// before it made a text of a value on its way.
+func (t *toolWalk) wordsErr(name string, hasSchema bool) error {
+	if len(t.ptrs) == 0 {
+		return nil
+	}
+	w := t.p.words
+	if !hasSchema {
+		return inputErr(w.path, "%q: tool %s has no inputSchema", t.ptrs[0].key, name)
+	}
+	for j, p := range t.ptrs {
+		d := t.tree.cut[j]
+		if d < 0 {
+			n := &t.tree.root
+			for d = 0; d < len(p.pointer); d++ {
+				if n = n.kid(p.pointer[d]); !t.reached[n.id] {
+					break
+				}
+			}
+			if d == len(p.pointer) {
+				continue
+			}
+		}
+		return inputErr(w.path, "%q: tool %s's inputSchema has no /%s", p.key, name, escapePointer(p.pointer[:d+1]))
+	}
+	return nil
 }
 
 // firstMember returns the value of the object text b's first member when
@@ -1036,20 +1171,16 @@ func (t *toolWalk) plain(i int, write bool, n int) (int, lens) {
 
 // value walks a value inside a schema. until is the first stage at which
 // the value no longer exists (n+1 when it lasts); write says whether the
-// final text is written; cand holds the word paths whose first depth
-// tokens lead here.
-func (t *toolWalk) value(i, until int, write bool, cand uint32, depth int, props bool) (int, lens) {
+// final text is written; node, when not nil, is the value's node of the
+// tree of word paths.
+func (t *toolWalk) value(i, until int, write bool, node *ptrNode, props bool) (int, lens) {
 	b := t.b
 	switch b[i] {
 	case '{':
-		e, l, _ := t.object(i, until, write, cand, depth, props)
+		e, l, _ := t.object(i, until, write, node, props)
 		return e, l
 	case '[':
-		return t.array(i, until, write, cand, depth)
-	}
-	if cand != 0 {
-		t.slow = true // a path goes on through a string or a number
-		return i, lens{}
+		return t.array(i, until, write, node)
 	}
 	n := t.p.n
 	if write {
@@ -1062,38 +1193,29 @@ func (t *toolWalk) value(i, until int, write bool, cand uint32, depth int, props
 	return e, same(ln, n)
 }
 
-// target finds, among the word paths in cand, the one that ends at the
-// member or element tok names (-1 when none) and those that go on through
-// it.
-func (t *toolWalk) target(cand uint32, depth int, tok string) (int, uint32) {
-	at, sub := -1, uint32(0)
-	for j := range t.ptrs {
-		if cand&(1<<j) == 0 || t.ptrs[j].pointer[depth] != tok {
-			continue
-		}
-		if len(t.ptrs[j].pointer) == depth+1 {
-			at = j
-		} else {
-			sub |= 1 << j
-		}
+// found records that the walk met the member or element of the word
+// paths' node k, which exists until the stage given, and returns the
+// stage from which it is a path's new text (n+1 when none).
+func (t *toolWalk) found(k *ptrNode, exists int) int {
+	if exists >= t.p.wordsAt {
+		t.reached[k.id] = true
 	}
-	return at, sub
+	if k.last < 0 {
+		return t.p.n + 1
+	}
+	return t.p.wordsAt
 }
 
-// replaced applies the word path j found at a member or element that
-// exists until the stage given: it returns the stage from which the value
-// is the new text, or flags the tool slow when the value is gone by then.
-func (t *toolWalk) replaced(j, exists int) int {
-	r := t.p.wordsAt
-	if exists <= r-1 {
-		t.slow = true
-		return r
+// below returns the node to follow into the value of the node k (nil when
+// no path goes on past it).
+func below(k *ptrNode) *ptrNode {
+	if k == nil || len(k.kids) == 0 {
+		return nil
 	}
-	t.hit[j] = true
-	return r
+	return k
 }
 
-func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, props bool) (int, lens, lens) {
+func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (int, lens, lens) {
 	b := t.b
 	p := t.p
 	n := p.n
@@ -1117,7 +1239,7 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 	for {
 		ke := jsonjs.StringEnd(b, i)
 		key := b[i+1 : ke-1]
-		if !jsonjs.PlainKey(key) {
+		if !t.normal && !jsonjs.PlainKey(key) {
 			t.slow = true
 			return i, l, count
 		}
@@ -1125,24 +1247,24 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 		kl := ke - i
 		vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
 		death, r := n+1, n+1
-		at, sub := -1, uint32(0)
-		if cand != 0 {
-			at, sub = t.target(cand, depth, string(key))
+		var k *ptrNode
+		if node != nil {
+			k = node.member(key)
 		}
 		if p.firstLean > 0 {
 			switch string(key) {
 			case "$schema":
 				death = p.firstLean
 			case "maximum":
-				if at < 0 || p.firstLean <= p.wordsAt {
+				if k == nil || k.last < 0 || p.firstLean <= p.wordsAt {
 					if isMaxSafe(b, vi) {
 						death = p.firstLean
 					}
 				}
 			}
 		}
-		if at >= 0 {
-			r = t.replaced(at, min(until, death))
+		if k != nil {
+			r = t.found(k, min(until, death))
 		}
 		keep := write && death > n
 		if keep {
@@ -1157,10 +1279,10 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 		var cl lens
 		if props && string(key) == "properties" && b[vi] == '{' {
 			var pc lens
-			e, cl, pc = t.object(vi, childUntil, keep && r > n, sub, depth+1, false)
+			e, cl, pc = t.object(vi, childUntil, keep && r > n, below(k), false)
 			t.props, t.propsObj = pc, true
 		} else {
-			e, cl = t.value(vi, childUntil, keep && r > n, sub, depth+1, false)
+			e, cl = t.value(vi, childUntil, keep && r > n, below(k), false)
 		}
 		if t.slow {
 			return i, l, count
@@ -1170,10 +1292,10 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 			t.fieldDesc += int64(sb)
 		}
 		var text int
-		if at >= 0 {
-			text = quoteLen(t.ptrs[at].text)
-			if keep && r <= n {
-				t.out = jsonjs.AppendQuote(t.out, t.ptrs[at].text)
+		if r <= n {
+			text = quoteLen(t.ptrs[k.last].text)
+			if keep {
+				t.out = jsonjs.AppendQuote(t.out, t.ptrs[k.last].text)
 			}
 		}
 		for s := 0; s < death && s <= n; s++ {
@@ -1194,7 +1316,7 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 		}
 		i = jsonjs.SkipSpace(b, i+1)
 	}
-	if jsonjs.HasDuplicate(keys) {
+	if !t.normal && jsonjs.HasDuplicate(keys) {
 		t.slow = true
 		return i, l, count
 	}
@@ -1209,7 +1331,7 @@ func (t *toolWalk) object(i, until int, write bool, cand uint32, depth int, prop
 	return i, l, count
 }
 
-func (t *toolWalk) array(i, until int, write bool, cand uint32, depth int) (int, lens) {
+func (t *toolWalk) array(i, until int, write bool, node *ptrNode) (int, lens) {
 	b := t.b
 	n := t.p.n
 	var l lens
@@ -1236,22 +1358,21 @@ func (t *toolWalk) array(i, until int, write bool, cand uint32, depth int) (int,
 			}
 		}
 		r := n + 1
-		at, sub := -1, uint32(0)
-		if cand != 0 {
-			at, sub = t.target(cand, depth, strconv.Itoa(idx))
-			if at >= 0 {
-				r = t.replaced(at, until)
+		var k *ptrNode
+		if node != nil {
+			if k = node.kid(strconv.Itoa(idx)); k != nil {
+				r = t.found(k, until)
 			}
 		}
-		e, cl := t.value(i, min(until, r), write && r > n, sub, depth+1, false)
+		e, cl := t.value(i, min(until, r), write && r > n, below(k), false)
 		if t.slow {
 			return i, l
 		}
 		var text int
-		if at >= 0 {
-			text = quoteLen(t.ptrs[at].text)
-			if write && r <= n {
-				t.out = jsonjs.AppendQuote(t.out, t.ptrs[at].text)
+		if r <= n {
+			text = quoteLen(t.ptrs[k.last].text)
+			if write {
+				t.out = jsonjs.AppendQuote(t.out, t.ptrs[k.last].text)
 			}
 		}
 		for s := 0; s <= n; s++ {
@@ -1286,28 +1407,6 @@ func isMaxSafe(b []byte, i int) bool {
 	}
 	f, err := strconv.ParseFloat(string(b[i:e]), 64)
 	return err == nil && f == MaxSafeInteger
-}
-
-// overlapping reports whether one word path leads through another's value.
-func overlapping(ps []wordsPath) bool {
-	for i := range ps {
-		for j := range ps {
-			if i == j || len(ps[i].pointer) > len(ps[j].pointer) {
-				continue
-			}
-			prefix := true
-			for k, tok := range ps[i].pointer {
-				if ps[j].pointer[k] != tok {
-					prefix = false
-					break
-				}
-			}
-			if prefix {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // quoteLen returns the length of JSON.stringify of the string s.

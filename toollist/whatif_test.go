@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readmeter/readmeter/internal/benchcap"
 	"github.com/readmeter/readmeter/internal/nodeoracle"
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -560,7 +561,9 @@ func whatIfParsed(c *Capture, _ *pass, ts []Transform, w io.Writer) ([]Saving, e
 	for k := range savings {
 		savings[k].Tools = []string{}
 	}
-	r := newRunner(c, ts, nil)
+	// one stage of parsed tools: every transform's apply, the walk's in
+	// transform_test.go
+	r := newRunner(c, ts, []stage{{n: len(ts)}})
 	tool := func(i int) ([]byte, error) {
 		if err := r.one(i, w != nil); err != nil {
 			return nil, err
@@ -589,4 +592,202 @@ func whatIfParsed(c *Capture, _ *pass, ts []Transform, w io.Writer) ([]Saving, e
 		}
 	}
 	return savings, nil
+}
+
+// stageCombos are transform lists the walk takes in several stages: with
+// the finders, which rewrite the parsed tool, between its transforms
+// ("u" DropUnusedDefs, "h" HoistRepeated, "s" SDKKeyOrder), with more
+// transforms than the walk follows at once, or the words twice.
+var stageCombos = []string{"u", "lu", "ul", "ulw", "hlwd", "wuld", "luwh", "dwhul", "shl", "lshw", "lllldd", "wlw", "ldwldw", "uhuh"}
+
+func stageTransforms(combo string, w *Words) []Transform {
+	var ts []Transform
+	for _, c := range combo {
+		switch c {
+		case 'u':
+			ts = append(ts, DropUnusedDefs())
+		case 'h':
+			ts = append(ts, HoistRepeated())
+		case 's':
+			ts = append(ts, SDKKeyOrder())
+		default:
+			ts = append(ts, comboTransforms(string(c), w)...)
+		}
+	}
+	return ts
+}
+
+// warningLines returns the warnings the transforms gave.
+func warningLines(ts []Transform) []string {
+	var out []string
+	for _, t := range ts {
+		if w, ok := t.(Warner); ok {
+			out = append(out, w.Warnings()...)
+		}
+	}
+	return out
+}
+
+// TestStagesAgainstParsed holds the what-ifs taken in stages (the walk's
+// transforms walked, the finders applied to the parsed tool between
+// them) to every transform applied to the parsed tool in turn, on a long
+// list of tools with shared definitions, repeated subschemas and the
+// walk's traps: measuring on several goroutines, writing, and while
+// reading, with the savings, the warnings and the bytes written.
+func TestStagesAgainstParsed(t *testing.T) {
+	traps, err := readCapture("testdata/adversarial/whatif-traps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := parseCapture("d", benchcap.GenerateDefs(40, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := parseCapture("g", genCapture(40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"result":{"tools":[`)
+	for i := range 700 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		switch i % 3 {
+		case 0:
+			b.Write(defs.Tools[i%len(defs.Tools)])
+		case 1:
+			b.Write(traps.Tools[i%len(traps.Tools)])
+		default:
+			b.Write(gen.Tools[i%len(gen.Tools)])
+		}
+	}
+	b.WriteString("]}}")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "stages.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := readCapture(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	w, err := ReadWords(deriveWords(t, c, dir, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, combo := range stageCombos {
+		t.Run(combo, func(t *testing.T) {
+			if n := len(stagesOf(stageTransforms(combo, w))); n < 2 && combo != "u" && combo != "uhuh" {
+				t.Fatalf("%d stage", n)
+			}
+			outcome := func(s []Saving, err error, ts []Transform) string {
+				if err != nil {
+					return "error: " + err.Error()
+				}
+				return strings.Join(append(savingLines(s), warningLines(ts)...), "\n")
+			}
+			ts := stageTransforms(combo, w)
+			var want bytes.Buffer
+			s, err := whatIfParsed(c, nil, ts, &want)
+			wantOut := outcome(s, err, ts)
+			ts = stageTransforms(combo, w)
+			s, err = whatIf(c, nil, ts, nil)
+			if got := outcome(s, err, ts); got != wantOut {
+				t.Errorf("measured:\n%.800s\nparsed:\n%.800s", got, wantOut)
+			}
+			ts = stageTransforms(combo, w)
+			var buf bytes.Buffer
+			s, err = whatIf(c, nil, ts, &buf)
+			if got := outcome(s, err, ts); got != wantOut {
+				t.Errorf("written:\n%.800s\nparsed:\n%.800s", got, wantOut)
+			}
+			if err == nil && !bytes.Equal(buf.Bytes(), want.Bytes()) {
+				t.Errorf("writes %s", nodeoracle.Diff(buf.Bytes(), want.Bytes()))
+			}
+			ts = stageTransforms(combo, w)
+			rc, p, err := read(path, Options{Transforms: ts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			s, err = whatIf(rc, p, ts, nil)
+			if got := outcome(s, err, ts); got != wantOut {
+				t.Errorf("while reading:\n%.800s\nparsed:\n%.800s", got, wantOut)
+			}
+		})
+	}
+}
+
+// TestWordsPathsAgainstParsed holds the walk's words to the words applied
+// to the parsed tool, in their order, where the paths meet: a path
+// through another's value, the same value twice, a value Lean removes
+// before the words or after them, more paths than bits in a word, and
+// paths through keys the walk meets escaped or repeated.
+func TestWordsPathsAgainstParsed(t *testing.T) {
+	var props strings.Builder
+	many := map[string]string{}
+	for i := range 70 {
+		fmt.Fprintf(&props, `,"p%d":{"type":"string","description":"d"}`, i)
+		many[fmt.Sprintf("a:/properties/p%d/description", i)] = fmt.Sprint(i)
+	}
+	manyJSON, _ := json.Marshal(many)
+	c, err := parseCapture("x.json", []byte(`{"tools":[{"name":"a","description":"old","inputSchema":{"$schema":"s","type":"object","properties":{`+
+		`"x":{"type":"integer","maximum":9007199254740991,"description":"x"},"l":{"items":[{"description":"e"},"f"]},"q\"\\u00e9":{"description":"q"},`+
+		`"r":{"description":"r1","description":"r2"},"10":{"description":"ten"},"2":{"description":"two"}`+props.String()+`}}},`+
+		`{"name":"b","inputSchema":{"properties":{"x":1}}},{"name":"c","inputSchema":[{"a":1}]},{"name":"d","inputSchema":"s"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[bool]int{}
+	defer func() {
+		if outcomes[true] < 40 || outcomes[false] < 40 {
+			t.Errorf("%d applied and %d refused: the comparison proves little", outcomes[true], outcomes[false])
+		}
+	}()
+	for _, words := range []string{
+		`{"a:/properties/x":"X","a:/properties/x/description":"D"}`,
+		`{"a:/properties/x/description":"D","a:/properties/x":"X"}`,
+		`{"a:/properties/x/description":"D","a:/properties/x":"X","a:/properties/x/type":"T"}`,
+		`{"a:/properties/x/description":"D","a:/properties/x/description":"E"}`,
+		`{"a:/properties/x/description":"D","a:/properties/x/d~0escription":"E","a:/properties/x/d~00escription":"F"}`,
+		`{"a:/properties/x/~2":"D","a:/properties/x/~02":"E"}`,
+		`{"a:/properties/x/maximum":"M"}`,
+		`{"a:/$schema":"S","a":"new"}`,
+		`{"a:/properties/x/maximum/y":"M"}`,
+		`{"a:/properties/l/items/1":"F","a:/properties/l/items/0":"E","a:/properties/l":"L"}`,
+		`{"a:/properties/l/items/1/x":"F"}`,
+		`{"a:/properties/l/items/2":"F"}`,
+		`{"a:/properties/q\"é/description":"Q","a:/properties/r/description":"R"}`,
+		`{"a:/properties/10/description":"T","a:/properties/2":"2"}`,
+		string(manyJSON),
+		`{"b:/properties/x":"X"}`,
+		`{"b:/properties/x/y":"X"}`,
+		`{"c:/0/a":"A","c:/1":"B"}`,
+		`{"c:/0/a":"A"}`,
+		`{"d:/0":"A"}`,
+		`{"d":"D","c":"C"}`,
+	} {
+		w, err := ParseWords("w", []byte(words))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, combo := range []string{"w", "lw", "wl", "lwl", "dwl", "wdl"} {
+			var got, want bytes.Buffer
+			s, err := whatIf(c, nil, comboTransforms(combo, w), &got)
+			ps, perr := whatIfParsed(c, nil, comboTransforms(combo, w), &want)
+			outcomes[perr == nil]++
+			if fmt.Sprint(err) != fmt.Sprint(perr) {
+				t.Errorf("%s %s: error %v, parsed %v", words, combo, err, perr)
+				continue
+			}
+			if a, b := strings.Join(savingLines(s), "\n"), strings.Join(savingLines(ps), "\n"); a != b {
+				t.Errorf("%s %s:\n%s\nparsed:\n%s", words, combo, a, b)
+			}
+			if err == nil && !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s %s: writes %s", words, combo, nodeoracle.Diff(got.Bytes(), want.Bytes()))
+			}
+		}
+	}
 }
