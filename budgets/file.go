@@ -80,11 +80,8 @@ func Load(path string) (*File, error) {
 // name, data whose first non-space byte is "{" is JSON and the rest
 // TypeScript. Parse keeps data, which must not change afterwards.
 func Parse(path string, data []byte) (*File, error) {
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '<' {
-		// Neither JSON nor TypeScript starts so: a web page saved in
-		// place of the file (a login page, a repository's page of it).
-		line := 1 + bytes.Count(data[:len(data)-len(t)], []byte("\n"))
-		return nil, fmt.Errorf("%s:%d: an HTML or XML page, not a budget file: give the JSON file or the TypeScript file that declares the budgets (the raw file, not its web page)", path, line)
+	if err := infile.WebPage(path, data, "budget file", "give the JSON file or the TypeScript file that declares the budgets (the raw file, not its web page)"); err != nil {
+		return nil, err
 	}
 	f := &File{Path: path, data: data, index: map[string]int{}, hidden: map[string]int{}, serverOff: -1}
 	var err error

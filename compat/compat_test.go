@@ -170,6 +170,33 @@ func TestRules(t *testing.T) {
 	}
 }
 
+// TestRequiredWithoutSchema holds a name in "required" that has no schema
+// under "properties": the change points at the required list, with the
+// name as its value, never at a property that is not there.
+func TestRequiredWithoutSchema(t *testing.T) {
+	cases := []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"required added", in(`"properties":{"q":{}}`), in(`"properties":{"q":{}},"required":["zz"]`),
+			[]string{`breaking param-made-required t inputSchema.required  -> "zz"`}},
+		{"required dropped, not an identifier", in(`"required":["a b","q"]`), in(`"required":["q"]`),
+			[]string{`compatible param-made-optional t inputSchema.required "a b" -> `}},
+		{"in a nested object", in(`"properties":{"o":{"type":"object","properties":{}}}`), in(`"properties":{"o":{"type":"object","properties":{},"required":["zz"]}}`),
+			[]string{`breaking param-made-required t inputSchema.properties.o.required  -> "zz"`}},
+		{"of the output", out(`"required":["a"]`), out(`"required":[]`),
+			[]string{`breaking output-field-made-optional t outputSchema.required "a" -> `}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := lines(compat.Compare(tools(t, c.old), tools(t, c.new)))
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("old %s\nnew %s\n(-want +got):\n%s", c.old, c.new, diff)
+			}
+		})
+	}
+}
+
 // TestSameMeaning holds pairs that differ in text only: no change.
 func TestSameMeaning(t *testing.T) {
 	cases := []struct{ name, old, new string }{

@@ -524,7 +524,8 @@ func (s *schemas) properties(o, n jsonjs.Value, path string, done map[string]boo
 		s.compare(ov, nv, p)
 		s.requiredChange(p, or[k], nr[k])
 	}
-	// names required without a schema of their own
+	// names required without a schema of their own: no property to point
+	// at, so the change is of the required list, the name its value
 	var rest []string
 	for k := range or {
 		rest = append(rest, k)
@@ -535,9 +536,16 @@ func (s *schemas) properties(o, n jsonjs.Value, path string, done map[string]boo
 		}
 	}
 	sort.Strings(rest)
+	req := join(path, "required")
 	for _, k := range rest {
-		if !seen[k] {
-			s.requiredChange(join(base, k), or[k], nr[k])
+		if seen[k] {
+			continue
+		}
+		switch {
+		case nr[k] && !or[k]:
+			s.add(s.pick(ruleMadeRequired, ruleOutMadeRequired), req, "", quote(k))
+		case or[k] && !nr[k]:
+			s.add(s.pick(ruleMadeOptional, ruleOutMadeOptional), req, quote(k), "")
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsonjs
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -37,10 +38,66 @@ type parser struct {
 	text  []byte
 	pos   int
 	depth int
-	buf   []byte            // scratch for strings with escapes
-	keys  map[string]string // keys seen, so a repeated key is one string
-	ms    []Member          // members of the objects being read, a stack
-	es    []Value           // elements of the arrays being read, a stack
+	buf   []byte   // scratch for strings with escapes
+	ms    []Member // members of the objects being read, a stack
+	es    []Value  // elements of the arrays being read, a stack
+	// the members and elements of the objects and arrays read are cut
+	// from slabs, a few allocations a text rather than one an object
+	mslab []Member
+	eslab []Value
+	// short strings read lately, so that a key or a value the text
+	// repeats ("type", "string") is one string
+	seen [64]string
+}
+
+// slabMax is the most members or elements a slab holds (unless one object
+// or array needs more).
+const slabMax = 1024
+
+// intern returns the string b holds, the one read before when it was read
+// lately.
+func (p *parser) intern(b []byte) string {
+	n := len(b)
+	if n == 0 || n > 32 {
+		return string(b)
+	}
+	h := (uint(n)*0x9e5 ^ uint(b[0])*0x1f ^ uint(b[n-1])<<2 ^ uint(b[n/2])*0x7) & uint(len(p.seen)-1)
+	if s := p.seen[h]; s == string(b) {
+		return s
+	}
+	s := string(b)
+	p.seen[h] = s
+	return s
+}
+
+// members returns room for n members, cut from the slab. The first slab
+// holds as many members as the text has colons (up to slabMax), which is
+// at least all of them unless the text is large.
+func (p *parser) members(n int) []Member {
+	l := len(p.mslab)
+	if cap(p.mslab)-l < n {
+		size := slabMax
+		if p.mslab == nil {
+			size = min(bytes.Count(p.text, colon)+1, slabMax)
+		}
+		p.mslab = make([]Member, 0, max(n, size))
+		l = 0
+	}
+	p.mslab = p.mslab[:l+n]
+	return p.mslab[l : l+n : l+n]
+}
+
+var colon = []byte{':'}
+
+// elems returns room for n elements, cut from the slab.
+func (p *parser) elems(n int) []Value {
+	l := len(p.eslab)
+	if cap(p.eslab)-l < n {
+		p.eslab = make([]Value, 0, max(n, min(2*cap(p.eslab), slabMax), 16))
+		l = 0
+	}
+	p.eslab = p.eslab[:l+n]
+	return p.eslab[l : l+n : l+n]
 }
 
 func newSyntaxError(text []byte, off int, msg string) *SyntaxError {
@@ -130,14 +187,14 @@ func (p *parser) value() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		return Value{kind: String, str: s}, nil
+		return StringValue(s), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.pos
 		if err := p.number(); err != nil {
 			return Value{}, err
 		}
 		f, _ := strconv.ParseFloat(string(p.text[start:p.pos]), 64) // a range error still gives ±Inf or 0, as JavaScript
-		return Value{kind: Number, num: f}, nil
+		return NumberValue(f), nil
 	default:
 		return p.literal()
 	}
@@ -230,7 +287,10 @@ func (p *parser) hex4() (rune, error) {
 // WTF-8.
 func (p *parser) str() (string, error) {
 	b, err := p.strBytes(false)
-	return string(b), err
+	if err != nil {
+		return "", err
+	}
+	return p.intern(b), nil
 }
 
 // strBytes reads a string; with skip it only checks it. The bytes returned
@@ -346,7 +406,7 @@ func (p *parser) array() (Value, error) {
 	if p.pos < len(p.text) && p.text[p.pos] == ']' {
 		p.pos++
 		p.depth--
-		return Value{kind: Array, elems: []Value{}}, nil
+		return Value{kind: Array}, nil
 	}
 	base := len(p.es)
 	for {
@@ -361,11 +421,11 @@ func (p *parser) array() (Value, error) {
 			return Value{}, err
 		}
 		if done {
-			elems := make([]Value, len(p.es)-base)
+			elems := p.elems(len(p.es) - base)
 			copy(elems, p.es[base:])
 			clear(p.es[base:])
 			p.es = p.es[:base]
-			return Value{kind: Array, elems: elems}, nil
+			return ArrayValue(elems), nil
 		}
 	}
 }
@@ -380,7 +440,7 @@ func (p *parser) object() (Value, error) {
 	if p.pos < len(p.text) && p.text[p.pos] == '}' {
 		p.pos++
 		p.depth--
-		return Value{kind: Object, members: []Member{}}, nil
+		return Value{kind: Object}, nil
 	}
 	for {
 		p.ws()
@@ -391,16 +451,7 @@ func (p *parser) object() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		k, ok := p.keys[string(kb)]
-		if !ok {
-			if p.keys == nil {
-				p.keys = make(map[string]string)
-			}
-			k = string(kb)
-			if len(p.keys) < 4096 {
-				p.keys[k] = k
-			}
-		}
+		k := p.intern(kb)
 		p.ws()
 		if p.pos >= len(p.text) || p.text[p.pos] != ':' {
 			return Value{}, p.unexpected()
@@ -417,11 +468,11 @@ func (p *parser) object() (Value, error) {
 			return Value{}, err
 		}
 		if done {
-			members := make([]Member, len(p.ms)-base)
+			members := p.members(len(p.ms) - base)
 			copy(members, p.ms[base:])
 			clear(p.ms[base:])
 			p.ms = p.ms[:base]
-			return Value{kind: Object, members: orderMembers(members)}, nil
+			return objectOf(orderMembers(members)), nil
 		}
 	}
 }

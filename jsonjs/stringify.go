@@ -22,15 +22,16 @@ func AppendStringify(dst []byte, v Value) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
-		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
+		f := v.Num()
+		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return append(dst, "null"...)
 		}
-		return AppendNumber(dst, v.num)
+		return AppendNumber(dst, f)
 	case String:
-		return AppendQuote(dst, v.str)
+		return AppendQuote(dst, v.Str())
 	case Array:
 		dst = append(dst, '[')
-		for i, e := range v.elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -39,7 +40,7 @@ func AppendStringify(dst []byte, v Value) []byte {
 		return append(dst, ']')
 	case Object:
 		dst = append(dst, '{')
-		for i, m := range v.members {
+		for i, m := range v.Members() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -63,16 +64,17 @@ func StringifyLen(v Value) int {
 		}
 		return 5
 	case Number:
-		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
+		f := v.Num()
+		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return 4
 		}
 		var buf [32]byte
-		return len(AppendNumber(buf[:0], v.num))
+		return len(AppendNumber(buf[:0], f))
 	case String:
-		return quoteLen(v.str)
+		return quoteLen(v.Str())
 	case Array:
 		n := 2
-		for i, e := range v.elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				n++
 			}
@@ -81,7 +83,7 @@ func StringifyLen(v Value) int {
 		return n
 	case Object:
 		n := 2
-		for i, m := range v.members {
+		for i, m := range v.Members() {
 			if i > 0 {
 				n++
 			}

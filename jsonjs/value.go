@@ -26,6 +26,11 @@
 // Node writes a lone surrogate as the three bytes of U+FFFD.
 package jsonjs
 
+import (
+	"math"
+	"unsafe"
+)
+
 // Kind is the JavaScript type of a Value.
 type Kind uint8
 
@@ -61,13 +66,15 @@ func (k Kind) String() string {
 
 // Value is a JavaScript value as JSON.parse builds it. The zero Value is
 // null. Values are immutable once built; transforms build new ones.
+//
+// A Value is three words, whatever its kind, since a parsed schema is
+// mostly values: a pointer to a string's bytes, an array's elements or
+// an object's members, with their count, or a number's bits.
 type Value struct {
-	kind    Kind
-	b       bool
-	num     float64
-	str     string
-	elems   []Value
-	members []Member
+	p    unsafe.Pointer // the string's bytes, the elements or the members
+	n    uint64         // their length, or the number's bits
+	kind Kind
+	b    bool
 }
 
 // Member is one property of an object: its key (WTF-8) and value.
@@ -79,24 +86,31 @@ type Member struct {
 // NullValue returns null.
 func NullValue() Value { return Value{} }
 
-// BoolValue returns true or false.
-func BoolValue(b bool) Value { return Value{kind: Bool, b: b} }
-
 // NumberValue returns a number.
-func NumberValue(f float64) Value { return Value{kind: Number, num: f} }
+func NumberValue(f float64) Value { return Value{kind: Number, n: math.Float64bits(f)} }
 
 // StringValue returns a string; s is WTF-8.
-func StringValue(s string) Value { return Value{kind: String, str: s} }
+func StringValue(s string) Value {
+	return Value{kind: String, p: unsafe.Pointer(unsafe.StringData(s)), n: uint64(len(s))}
+}
 
 // ArrayValue returns an array holding elems (not copied).
-func ArrayValue(elems []Value) Value { return Value{kind: Array, elems: elems} }
+func ArrayValue(elems []Value) Value {
+	return Value{kind: Array, p: unsafe.Pointer(unsafe.SliceData(elems)), n: uint64(len(elems))}
+}
 
 // ObjectValue returns an object built by assigning members in the order
 // given, as JavaScript would: integer-like keys are moved first in
 // ascending order, and a repeated key keeps its first place with its last
 // value.
 func ObjectValue(members []Member) Value {
-	return Value{kind: Object, members: orderMembers(members)}
+	return objectOf(orderMembers(members))
+}
+
+// objectOf returns an object holding members, in JavaScript order
+// already.
+func objectOf(members []Member) Value {
+	return Value{kind: Object, p: unsafe.Pointer(unsafe.SliceData(members)), n: uint64(len(members))}
 }
 
 // Kind returns the value's kind.
@@ -106,23 +120,63 @@ func (v Value) Kind() Kind { return v.kind }
 func (v Value) Bool() bool { return v.b }
 
 // Num returns a number's value, 0 for other kinds.
-func (v Value) Num() float64 { return v.num }
+func (v Value) Num() float64 {
+	if v.kind != Number {
+		return 0
+	}
+	return math.Float64frombits(v.n)
+}
 
 // Str returns a string's WTF-8 text, "" for other kinds.
-func (v Value) Str() string { return v.str }
+func (v Value) Str() string {
+	if v.kind != String || v.n == 0 {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.n))
+}
+
+// noElems and noMembers are what an empty array's and object's Elems and
+// Members return: empty, not nil.
+var (
+	noElems   = []Value{}
+	noMembers = []Member{}
+)
 
 // Elems returns an array's elements, nil for other kinds. Do not modify.
-func (v Value) Elems() []Value { return v.elems }
+func (v Value) Elems() []Value {
+	switch {
+	case v.kind != Array:
+		return nil
+	case v.n == 0:
+		return noElems
+	}
+	return unsafe.Slice((*Value)(v.p), int(v.n))
+}
 
 // Members returns an object's properties in JavaScript order, nil for other
 // kinds. Do not modify.
-func (v Value) Members() []Member { return v.members }
+func (v Value) Members() []Member {
+	switch {
+	case v.kind != Object:
+		return nil
+	case v.n == 0:
+		return noMembers
+	}
+	return unsafe.Slice((*Member)(v.p), int(v.n))
+}
+
+// Same reports whether a and b are one value: of one kind, and for a
+// string, an array or an object, the very bytes, elements or members (not
+// copies of one text). It tells, at once, that a value was handed on
+// unchanged.
+func Same(a, b Value) bool { return a == b }
 
 // Get returns the property named key of an object.
 func (v Value) Get(key string) (Value, bool) {
-	for i := range v.members {
-		if v.members[i].Key == key {
-			return v.members[i].Value, true
+	ms := v.Members()
+	for i := range ms {
+		if ms[i].Key == key {
+			return ms[i].Value, true
 		}
 	}
 	return Value{}, false

@@ -161,6 +161,9 @@ func Parse(path string, data []byte, v Vars) (*File, error) {
 	if v.Home == "" {
 		v.Home, _ = os.UserHomeDir()
 	}
+	if err := infile.WebPage(path, data, "configuration file", "give the client's own JSON file (the raw file, not its web page)"); err != nil {
+		return nil, err
+	}
 	text, err := stripJSONC(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)

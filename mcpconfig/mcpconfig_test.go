@@ -59,6 +59,11 @@ func TestParseForms(t *testing.T) {
 		text: `{"mcpServers": {`,
 		err:  `x.json: not JSON (comments and trailing commas are allowed, nothing else)`,
 	}, {
+		name: "a web page saved in its place",
+		path: "mcp.json",
+		text: "\n\n<!DOCTYPE html><html><body>mcp.json</body></html>",
+		err:  `mcp.json:3: an HTML or XML page, not a configuration file: give the client's own JSON file (the raw file, not its web page)`,
+	}, {
 		name: "an entry that is not an object",
 		path: "x.json",
 		text: `{"mcpServers": {"a": 1}}`,

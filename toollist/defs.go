@@ -57,30 +57,86 @@ type dropDefs struct{ warnings }
 func (*dropDefs) Name() string  { return "drop_unused_defs" }
 func (*dropDefs) finish() error { return nil }
 
-func (d *dropDefs) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	s, ok := tool.Get("inputSchema")
-	if !ok || s.Kind() != jsonjs.Object || !hasDefs(s) {
-		return tool, 0, nil
-	}
-	ns, n, prob := dropUnused(s)
-	if prob != nil {
-		d.add("drop_unused_defs: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
-		return tool, 0, nil
-	}
-	if n == 0 {
-		return tool, 0, nil
-	}
-	return setMember(tool, "inputSchema", ns), n, nil
+// shrinker is a transform that says, with the tool it changed, how many
+// bytes shorter JSON.stringify writes it: what it changes lies in the
+// inputSchema, so what a model reads of the tool is as many bytes
+// shorter, and the tool need not be measured again.
+type shrinker interface {
+	// applyShrunk is apply, with the bytes the tool's text lost (0 when
+	// it made no change); seen is what the shrinkers applied to the tool
+	// before it found of its $refs.
+	applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error)
 }
 
-// dropUnused returns schema without its unused root definitions, and how
-// many it removed.
-func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
+// refsSeen is what a shrinker found of the $refs of the inputSchema it
+// left, for the next one applied to the tool: the schema, and the $refs
+// it reaches (as analyzeRefs gives them), all followed. Its zero value
+// knows nothing.
+type refsSeen struct {
+	schema jsonjs.Value
+	refs   []refAt
+	known  bool
+}
+
+// refsOf returns the $refs that schema reaches and its problem, as
+// analyzeRefs gives them, taken from seen when they are known there.
+func (seen *refsSeen) refsOf(schema jsonjs.Value) ([]refAt, *refProblem) {
+	if seen != nil && seen.known && jsonjs.Same(seen.schema, schema) {
+		return seen.refs, nil
+	}
 	u, prob := analyzeRefs(schema)
 	if prob != nil {
-		return schema, 0, prob
+		return nil, prob
 	}
-	n := 0
+	return u.refs, nil
+}
+
+// applyMeasured applies t to tool, and says how many bytes shorter
+// JSON.stringify writes the tool after, or -1 when t does not say.
+func applyMeasured(t valueTransform, tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+	if s, ok := t.(shrinker); ok {
+		return s.applyShrunk(tool, name, seen)
+	}
+	nt, n, err := t.apply(tool, name)
+	return nt, n, -1, err
+}
+
+func (d *dropDefs) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
+	nt, n, _, err := d.applyShrunk(tool, name, nil)
+	return nt, n, err
+}
+
+func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+	s, ok := tool.Get("inputSchema")
+	if !ok || s.Kind() != jsonjs.Object || !hasDefs(s) {
+		return tool, 0, 0, nil
+	}
+	ns, n, shrunk, refs, prob := dropUnused(s)
+	if prob != nil {
+		d.add("drop_unused_defs: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
+		return tool, 0, 0, nil
+	}
+	if seen != nil {
+		// what is left of the schema reaches the $refs it reached: only
+		// definitions none reached were removed, and with them, $refs
+		// none follows
+		*seen = refsSeen{schema: ns, refs: refs, known: true}
+	}
+	if n == 0 {
+		return tool, 0, 0, nil
+	}
+	return setMember(tool, "inputSchema", ns), n, shrunk, nil
+}
+
+// dropUnused returns schema without its unused root definitions, how
+// many it removed, how many bytes shorter JSON.stringify writes it, and
+// the $refs it reaches (as analyzeRefs gives them, before and after).
+func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, int, []refAt, *refProblem) {
+	u, prob := analyzeRefs(schema)
+	if prob != nil {
+		return schema, 0, 0, nil, prob
+	}
+	n, shrunk := 0, 0
 	for _, k := range defsKeys {
 		names, ok := u.used[k]
 		if !ok || u.whole[k] {
@@ -88,9 +144,12 @@ func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
 		}
 		c, _ := schema.Get(k)
 		var keep []jsonjs.Member
+		cut := 0 // the bytes of the members removed, each with a comma
 		for _, m := range c.Members() {
 			if names[m.Key] {
 				keep = append(keep, m)
+			} else {
+				cut += keyLen(m.Key) + 2 + jsonjs.StringifyLen(m.Value)
 			}
 		}
 		if len(keep) == len(c.Members()) {
@@ -98,12 +157,18 @@ func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
 		}
 		n += len(c.Members()) - len(keep)
 		if len(keep) == 0 {
+			// the container goes, with its key, colon and comma
+			shrunk += keyLen(k) + 1 + 2 + cut - 1
+			if len(schema.Members()) > 1 {
+				shrunk++
+			}
 			schema = deleteMember(schema, k)
 		} else {
+			shrunk += cut
 			schema = setMember(schema, k, jsonjs.ObjectValue(keep))
 		}
 	}
-	return schema, n, nil
+	return schema, n, shrunk, u.refs, nil
 }
 
 // HoistRepeated returns the transform that hoists the subschemas a tool's
@@ -126,34 +191,41 @@ func (*hoist) Name() string  { return "hoist_repeated" }
 func (*hoist) finish() error { return nil }
 
 func (h *hoist) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	s, ok := tool.Get("inputSchema")
-	if !ok || s.Kind() != jsonjs.Object {
-		return tool, 0, nil
-	}
-	ns, n, prob := hoistSchema(s)
-	if prob != nil {
-		h.add("hoist_repeated: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
-		return tool, 0, nil
-	}
-	if n == 0 {
-		return tool, 0, nil
-	}
-	return setMember(tool, "inputSchema", ns), n, nil
+	nt, n, _, err := h.applyShrunk(tool, name, nil)
+	return nt, n, err
 }
 
-// hoistSchema hoists the repeats of schema until none saves bytes. The
-// schema is read once into a tree (see htree) that holds each subschema's
-// subtree; each hoist is chosen on the tree as the repeats stand after the
-// hoists before it, and updates the subtrees of the copies' ancestors
-// only; the new schema is written from the tree once, at the end.
-func hoistSchema(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
-	u, prob := analyzeRefs(schema)
-	if prob != nil {
-		return schema, 0, prob
+func (h *hoist) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+	s, ok := tool.Get("inputSchema")
+	if !ok || s.Kind() != jsonjs.Object {
+		return tool, 0, 0, nil
 	}
-	for _, r := range u.refs {
+	ns, n, shrunk, prob := hoistSchema(s, seen)
+	if prob != nil {
+		h.add("hoist_repeated: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
+		return tool, 0, 0, nil
+	}
+	if n == 0 {
+		return tool, 0, 0, nil
+	}
+	return setMember(tool, "inputSchema", ns), n, shrunk, nil
+}
+
+// hoistSchema hoists the repeats of schema until none saves bytes, and
+// says how many bytes shorter JSON.stringify writes it. The schema is
+// read once into a tree (see htree) that holds each subschema's subtree
+// (and so its length); each hoist is chosen on the tree as the repeats
+// stand after the hoists before it, and updates the subtrees of the
+// copies' ancestors only; the new schema is written from the tree once,
+// at the end.
+func hoistSchema(schema jsonjs.Value, seen *refsSeen) (jsonjs.Value, int, int, *refProblem) {
+	refs, prob := seen.refsOf(schema)
+	if prob != nil {
+		return schema, 0, 0, prob
+	}
+	for _, r := range refs {
 		if !wholeDef(r.toks) {
-			return schema, 0, &refProblem{r.path, fmt.Sprintf("%q points inside a subschema, which hoisting could move", r.ref)}
+			return schema, 0, 0, &refProblem{r.path, fmt.Sprintf("%q points inside a subschema, which hoisting could move", r.ref)}
 		}
 	}
 	t := hoistTrees.Get().(*htree)
@@ -162,6 +234,7 @@ func hoistSchema(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
 		hoistTrees.Put(t)
 	}()
 	t.add(schema, -1, "", "", false, true, true)
+	before := t.nodes[0].st.n
 	total := 0
 	for {
 		n, ok := t.hoistOnce()
@@ -171,9 +244,9 @@ func hoistSchema(schema jsonjs.Value) (jsonjs.Value, int, *refProblem) {
 		total += n
 	}
 	if total == 0 {
-		return schema, 0, nil
+		return schema, 0, 0, nil
 	}
-	return t.value(0), total, nil
+	return t.value(0), total, before - t.nodes[0].st.n, nil
 }
 
 // wholeDef reports whether the pointer is the root, or a whole root

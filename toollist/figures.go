@@ -134,6 +134,39 @@ func ModelReadBytes(tool jsonjs.Value) int64 {
 	return int64(jsonjs.StringifyLen(ModelRead(tool)))
 }
 
+// toolLens returns the UTF-8 bytes of JSON.stringify of tool and those
+// of what a model reads of it (ModelReadBytes), writing each member once.
+func toolLens(tool jsonjs.Value) (wire, model int) {
+	wire, model = 2, 2
+	n, read := 0, 0
+	for _, m := range tool.Members() {
+		v := jsonjs.StringifyLen(m.Value)
+		wire += keyLen(m.Key) + 1 + v
+		if n > 0 {
+			wire++
+		}
+		n++
+		var k int
+		switch m.Key {
+		case "name", "description":
+			k = len(m.Key) + 2
+		case "inputSchema":
+			k = len("input_schema") + 2
+		default:
+			continue
+		}
+		model += k + 1 + v
+		if read > 0 {
+			model++
+		}
+		read++
+	}
+	if tool.Kind() != jsonjs.Object {
+		wire = jsonjs.StringifyLen(tool)
+	}
+	return wire, model
+}
+
 // scanned is what the parallel phase of Measure finds of one tool's name
 // and description for the naming phase, besides its figures: whether it
 // has them, and whether they are strings. A byte a tool: the naming phase

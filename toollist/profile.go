@@ -1,10 +1,11 @@
 package toollist
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -271,7 +272,8 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 			p.tokenizers = append(p.tokenizers, pc.Name())
 		}
 	}
-	cross := newCrossTools(c.tool, p.modelBytes, p.name)
+	back := c.behindFrom(0)
+	cross := newCrossTools(c.rereader(&back), p.modelBytes, p.name)
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	if len(c.Tools) < 2*profileBatch/workers+1 {
 		workers = 1
@@ -283,7 +285,6 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 	}
 	var total [nComponents]int64
 	tokens := make([]int64, nComponents*len(pcs))
-	back := c.behindFrom(0)
 	for lo := 0; lo < len(c.Tools); lo += profileBatch {
 		hi := min(lo+profileBatch, len(c.Tools))
 		back.at(c.Tools[lo])
@@ -337,6 +338,7 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 			p.pack(s)
 			cross.add(&s.cross)
 		}
+		cross.flush()
 	}
 	var toks [][]int64
 	if len(pcs) > 0 {
@@ -360,6 +362,11 @@ func (p *ByteProfile) name(t int) string {
 	nl, n := binary.Uvarint(b)
 	return string(b[n : n+int(nl)])
 }
+
+// ToolModelReadBytes returns the model-read bytes of the i-th tool, the
+// sum of its components: Tool(i).ModelReadBytes, without unpacking the
+// rest.
+func (p *ByteProfile) ToolModelReadBytes(i int) int64 { return p.modelBytes(i) }
 
 // modelBytes returns the model-read bytes of the t-th tool.
 func (p *ByteProfile) modelBytes(t int) int64 {
@@ -649,16 +656,16 @@ func sortedComponents(bytes []int64, toks [][]int64, tokenizers []string) []Comp
 		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	slices.SortStableFunc(out, func(a, b Component) int { return cmp.Compare(b.Bytes, a.Bytes) })
 	return out
 }
 
 // sortWire sorts wire members, largest first, ties by name.
 func sortWire(ws []Component) {
-	sort.Slice(ws, func(i, j int) bool {
-		if ws[i].Bytes != ws[j].Bytes {
-			return ws[i].Bytes > ws[j].Bytes
+	slices.SortFunc(ws, func(a, b Component) int {
+		if c := cmp.Compare(b.Bytes, a.Bytes); c != 0 {
+			return c
 		}
-		return ws[i].Name < ws[j].Name
+		return strings.Compare(a.Name, b.Name)
 	})
 }

@@ -31,11 +31,17 @@ type textProfile struct {
 	path   []rawStep
 	refs   []textRef
 	defs   []textDef
-	cframe [2]int64           // the bytes of each container's own framing
-	cobj   [2]bool            // the container is there, an object
-	has    [2]bool            // the container is there
-	def    int32              // the definition being walked, or -1
-	objs   map[int][]memberAt // the objects resolve has read, by where they start
+	cframe [2]int64 // the bytes of each container's own framing
+	cobj   [2]bool  // the container is there, an object
+	has    [2]bool  // the container is there
+	def    int32    // the definition being walked, or -1
+	objs   []objAt  // the objects resolve has read
+}
+
+// objAt is an object resolve has read: where it starts, its members.
+type objAt struct {
+	at int
+	ms []memberAt
 }
 
 type rawStep struct {
@@ -78,8 +84,10 @@ func view(b []byte) string {
 // tool profiles the i-th tool, text b, into s, and reports whether it
 // could (see textProfile).
 func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
-	clear(w.objs)
-	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs}
+	for k := range w.objs {
+		clear(w.objs[k].ms)
+	}
+	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs[:0]}
 	w.b, w.s = b, s
 	at := [3]int{-1, -1, -1} // name, description, inputSchema: where each value starts, or -1
 	j := jsonjs.SkipSpace(b, 0) + 1
@@ -523,10 +531,16 @@ type memberAt struct {
 // members returns the members of the object at b[i], read once a tool
 // (the $refs of a tool mostly point into the same one or two objects).
 func (w *textProfile) members(i int) []memberAt {
-	if ms, ok := w.objs[i]; ok {
-		return ms
+	for _, o := range w.objs {
+		if o.at == i {
+			return o.ms
+		}
 	}
+	// the room of an object read for an earlier tool, kept
 	var ms []memberAt
+	if n := len(w.objs); n < cap(w.objs) {
+		ms = w.objs[:n+1][n].ms[:0]
+	}
 	for j := i + 1; ; {
 		key, v, ok := jsonjs.NextMemberValid(w.b, j)
 		if !ok {
@@ -535,10 +549,7 @@ func (w *textProfile) members(i int) []memberAt {
 		ms = append(ms, memberAt{key, v})
 		j = jsonjs.SkipValid(w.b, v)
 	}
-	if w.objs == nil {
-		w.objs = map[int][]memberAt{}
-	}
-	w.objs[i] = ms
+	w.objs = append(w.objs, objAt{i, ms})
 	return ms
 }
 

@@ -47,7 +47,10 @@ type refUse struct {
 }
 
 type refAt struct {
-	path string   // JSON path of the member, "$.properties.a.$ref"
+	// path: the JSON path of the member, "$.properties.a.$ref", written
+	// only for a pointer that is not the root or a whole root
+	// definition (see wholeDef), the ones a caller names
+	path string
 	ref  string   // as written
 	toks []string // the pointer's tokens, decoded
 }
@@ -81,7 +84,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 	var prob *refProblem
 	// the path is kept as a stack of keys and indexes, written out only
 	// where a $ref or a problem is met
-	var at []pathStep
+	at := make([]pathStep, 0, 16)
 	here := func() string { return writePath(at) }
 	var walk func(v jsonjs.Value, root bool, sink *[]refAt)
 	walk = func(v jsonjs.Value, root bool, sink *[]refAt) {
@@ -117,7 +120,11 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 						prob = &refProblem{here(), fmt.Sprintf("%q points at nothing", m.Value.Str())}
 						break
 					}
-					*sink = append(*sink, refAt{here(), m.Value.Str(), toks})
+					path := ""
+					if !wholeDef(toks) {
+						path = here()
+					}
+					*sink = append(*sink, refAt{path, m.Value.Str(), toks})
 				case dataKey(m.Key):
 				case root && (m.Key == "$defs" || m.Key == "definitions"):
 					for _, d := range m.Value.Members() {

@@ -372,7 +372,7 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 			}
 			if k == 0 {
 				res.name, _ = toolLabel(tool, i)
-				res.L[0], res.M[0] = jsonjs.StringifyLen(tool), int(ModelReadBytes(tool))
+				res.L[0], res.M[0] = toolLens(tool)
 			}
 			if tool, err = r.apply(tool, i, st); err != nil {
 				return false, err
@@ -402,22 +402,30 @@ func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
 func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error) {
 	res := &r.res
 	name, _ := toolLabel(tool, i)
-	was := -1 // the tool's length, once a transform changed it
+	var seen refsSeen
+	was := -1 // the tool's length, once a transform needs it
 	for k := st.from; k < st.from+st.n; k++ {
-		nt, n, err := r.ts[k].(valueTransform).apply(tool, name)
+		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name, &seen)
 		if err != nil {
 			return tool, err
 		}
 		res.changes[k+1] = n
-		if n > 0 {
+		switch {
+		case n > 0 && shrunk >= 0:
+			tool = nt
+			res.L[k+1], res.M[k+1] = res.L[k]-shrunk, res.M[k]-shrunk
+			if was >= 0 {
+				was -= shrunk
+			}
+		case n > 0:
 			if was < 0 {
 				was = jsonjs.StringifyLen(tool)
 			}
 			tool = nt
-			now := jsonjs.StringifyLen(tool)
-			res.L[k+1], res.M[k+1] = res.L[k]+now-was, int(ModelReadBytes(tool))
-			was = now
-		} else {
+			wire, model := toolLens(tool)
+			res.L[k+1], res.M[k+1] = res.L[k]+wire-was, model
+			was = wire
+		default:
 			res.L[k+1], res.M[k+1] = res.L[k], res.M[k]
 		}
 	}

@@ -21,6 +21,37 @@ type CallAnswer struct {
 	// Meta are the numbers the tool's _meta gave the answer limits (nil
 	// when the walk did not list the tool on that server first).
 	Meta map[string]int64
+	// ErrorText is the start of the answer's text when the tool result is
+	// an error (isError true) that the step asserts nothing of: counted
+	// all the same, and most likely not what the walk means to hold to a
+	// budget (see ErrorAnswers).
+	ErrorText string
+}
+
+// ErrorAnswerReport is a counted tools/call answer that is an error
+// (isError true) and whose step asserts nothing of it: a warning, since a
+// budget set from it holds the size of an error message.
+type ErrorAnswerReport struct {
+	// Part and Tool name the step; File and Line where it is declared.
+	Part string `json:"part"`
+	Tool string `json:"tool"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Text is the start of the error's text.
+	Text string `json:"text"`
+}
+
+// ErrorAnswers returns the counted tools/call answers that are errors
+// their steps assert nothing of, in the order they came, after those
+// found already (HeldErrors).
+func (r *Result) ErrorAnswers() []ErrorAnswerReport {
+	out := slices.Clone(r.HeldErrors)
+	for _, a := range r.Answers {
+		if a.Answer.IsError && a.ErrorText != "" {
+			out = append(out, ErrorAnswerReport{Part: a.Part, Tool: a.Tool, File: a.File, Line: a.Line, Text: a.ErrorText})
+		}
+	}
+	return out
 }
 
 // AnswerLimitReport is a tools/call answer over one of a client's answer
@@ -95,6 +126,14 @@ func (r *runner) noteAnswer(st *Step, sv *Server, op MCPOp, tool string, pages [
 		if err != nil {
 			return // not a result a client renders; the step's expect says what must hold
 		}
-		r.res.Answers = append(r.res.Answers, CallAnswer{Part: st.Part, Tool: tool, File: st.File, Line: st.Line, Answer: a, Meta: r.meta[sv][tool]})
+		c := CallAnswer{Part: st.Part, Tool: tool, File: st.File, Line: st.Line, Answer: a, Meta: r.meta[sv][tool]}
+		if e := st.Expect; a.IsError && len(e.Text) == 0 && len(e.Paths) == 0 && len(e.Body) == 0 {
+			// an error nothing in the step looks at: say so
+			text, _ := toolText(ex)
+			if c.ErrorText = clipTo(text, 100); c.ErrorText == "" {
+				c.ErrorText = "(no text)"
+			}
+		}
+		r.res.Answers = append(r.res.Answers, c)
 	}
 }

@@ -275,9 +275,13 @@ func (r *runner) expect(st *Step, ex *exchange) error {
 	return nil
 }
 
-func clip(s string) string {
-	if len(s) > 200 {
-		cut := 200
+func clip(s string) string { return clipTo(s, 200) }
+
+// clipTo cuts s to at most n bytes (at a character's start), marking the
+// cut with "...".
+func clipTo(s string, n int) string {
+	if len(s) > n {
+		cut := n
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}

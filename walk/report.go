@@ -93,6 +93,9 @@ type WalkReport struct {
 	// AnswerLimits are the walk's tools/call answers over a client's
 	// answer limit, one entry per answer and rule.
 	AnswerLimits []AnswerLimitReport `json:"answer_limits,omitempty"`
+	// ErrorAnswers are the walk's counted tools/call answers that are
+	// errors (isError true) their steps assert nothing of.
+	ErrorAnswers []ErrorAnswerReport `json:"error_answers,omitempty"`
 	// OrderDependent is true for a walk that reads lists other walks write
 	// (isolation: shared) and ran on a server they share (--url): what it
 	// read depends on what ran there before it.
@@ -185,6 +188,9 @@ type MoveReport struct {
 func ReadReport(path string) (*Report, error) {
 	data, err := infile.Read(path, "report", infile.MaxText)
 	if err != nil {
+		return nil, err
+	}
+	if err := infile.WebPage(path, data, "walks report", "give a report written by walks run --json or --report (the raw file, not its web page)"); err != nil {
 		return nil, err
 	}
 	var r Report

@@ -74,6 +74,9 @@ type Result struct {
 	// Held are answer lints an earlier run held already (a shard's
 	// report, merged): AnswerLints returns them first.
 	Held []AnswerLimitReport
+	// HeldErrors are error answers an earlier run found already (a
+	// shard's report, merged): ErrorAnswers returns them first.
+	HeldErrors []ErrorAnswerReport
 }
 
 // Read returns what m reads in the result, and the bytes behind it: the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -76,9 +77,8 @@ func checkProfile(p *toollist.ByteProfile, f *toollist.Figures) error {
 		return nil
 	}
 	for i := range p.Tools() {
-		tp := p.Tool(i)
-		if tp.ModelReadBytes != f.PerTool[i].ModelReadBytes {
-			return fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", tp.Name, tp.ModelReadBytes, f.PerTool[i].ModelReadBytes)
+		if n := p.ToolModelReadBytes(i); n != f.PerTool[i].ModelReadBytes {
+			return fmt.Errorf("tool %s: the profile's components add up to %d bytes, not the %d a model reads: a bug in the profile", p.Tool(i).Name, n, f.PerTool[i].ModelReadBytes)
 		}
 	}
 	return nil
@@ -160,37 +160,48 @@ func findingWhat(f toollist.Finding) string {
 	return s
 }
 
-// profileKey stands in sections for the profile, which appendProfile
-// writes (the tools' profiles are not built as values all at once).
-const profileKey = "\x00profile"
-
-// componentsValue is a list of components as --json writes it.
-func componentsValue(cs []toollist.Component) jsonjs.Value {
-	out := make([]jsonjs.Value, len(cs))
+// appendComponents appends a list of components as --json writes it.
+func appendComponents(dst []byte, cs []toollist.Component) []byte {
+	dst = append(dst, '[')
 	for i, c := range cs {
-		ms := []jsonjs.Member{
-			member("name", str(c.Name)),
-			member("bytes", num(c.Bytes)),
-			member("tokens", num(c.Bytes/3)),
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonjs.AppendQuote(append(dst, `{"name":`...), c.Name)
+		dst = strconv.AppendInt(append(dst, `,"bytes":`...), c.Bytes, 10)
+		dst = strconv.AppendInt(append(dst, `,"tokens":`...), c.Bytes/3, 10)
+		for k, tc := range c.Tokenizers {
+			if k == 0 {
+				dst = append(dst, `,"tokenizers":{`...)
+			} else {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(append(jsonjs.AppendQuote(dst, tc.Name), ':'), tc.Tokens, 10)
 		}
 		if len(c.Tokenizers) > 0 {
-			tz := make([]jsonjs.Member, len(c.Tokenizers))
-			for k, tc := range c.Tokenizers {
-				tz[k] = member(tc.Name, num(tc.Tokens))
-			}
-			ms = append(ms, member("tokenizers", jsonjs.ObjectValue(tz)))
+			dst = append(dst, '}')
 		}
-		out[i] = jsonjs.ObjectValue(ms)
+		dst = append(dst, '}')
 	}
-	return jsonjs.ArrayValue(out)
+	return append(dst, ']')
+}
+
+// profileFindingJSON is a finding in the profile's --json "findings".
+type profileFindingJSON struct {
+	Kind                 jsonout.String  `json:"kind"`
+	Text                 jsonout.String  `json:"text"`
+	Tools                jsonout.Strings `json:"tools"`
+	Bytes                int64           `json:"bytes"`
+	EstimatedSavingBytes int64           `json:"estimated_saving_bytes"`
+	Estimate             bool            `json:"estimate"`
 }
 
 // appendProfile appends the profile as --json writes it under "profile",
 // a tool at a time, handing what it wrote to flush every 64 KiB or so.
-func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) []byte {
+func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) ([]byte, error) {
 	dst = strconv.AppendInt(append(dst, `{"model_read_bytes":`...), p.ModelReadBytes, 10)
-	dst = jsonjs.AppendStringify(append(dst, `,"components":`...), componentsValue(p.Components))
-	dst = jsonjs.AppendStringify(append(dst, `,"wire":`...), componentsValue(p.Wire))
+	dst = appendComponents(append(dst, `,"components":`...), p.Components)
+	dst = appendComponents(append(dst, `,"wire":`...), p.Wire)
 	dst = append(dst, `,"per_tool":[`...)
 	for i := range p.Tools() {
 		if i > 0 {
@@ -200,24 +211,18 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 			}
 		}
 		tp := p.Tool(i)
-		dst = jsonjs.AppendStringify(dst, jsonjs.ObjectValue([]jsonjs.Member{
-			member("name", str(tp.Name)),
-			member("model_read_bytes", num(tp.ModelReadBytes)),
-			member("components", componentsValue(tp.Components)),
-			member("wire", componentsValue(tp.Wire)),
-		}))
+		dst = jsonjs.AppendQuote(append(dst, `{"name":`...), tp.Name)
+		dst = strconv.AppendInt(append(dst, `,"model_read_bytes":`...), tp.ModelReadBytes, 10)
+		dst = appendComponents(append(dst, `,"components":`...), tp.Components)
+		dst = appendComponents(append(dst, `,"wire":`...), tp.Wire)
+		dst = append(dst, '}')
 	}
-	fs := make([]jsonjs.Value, len(p.Findings))
+	fs := make([]profileFindingJSON, len(p.Findings))
 	for i, f := range p.Findings {
-		fs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			member("kind", str(f.Kind)),
-			member("text", str(f.Text)),
-			member("tools", strs(f.Tools)),
-			member("bytes", num(f.Bytes)),
-			member("estimated_saving_bytes", num(f.EstimatedSavingBytes)),
-			member("estimate", jsonjs.BoolValue(true)),
-		})
+		fs[i] = profileFindingJSON{jsonout.String(f.Kind), jsonout.String(f.Text), f.Tools, f.Bytes, f.EstimatedSavingBytes, true}
 	}
-	dst = jsonjs.AppendStringify(append(dst, `],"findings":`...), jsonjs.ArrayValue(fs))
-	return append(dst, '}')
+	dst, err := jsonout.AppendMembers(append(dst, ']'), struct {
+		Findings []profileFindingJSON `json:"findings"`
+	}{fs})
+	return append(dst, '}'), err
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -192,7 +191,7 @@ func newCommand(o *options) *cli.Command {
 	fs.BoolVar(&o.sdkKeyOrder, "sdk-key-order", false, "what-if: put the root keys of each input and output schema in the order a client built on the MCP TypeScript SDK hands them on (type, properties, required first): the same bytes, other real-tokenizer counts (docs/clients.md)")
 	fs.StringVar(&o.words, "words", "", "what-if: JSON map in `FILE` from \"TOOL\" (its description) or \"TOOL:/json/pointer\" (a text inside its inputSchema) to the new text")
 	finderFlags(fs, o)
-	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form (one capture)")
+	fs.StringVar(&o.write, "write", "", "save the capture after the what-ifs to `FILE`, in the capture's own form (one capture; never a file the run reads)")
 	fs.StringVar(&o.init, "init", "", "the initialize or server/discover answer `FILE` (default: STEM.init.EXT beside the capture)")
 	fs.IntVar(&o.maxDescriptionChars, "max-description-chars", 0, "a ceiling of `N` UTF-16 code units for a tool description: a gate, none by default (the service's CI asks for 2000)")
 	fs.IntVar(&o.maxInstructionsChars, "max-instructions-chars", 0, "a ceiling of `N` UTF-16 code units for the instructions: a gate, none by default")
@@ -337,6 +336,9 @@ func (m *measureRun) checkFlags() error {
 		return cli.Usage("--max-instructions-chars %d: a ceiling is a number of characters, 0 or more", o.maxInstructionsChars)
 	case o.update && o.budgetsFile == "":
 		return cli.Usage("--update sets the budgets of a budgets file: give --budgets FILE")
+	}
+	if err := checkWriteTarget(o, m.paths[0]); err != nil {
+		return err
 	}
 	if o.junit != "" {
 		if err := atomicfile.Writable(o.junit); err != nil {
@@ -541,6 +543,7 @@ func (m *measureRun) update(stderr io.Writer) error {
 		if err := m.pending.Commit(); err != nil {
 			return cli.Usage("%s: %v", o.write, unwrapPath(err))
 		}
+		reportWritten(stderr, o.write)
 	}
 	return nil
 }
@@ -815,19 +818,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// num is an exact integer for a JSON report.
-func num(n int64) jsonjs.Value { return jsonjs.NumberValue(float64(n)) }
-
-func str(s string) jsonjs.Value { return jsonjs.StringValue(s) }
-
-func member(k string, v jsonjs.Value) jsonjs.Member { return jsonjs.Member{Key: k, Value: v} }
-
-func strs(ss []string) jsonjs.Value {
-	vs := make([]jsonjs.Value, len(ss))
-	for i, s := range ss {
-		vs[i] = str(s)
-	}
-	return jsonjs.ArrayValue(vs)
 }

@@ -41,3 +41,11 @@ func answerLimitText(walkName string, l walk.AnswerLimitReport) string {
 	}
 	return s
 }
+
+// errorAnswerText says, in one line, that a counted tools/call answer is
+// an error its step asserts nothing of, what it says, and what to do: a
+// budget set from it holds the size of an error message.
+func errorAnswerText(walkName string, e walk.ErrorAnswerReport) string {
+	return fmt.Sprintf("walk %s: part %q (tool %s, %s:%d): the answer is an error (isError true), counted as any other: %q; give the call arguments it takes, or add expect: { not_error: true } to fail on it",
+		walkName, e.Part, e.Tool, e.File, e.Line, e.Text)
+}

@@ -31,6 +31,7 @@ const (
 	staleBudget                        // a budget more than --check-slack above what was read
 	budgetHeld                         // a budget held: no finding, a passing JUnit case
 	answerLimit                        // an answer over a client's answer limit
+	errorAnswer                        // a counted tools/call answer that is an error no step asserts on
 	orderDependent                     // walks whose counts depend on what ran before them
 )
 
@@ -51,6 +52,7 @@ type finding struct {
 	parts []ledger.Part          // overBudget: the parts to list under the text
 	slack float64                // staleBudget: --check-slack's percentage
 	limit walk.AnswerLimitReport // answerLimit
+	errAn walk.ErrorAnswerReport // errorAnswer
 	walks []string               // orderDependent: the walks
 }
 
@@ -111,6 +113,11 @@ func makeFindings(rep *walk.Report, checks gate.Checks, slack float64) []finding
 			f.limit = l
 			add(answerLimit, f)
 		}
+		for _, e := range wr.ErrorAnswers {
+			f := at
+			f.errAn = e
+			add(errorAnswer, f)
+		}
 	}
 	if len(dependent) > 0 {
 		out = append(out, finding{kind: orderDependent, index: len(rep.Walks), walks: dependent})
@@ -145,6 +152,8 @@ func (f *finding) note() (string, bool) {
 			f.walk, c.Key, units.Group(c.Budget.Value), c.Unit(), units.Group(c.Slack()), units.Group(c.Read), f.slack, c.Budget.Where()), true
 	case answerLimit:
 		return answerLimitText(f.walk, f.limit), true
+	case errorAnswer:
+		return errorAnswerText(f.walk, f.errAn), true
 	case orderDependent:
 		return orderNote(f.walks), true
 	}
@@ -280,6 +289,10 @@ func (f *finding) annotation() (ghactions.Annotation, bool) {
 		l := f.limit
 		a = ghactions.Annotation{Level: ghactions.Warning, File: ghactions.Path(l.File), Line: l.Line,
 			Title: fmt.Sprintf("answer over %s's %s", l.Client, l.Limit), Message: answerLimitText(f.walk, l)}
+	case errorAnswer:
+		e := f.errAn
+		a = ghactions.Annotation{Level: ghactions.Warning, File: ghactions.Path(e.File), Line: e.Line,
+			Title: "an error answer counted: " + e.Part, Message: errorAnswerText(f.walk, e)}
 	case overBudget:
 		a = cli.OverAnnotation(c, string(c.Unit()), f.overText(escape.Term))
 	case budgetMissing:
@@ -301,7 +314,7 @@ func (f *finding) annotation() (ghactions.Annotation, bool) {
 func annotations(found []finding) []ghactions.Annotation {
 	rank := func(k findingKind) int {
 		switch k {
-		case walkFailed, runsDiffer, walkUnbudgeted, answerLimit:
+		case walkFailed, runsDiffer, walkUnbudgeted, answerLimit, errorAnswer:
 			return 0
 		}
 		return 1

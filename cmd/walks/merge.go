@@ -159,12 +159,13 @@ func outcomeOf(wr walk.WalkReport, shared bool) (walk.Outcome, error) {
 		s.Isolation = walk.IsolationShared
 	}
 	res := &walk.Result{
-		Spec:      s,
-		Ledger:    ledger.FromParts(wr.Walk, wr.Parts),
-		Calls:     wr.Calls,
-		ToolLists: map[string]int64{},
-		Items:     map[string]int64{},
-		Held:      wr.AnswerLimits,
+		Spec:       s,
+		Ledger:     ledger.FromParts(wr.Walk, wr.Parts),
+		Calls:      wr.Calls,
+		ToolLists:  map[string]int64{},
+		Items:      map[string]int64{},
+		Held:       wr.AnswerLimits,
+		HeldErrors: wr.ErrorAnswers,
 	}
 	for _, tl := range wr.ToolLists {
 		s.Steps = append(s.Steps, &walk.Step{Part: tl.Part})

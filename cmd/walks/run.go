@@ -536,6 +536,7 @@ func (r *walksRun) hold(outcomes []walk.Outcome) *verdict {
 		}
 		v.checks = append(v.checks, checks...)
 		wr.AnswerLimits = oc.Result.AnswerLints()
+		wr.ErrorAnswers = oc.Result.ErrorAnswers()
 		v.rep.Walks = append(v.rep.Walks, wr)
 	}
 	return v

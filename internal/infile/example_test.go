@@ -22,3 +22,12 @@ func ExampleRead() {
 	// {"A": {"x": 1}} <nil>
 	// 64 MiB 2 GiB
 }
+
+func ExampleWebPage() {
+	page := []byte("\n<!DOCTYPE html>\n<html><body>budgets.json</body></html>")
+	fmt.Println(infile.WebPage("budgets.json", page, "budget file", "give the raw file, not its web page"))
+	fmt.Println(infile.WebPage("budgets.json", []byte(`{"A": {"x": 1}}`), "budget file", "give the raw file, not its web page"))
+	// Output:
+	// budgets.json:2: an HTML or XML page, not a budget file: give the raw file, not its web page
+	// <nil>
+}

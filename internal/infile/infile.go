@@ -16,6 +16,7 @@
 package infile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +42,8 @@ var ErrTooLarge = errors.New("file too large")
 type Error struct {
 	// Path is the file as it was given.
 	Path string
+	// Line is the line of the file at fault, or 0 for the whole file.
+	Line int
 	// Msg says what is wrong.
 	Msg string
 	// Err is the error of the system call, if one failed (fs.ErrNotExist
@@ -48,8 +51,13 @@ type Error struct {
 	Err error
 }
 
-// Error returns "PATH: MSG".
-func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+// Error returns "PATH: MSG", or "PATH:LINE: MSG".
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return e.Path + ": " + e.Msg
+}
 
 // Unwrap returns the system call's error, if any.
 func (e *Error) Unwrap() error { return e.Err }
@@ -143,4 +151,21 @@ func kind(m fs.FileMode) string {
 		return "a socket"
 	}
 	return "a " + m.Type().String()
+}
+
+// WebPage returns the error for data that is a web page saved in place of
+// the file a command reads (a login page, a repository's page of the
+// file): its first byte past white space is "<", which starts none of the
+// JSON, JSONC, TypeScript, YAML or event streams the commands read. The
+// error names the line the page starts on, says what the file is not
+// (what: "budget file") and what to give instead; it is nil when data is
+// not such a page. Every reader of a file people save asks it first, so
+// that a page is named as one, never reported as a syntax error.
+func WebPage(path string, data []byte, what, instead string) error {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 || t[0] != '<' {
+		return nil
+	}
+	line := 1 + bytes.Count(data[:len(data)-len(t)], []byte("\n"))
+	return &Error{Path: path, Line: line, Msg: fmt.Sprintf("an HTML or XML page, not a %s: %s", what, instead)}
 }
