@@ -128,12 +128,6 @@ func ModelRead(tool jsonjs.Value) jsonjs.Value {
 	return jsonjs.ObjectValue(ms)
 }
 
-// ModelReadBytes returns the UTF-8 bytes of JSON.stringify of what a model
-// reads of tool.
-func ModelReadBytes(tool jsonjs.Value) int64 {
-	return int64(jsonjs.StringifyLen(ModelRead(tool)))
-}
-
 // toolLens returns the UTF-8 bytes of JSON.stringify of tool and those
 // of what a model reads of it (ModelReadBytes), writing each member once.
 func toolLens(tool jsonjs.Value) (wire, model int) {
