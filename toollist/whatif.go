@@ -352,7 +352,9 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 			r.tw.p, r.tw.normal = st.p, k > 0
 			var followed bool
 			followed, err = r.tw.tool(text, i, emit, res, st.from)
-			walked = k == 0 && followed
+			if k == 0 {
+				walked = followed
+			}
 			if !followed {
 				var tool jsonjs.Value
 				if tool, err = r.parse(text, i); err != nil {
