@@ -28,12 +28,6 @@ func parseCapture(path string, data []byte) (*Capture, error) {
 	return c, err
 }
 
-// ModelReadBytes returns the UTF-8 bytes of JSON.stringify of what a model
-// reads of tool.
-func ModelReadBytes(tool jsonjs.Value) int64 {
-	return int64(jsonjs.StringifyLen(ModelRead(tool)))
-}
-
 // Apply applies one transform to one parsed tool.
 func Apply(t Transform, tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
 	return t.(valueTransform).apply(tool, name)
