@@ -117,3 +117,9 @@ func ProfileBothWays(text []byte) (fromText, parsed string, ok bool) {
 func SavingsOf(c *Capture, ts ...Transform) ([]Saving, error) {
 	return whatIf(c, nil, ts, nil)
 }
+
+// RefLenBothWays returns the length refLen adds up of the $ref to a
+// definition, and that of the $ref written.
+func RefLenBothWays(container, name string) (added, written int) {
+	return refLen(container, name), jsonjs.StringifyLen(refValue(container, name))
+}
