@@ -154,10 +154,10 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 	if prob != nil {
 		return nil, prob
 	}
-	queue := append([]refAt(nil), u.refs...)
-	for len(queue) > 0 {
-		r := queue[0]
-		queue = queue[1:]
+	// the refs to follow are the refs found, in order: those outside the
+	// definitions, then those inside each definition they reach
+	for q := 0; q < len(u.refs); q++ {
+		r := u.refs[q]
 		if len(r.toks) == 0 {
 			continue
 		}
@@ -173,9 +173,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 				for _, m := range d.Members() {
 					if !names[m.Key] {
 						names[m.Key] = true
-						inside := inDef[defKey{c, m.Key}]
-						u.refs = append(u.refs, inside...)
-						queue = append(queue, inside...)
+						u.refs = append(u.refs, inDef[defKey{c, m.Key}]...)
 					}
 				}
 			}
@@ -183,9 +181,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		}
 		if !names[r.toks[1]] {
 			names[r.toks[1]] = true
-			inside := inDef[defKey{c, r.toks[1]}]
-			u.refs = append(u.refs, inside...)
-			queue = append(queue, inside...)
+			u.refs = append(u.refs, inDef[defKey{c, r.toks[1]}]...)
 		}
 	}
 	return u, nil
