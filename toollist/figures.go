@@ -128,14 +128,8 @@ func ModelRead(tool jsonjs.Value) jsonjs.Value {
 	return jsonjs.ObjectValue(ms)
 }
 
-// ModelReadBytes returns the UTF-8 bytes of JSON.stringify of what a model
-// reads of tool.
-func ModelReadBytes(tool jsonjs.Value) int64 {
-	return int64(jsonjs.StringifyLen(ModelRead(tool)))
-}
-
 // toolLens returns the UTF-8 bytes of JSON.stringify of tool and those
-// of what a model reads of it (ModelReadBytes), writing each member once.
+// of what a model reads of it (ModelRead's), writing each member once.
 func toolLens(tool jsonjs.Value) (wire, model int) {
 	wire, model = 2, 2
 	n, read := 0, 0
