@@ -237,6 +237,8 @@ type runner struct {
 	// when the walk cannot follow its text
 	texts [2][]byte
 	norm  []byte
+	// parser parses a tool at a time, each dropped before the next
+	parser jsonjs.Parser
 }
 
 func newRunner(c *Capture, ts []Transform, stages []stage) *runner {
@@ -392,7 +394,7 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 
 // parse parses the i-th tool's text b.
 func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
-	tool, err := jsonjs.Parse(b)
+	tool, err := r.parser.Parse(b) // the tool parsed before is dropped
 	if err != nil && r.c != nil {
 		err = inputErr(r.c.Path, "%s[%d]: %v", r.c.toolsAt(), i, err)
 	}
