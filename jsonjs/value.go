@@ -86,9 +86,6 @@ type Member struct {
 // NullValue returns null.
 func NullValue() Value { return Value{} }
 
-// BoolValue returns true or false.
-func BoolValue(b bool) Value { return Value{kind: Bool, b: b} }
-
 // NumberValue returns a number.
 func NumberValue(f float64) Value { return Value{kind: Number, n: math.Float64bits(f)} }
 

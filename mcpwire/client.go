@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,6 +150,20 @@ func (e *HTTPError) Error() string {
 		s += ": " + e.Excerpt
 	}
 	return s
+}
+
+// SSEStream reports whether err is srv's refusal of a streamable HTTP
+// request to a URL whose path ends in /sse with HTTP 400 (the SDKs' "no
+// session id") or 405 (a route that takes only GET): most often the event
+// stream of the older HTTP+SSE transport, which takes no POST (Server.SSE
+// speaks that transport), so that a command can say so.
+func SSEStream(err error, srv Server) bool {
+	var he *HTTPError
+	if srv.SSE || srv.URL == "" || !errors.As(err, &he) || he.Status != http.StatusBadRequest && he.Status != http.StatusMethodNotAllowed {
+		return false
+	}
+	u, perr := url.Parse(srv.URL)
+	return perr == nil && strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/sse")
 }
 
 // timeoutError is the cause when a request's own time limit ran out;

@@ -401,3 +401,49 @@ func TestParamsAsJavaScriptWritesThem(t *testing.T) {
 		t.Errorf("sent\n%s\nwant\n%s", strings.Join(sent, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSSEStream: a streamable HTTP request to the stream of the older
+// HTTP+SSE transport (the Go SDK's, which refuses a POST without a
+// session) is told apart, so that a command can name the transport; a
+// refusal elsewhere, or with SSE spoken, is not.
+func TestSSEStream(t *testing.T) {
+	sse := mcptest.StartSSE(t, mcptest.Options{})
+	refuse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/get-only/sse":
+			http.Error(w, "no", http.StatusMethodNotAllowed)
+		case "/none/sse":
+			http.NotFound(w, r)
+		default:
+			http.Error(w, "no", http.StatusBadRequest)
+		}
+	}))
+	t.Cleanup(refuse.Close)
+	for _, tc := range []struct {
+		name string
+		srv  mcpwire.Server
+		want bool
+	}{
+		{"POST to an HTTP+SSE stream", mcpwire.Server{URL: sse}, true},
+		{"with a final slash", mcpwire.Server{URL: refuse.URL + "/sse/"}, true},
+		{"a route that takes only GET", mcpwire.Server{URL: refuse.URL + "/get-only/sse"}, true},
+		{"another path refused", mcpwire.Server{URL: refuse.URL + "/mcp"}, false},
+		{"no such path", mcpwire.Server{URL: refuse.URL + "/none/sse"}, false},
+		{"SSE spoken", mcpwire.Server{URL: sse, SSE: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := mcpwire.Dial(ctx(t), tc.srv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_, err = c.Initialize(ctx(t), mcpwire.InitOptions{})
+			if got := mcpwire.SSEStream(err, tc.srv); got != tc.want {
+				t.Errorf("SSEStream(%v) = %v, want %v", err, got, tc.want)
+			}
+		})
+	}
+	if mcpwire.SSEStream(errors.New("HTTP 400"), mcpwire.Server{URL: sse}) {
+		t.Error("an error that is no HTTPError counts as the stream's refusal")
+	}
+}

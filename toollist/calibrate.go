@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -220,26 +221,27 @@ type Calibration struct {
 	Clients []Fit
 }
 
-// CalibrationValue is the calibration as the JSON value a calibration
-// file holds.
-func CalibrationValue(c *Calibration) jsonjs.Value {
-	fits := make([]jsonjs.Value, len(c.Clients))
-	for i, f := range c.Clients {
-		fits[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			{Key: "client", Value: jsonjs.StringValue(f.Client)},
-			{Key: "predictor", Value: jsonjs.StringValue(f.Predictor)},
-			{Key: "slope", Value: jsonjs.NumberValue(f.Slope)},
-			{Key: "intercept", Value: jsonjs.NumberValue(f.Intercept)},
-			{Key: "captures", Value: jsonjs.NumberValue(float64(f.Captures))},
-			{Key: "held_out_error_pct", Value: jsonjs.NumberValue(f.HeldOutErrorPct)},
-			{Key: "max_error_pct", Value: jsonjs.NumberValue(f.MaxErrorPct)},
-		})
+// MarshalJSON returns the calibration as the file measure calibrate
+// writes holds it (source, synthetic, and each client's fit).
+func (c *Calibration) MarshalJSON() ([]byte, error) {
+	type fit struct {
+		Client          jsonout.String `json:"client"`
+		Predictor       jsonout.String `json:"predictor"`
+		Slope           jsonout.Number `json:"slope"`
+		Intercept       jsonout.Number `json:"intercept"`
+		Captures        int            `json:"captures"`
+		HeldOutErrorPct jsonout.Number `json:"held_out_error_pct"`
+		MaxErrorPct     jsonout.Number `json:"max_error_pct"`
 	}
-	return jsonjs.ObjectValue([]jsonjs.Member{
-		{Key: "source", Value: jsonjs.StringValue(c.Source)},
-		{Key: "synthetic", Value: jsonjs.BoolValue(c.Synthetic)},
-		{Key: "clients", Value: jsonjs.ArrayValue(fits)},
-	})
+	fits := make([]fit, len(c.Clients))
+	for i, f := range c.Clients {
+		fits[i] = fit{jsonout.String(f.Client), jsonout.String(f.Predictor), jsonout.Number(f.Slope), jsonout.Number(f.Intercept), f.Captures, jsonout.Number(f.HeldOutErrorPct), jsonout.Number(f.MaxErrorPct)}
+	}
+	return jsonout.Marshal(struct {
+		Source    jsonout.String `json:"source"`
+		Synthetic bool           `json:"synthetic"`
+		Clients   []fit          `json:"clients"`
+	}{jsonout.String(c.Source), c.Synthetic, fits})
 }
 
 // ReadCalibration reads a calibration file that measure calibrate wrote.

@@ -1,6 +1,7 @@
 package toollist
 
 import (
+	"cmp"
 	"hash/maphash"
 	"slices"
 	"sort"
@@ -56,25 +57,97 @@ type Finding struct {
 }
 
 // crossTools gathers what tools repeat, tool by tool, in the capture's
-// order. What each tool gives is a toolCross, dropped once added; what is
+// order. What each tool gives is a toolCross, taken in a batch of tools at
+// a time (flush) while the batch's toolCross are still whole; what is
 // kept grows with what is repeated, not with the list: a subschema,
-// sentence or shape met in one tool only is a hash and that tool's index.
-// The texts of the few reported are read again from their first tool.
+// sentence or shape met in one tool only is a hash and that tool's index
+// (see hashIndex). The texts of the few reported are read again from
+// their first tool.
 type crossTools struct {
 	n    int32              // the tools taken in
 	name func(t int) string // the t-th tool's name, as reported
-	// subs and sentences: hash -> the one tool it was met in (>= 0), or
-	// -1-k for the k-th of reps
-	subs      map[uint64]int32
+	// subs and sentences: each hash's one tool (>= 0), or -1-k for the
+	// k-th of reps
+	subs      hashIndex
 	subReps   []crossSub
-	sentences map[uint64]int32
+	sentences hashIndex
 	sentReps  []crossSent
-	// shapes: shape -> the one tool of that shape (>= 0), or -1-k for
-	// the k-th of groups
-	shapes map[uint64]int32
+	// shapes: each shape's one tool (>= 0), or -1-k for the k-th of
+	// groups
+	shapes hashIndex
 	groups [][]*cluster
-	bytes  func(t int) int64                 // the t-th tool's model-read bytes
-	tool   func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
+	// what the batch's entries stand for, by their j: the subschemas,
+	// the sentences (views into the tools' text) and the shapes' values
+	subBuf  []subtree
+	sentBuf []string
+	valBuf  [][]uint64
+	bytes   func(t int) int64                 // the t-th tool's model-read bytes
+	tool    func(i int) (jsonjs.Value, error) // the i-th tool, parsed again
+}
+
+// hashIndex is what crossTools knows of each hash of one kind it has met:
+// a value, the one tool it was met in (>= 0) or -1-k for the k-th of the
+// kind's repeated ones. Most hashes are met once, so it is kept as two
+// sorted arrays, 12 bytes a hash (a map takes two to four times that);
+// the entries of a batch of tools are taken in at once, in order of hash,
+// by one pass over the arrays.
+type hashIndex struct {
+	hs    []uint64 // ascending
+	vs    []int32  // the value of each of hs
+	batch []entry  // met since the last flush, in the order met
+	fresh []entry  // scratch: the hashes of a batch not met before
+}
+
+// entry is a hash met in tool t; j is where what it stands for lies in
+// the kind's buffer of the batch (crossTools.subBuf, ...).
+type entry struct {
+	h    uint64
+	t, j int32
+}
+
+// flush takes in the batch: for each hash, in the order of the tools it
+// was met in, step returns its value after the entry (ok: whether it had
+// one before).
+func (x *hashIndex) flush(step func(v int32, ok bool, e entry) int32) {
+	b := x.batch
+	slices.SortFunc(b, func(a, c entry) int {
+		if a.h != c.h {
+			return cmp.Compare(a.h, c.h)
+		}
+		return cmp.Compare(a.t, c.t)
+	})
+	fresh := x.fresh[:0]
+	pos := 0
+	for i := 0; i < len(b); {
+		h := b[i].h
+		k, found := slices.BinarySearch(x.hs[pos:], h)
+		pos += k
+		var v int32
+		if found {
+			v = x.vs[pos]
+		}
+		for ok := found; i < len(b) && b[i].h == h; i, ok = i+1, true {
+			v = step(v, ok, b[i])
+		}
+		if found {
+			x.vs[pos] = v
+		} else {
+			fresh = append(fresh, entry{h: h, t: v})
+		}
+	}
+	// merge the fresh hashes in, from the back
+	n, m := len(x.hs), len(fresh)
+	x.hs, x.vs = slices.Grow(x.hs, m)[:n+m], slices.Grow(x.vs, m)[:n+m]
+	for i, j, k := n-1, m-1, n+m-1; j >= 0; k-- {
+		if i >= 0 && x.hs[i] > fresh[j].h {
+			x.hs[k], x.vs[k] = x.hs[i], x.vs[i]
+			i--
+		} else {
+			x.hs[k], x.vs[k] = fresh[j].h, fresh[j].t
+			j--
+		}
+	}
+	x.batch, x.fresh = b[:0], fresh[:0]
 }
 
 // crossSub is a subschema met in several tools: the tools (distinct,
@@ -125,64 +198,99 @@ func (tc *toolCross) sentence(s string) {
 	})
 }
 
-func newCrossTools(tool func(i int) (jsonjs.Value, error), bytes func(t int) int64, name func(t int) string) *crossTools {
-	return &crossTools{subs: map[uint64]int32{}, sentences: map[uint64]int32{}, shapes: map[uint64]int32{}, tool: tool, bytes: bytes, name: name}
+// rereader returns what reads the i-th tool again for the findings, a
+// tool the pass b is past: it gives back the pages behind the pass again,
+// since a fault on a mapped file maps in the whole folio of the page cache
+// it falls in (up to 2 MiB), which would otherwise stay to the end. A
+// parsed tool holds no view into the text.
+func (c *Capture) rereader(b *behind) func(i int) (jsonjs.Value, error) {
+	return func(i int) (jsonjs.Value, error) {
+		v, err := c.tool(i)
+		c.pg.release(0, b.from)
+		return v, err
+	}
 }
 
-// seen adds tool t to what m says of hash h: a second tool makes it
-// repeated (rep makes its entry, and returns its index).
-func seen(m map[uint64]int32, h uint64, t int32, last func(k int32) int32, rep func(first int32) int32, add func(k int32)) {
-	v, ok := m[h]
+func newCrossTools(tool func(i int) (jsonjs.Value, error), bytes func(t int) int64, name func(t int) string) *crossTools {
+	return &crossTools{tool: tool, bytes: bytes, name: name}
+}
+
+// repeat returns the value of a hash (v, when ok) once met in tool t: a
+// second tool makes it repeated (rep makes its entry, and returns its
+// index); last returns the last tool of the k-th repeated one, add adds t
+// to it.
+func repeat(v int32, ok bool, t int32, last func(k int32) int32, rep func(first int32) int32, add func(k int32)) int32 {
 	switch {
 	case !ok:
-		m[h] = t
+		return t
 	case v >= 0:
 		if v != t {
-			m[h] = -1 - rep(v)
+			return -1 - rep(v)
 		}
 	default:
 		if k := -1 - v; last(k) != t {
 			add(k)
 		}
 	}
+	return v
 }
 
-// add takes in the next tool (they come in order).
+// add takes in the next tool (they come in order); what it gives is
+// taken in by the next flush, which must come before tc changes.
 func (x *crossTools) add(tc *toolCross) {
 	t := x.n
 	x.n++
 	for j, h := range tc.sents {
-		seen(x.sentences, h, t,
-			func(k int32) int32 { l := x.sentReps[k].tools; return l[len(l)-1] },
-			func(first int32) int32 {
-				x.sentReps = append(x.sentReps, crossSent{text: strings.Clone(tc.texts[j]), tools: []int32{first, t}})
-				return int32(len(x.sentReps) - 1)
-			},
-			func(k int32) { x.sentReps[k].tools = append(x.sentReps[k].tools, t) })
+		x.sentences.batch = append(x.sentences.batch, entry{h: h, t: t, j: int32(len(x.sentBuf))})
+		x.sentBuf = append(x.sentBuf, tc.texts[j])
 	}
 	for _, st := range tc.subs {
-		seen(x.subs, st.h, t,
+		x.subs.batch = append(x.subs.batch, entry{h: st.h, t: t, j: int32(len(x.subBuf))})
+		x.subBuf = append(x.subBuf, st)
+	}
+	if tc.hasShape {
+		x.shapes.batch = append(x.shapes.batch, entry{h: tc.shape, t: t, j: int32(len(x.valBuf))})
+		x.valBuf = append(x.valBuf, tc.vals)
+	}
+}
+
+// flush takes in what the tools added since the last flush gave.
+func (x *crossTools) flush() {
+	x.sentences.flush(func(v int32, ok bool, e entry) int32 {
+		return repeat(v, ok, e.t,
+			func(k int32) int32 { l := x.sentReps[k].tools; return l[len(l)-1] },
+			func(first int32) int32 {
+				x.sentReps = append(x.sentReps, crossSent{text: strings.Clone(x.sentBuf[e.j]), tools: []int32{first, e.t}})
+				return int32(len(x.sentReps) - 1)
+			},
+			func(k int32) { x.sentReps[k].tools = append(x.sentReps[k].tools, e.t) })
+	})
+	x.subs.flush(func(v int32, ok bool, e entry) int32 {
+		return repeat(v, ok, e.t,
 			func(k int32) int32 { l := x.subReps[k].tools; return l[len(l)-1] },
 			func(first int32) int32 {
-				x.subReps = append(x.subReps, crossSub{st: st, tools: []int32{first, t}})
+				x.subReps = append(x.subReps, crossSub{st: x.subBuf[e.j], tools: []int32{first, e.t}})
 				return int32(len(x.subReps) - 1)
 			},
-			func(k int32) { x.subReps[k].tools = append(x.subReps[k].tools, t) })
-	}
-	if !tc.hasShape {
-		return
-	}
-	v, ok := x.shapes[tc.shape]
+			func(k int32) { x.subReps[k].tools = append(x.subReps[k].tools, e.t) })
+	})
+	x.shapes.flush(x.shape)
+	clear(x.sentBuf)
+	clear(x.valBuf)
+	x.sentBuf, x.subBuf, x.valBuf = x.sentBuf[:0], x.subBuf[:0], x.valBuf[:0]
+}
+
+// shape takes in the tool of an entry of shapes.
+func (x *crossTools) shape(v int32, ok bool, e entry) int32 {
+	t, vals := e.t, x.valBuf[e.j]
 	if !ok {
-		x.shapes[tc.shape] = t
-		return
+		return t
 	}
 	if v >= 0 {
 		// the second tool of the shape: the first's values, read again
 		first := x.valuesOf(int(v))
 		x.groups = append(x.groups, []*cluster{{first: first, tools: []int32{v}, small: x.bytes(int(v))}})
 		v = -1 - int32(len(x.groups)-1)
-		x.shapes[tc.shape] = v
 	}
 	k := -1 - v
 	cs := x.groups[k]
@@ -190,13 +298,14 @@ func (x *crossTools) add(tc *toolCross) {
 	// in at most maxDiffValues values, of the maxReps clusters started
 	// last; else it starts one
 	for j := len(cs) - 1; j >= 0 && j >= len(cs)-maxReps; j-- {
-		if differ(cs[j].first, tc.vals) <= maxDiffValues {
+		if differ(cs[j].first, vals) <= maxDiffValues {
 			cs[j].tools = append(cs[j].tools, t)
 			cs[j].small = min(cs[j].small, x.bytes(int(t)))
-			return
+			return v
 		}
 	}
-	x.groups[k] = append(cs, &cluster{first: slices.Clone(tc.vals), tools: []int32{t}, small: x.bytes(int(t))})
+	x.groups[k] = append(cs, &cluster{first: slices.Clone(vals), tools: []int32{t}, small: x.bytes(int(t))})
+	return v
 }
 
 // valuesOf returns the scalars' hashes of the t-th tool's shape.
@@ -358,6 +467,7 @@ func forSentences(s string, each func(string)) {
 }
 
 func (x *crossTools) findings() []Finding {
+	x.flush()
 	out := []Finding{}
 	// subschemas, largest savings first, then the first met first (not
 	// by hash, whose seed each run draws anew); a subschema inside one

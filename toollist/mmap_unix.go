@@ -15,6 +15,6 @@ func mapFile(f *os.File, size int64) (data []byte, unmap func() error, err error
 	if err != nil {
 		return nil, nil, err
 	}
-	noHugePages(data)
+	adviseMapping(data)
 	return data, func() error { return syscall.Munmap(data) }, nil
 }

@@ -272,7 +272,8 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 			p.tokenizers = append(p.tokenizers, pc.Name())
 		}
 	}
-	cross := newCrossTools(c.tool, p.modelBytes, p.name)
+	back := c.behindFrom(0)
+	cross := newCrossTools(c.rereader(&back), p.modelBytes, p.name)
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	if len(c.Tools) < 2*profileBatch/workers+1 {
 		workers = 1
@@ -284,7 +285,6 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 	}
 	var total [nComponents]int64
 	tokens := make([]int64, nComponents*len(pcs))
-	back := c.behindFrom(0)
 	for lo := 0; lo < len(c.Tools); lo += profileBatch {
 		hi := min(lo+profileBatch, len(c.Tools))
 		back.at(c.Tools[lo])
@@ -338,6 +338,7 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 			p.pack(s)
 			cross.add(&s.cross)
 		}
+		cross.flush()
 	}
 	var toks [][]int64
 	if len(pcs) > 0 {

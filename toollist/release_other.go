@@ -2,8 +2,8 @@
 
 package toollist
 
-// noHugePages does nothing where huge pages are not Linux's to refuse.
-func noHugePages([]byte) {}
+// adviseMapping does nothing where the mapping is not Linux's to advise on.
+func adviseMapping([]byte) {}
 
 // releasePages keeps the pages where madvise is not used.
 func releasePages([]byte) {}

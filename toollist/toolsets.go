@@ -1,6 +1,9 @@
 package toollist
 
 import (
+	"errors"
+
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -60,6 +63,10 @@ func ParseToolsets(path string, data []byte) ([]Toolset, error) {
 func parseFile(path string, data []byte, want string) (jsonjs.Value, error) {
 	if len(data) == 0 {
 		return jsonjs.Value{}, inputErr(path, "empty file: want %s", want)
+	}
+	var page *infile.Error
+	if errors.As(infile.WebPage(path, data, "JSON file", "want "+want+" (the raw file, not its web page)"), &page) {
+		return jsonjs.Value{}, inputErr(path, "line %d: %s", page.Line, page.Msg)
 	}
 	text, _ := jsonjs.Decode(data)
 	v, err := jsonjs.Parse(text)

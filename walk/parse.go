@@ -115,6 +115,9 @@ func readCapped(path string) ([]byte, error) {
 	case err != nil:
 		return nil, SpecErrors{{File: path, Msg: err.Error()}}
 	}
+	if errors.As(infile.WebPage(path, data, "walk spec", "give the YAML file itself (the raw file, not its web page)"), &ie) {
+		return nil, SpecErrors{{File: path, Line: ie.Line, Msg: ie.Msg}}
+	}
 	return data, nil
 }
 

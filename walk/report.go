@@ -190,6 +190,9 @@ func ReadReport(path string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := infile.WebPage(path, data, "walks report", "give a report written by walks run --json or --report (the raw file, not its web page)"); err != nil {
+		return nil, err
+	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a walks report: %v", path, err)

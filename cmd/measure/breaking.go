@@ -9,6 +9,7 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/ghactions"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/junit"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -182,28 +183,38 @@ func writeBreaking(w io.Writer, r *classified) {
 	render(w, t)
 }
 
-// breakingValue is the --json "changes" member; null when either side
-// is a report.
-func breakingValue(r *classified, b *breakingFlags) jsonjs.Value {
+// changesJSON is the --json "changes" member: the counts of each level
+// and every change.
+type changesJSON struct {
+	FailOn     jsonout.String `json:"fail_on"`
+	Breaking   int            `json:"breaking"`
+	Warning    int            `json:"warning"`
+	Compatible int            `json:"compatible"`
+	List       []changeJSON   `json:"list"`
+}
+
+type changeJSON struct {
+	Level jsonout.String `json:"level"`
+	Rule  jsonout.String `json:"rule"`
+	Tool  jsonout.String `json:"tool"`
+	Path  jsonout.String `json:"path"`
+	Old   jsonout.String `json:"old"`
+	New   jsonout.String `json:"new"`
+	Says  jsonout.String `json:"says"`
+}
+
+// breakingJSON is the --json "changes" member; nil (null) when either
+// side is a report.
+func breakingJSON(r *classified, b *breakingFlags) *changesJSON {
 	if r == nil {
-		return jsonjs.NullValue()
+		return nil
 	}
 	n := compat.Count(r.changes)
-	vs := make([]jsonjs.Value, len(r.changes))
+	cs := &changesJSON{jsonout.String(b.failOn), n[compat.Breaking], n[compat.Warning], n[compat.Compatible], make([]changeJSON, len(r.changes))}
 	for i, c := range r.changes {
-		vs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			member("level", str(c.Level.String())), member("rule", str(c.Rule)), member("tool", str(c.Tool)),
-			member("path", str(c.Path)), member("old", str(c.Old)), member("new", str(c.New)),
-			member("says", str(c.Says())),
-		})
+		cs.List[i] = changeJSON{jsonout.String(c.Level.String()), jsonout.String(c.Rule), jsonout.String(c.Tool), jsonout.String(c.Path), jsonout.String(c.Old), jsonout.String(c.New), jsonout.String(c.Says())}
 	}
-	return jsonjs.ObjectValue([]jsonjs.Member{
-		member("fail_on", str(b.failOn)),
-		member("breaking", num(int64(n[compat.Breaking]))),
-		member("warning", num(int64(n[compat.Warning]))),
-		member("compatible", num(int64(n[compat.Compatible]))),
-		member("list", jsonjs.ArrayValue(vs)),
-	})
+	return cs
 }
 
 // failing returns the changes at --fail-on's level or worse.

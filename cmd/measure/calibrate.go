@@ -11,7 +11,6 @@ import (
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -57,14 +56,18 @@ func (e estimate) String() string {
 	return fmt.Sprintf("%s ±%.2f%%", group(e.tokens), e.fit.HeldOutErrorPct)
 }
 
-func (e estimate) value() jsonjs.Value {
-	return jsonjs.ObjectValue([]jsonjs.Member{
-		member("tokens", num(e.tokens)),
-		member("predictor", str(e.fit.Predictor)),
-		member("held_out_error_pct", jsonjs.NumberValue(e.fit.HeldOutErrorPct)),
-		member("max_error_pct", jsonjs.NumberValue(e.fit.MaxErrorPct)),
-		member("captures", num(int64(e.fit.Captures))),
-	})
+// estimateJSON is a client's calibrated estimate, in its --json
+// "calibrated" member.
+type estimateJSON struct {
+	Tokens          int64          `json:"tokens"`
+	Predictor       jsonout.String `json:"predictor"`
+	HeldOutErrorPct jsonout.Number `json:"held_out_error_pct"`
+	MaxErrorPct     jsonout.Number `json:"max_error_pct"`
+	Captures        int            `json:"captures"`
+}
+
+func (e estimate) json() *estimateJSON {
+	return &estimateJSON{e.tokens, jsonout.String(e.fit.Predictor), jsonout.Number(e.fit.HeldOutErrorPct), jsonout.Number(e.fit.MaxErrorPct), e.fit.Captures}
 }
 
 // estimates returns each client's calibrated estimate of the report's
@@ -186,13 +189,23 @@ func runCalibrate(stdout, stderr io.Writer, args []string) error {
 		pt.Add(rw.count.Client, rw.count.Capture, group(rw.cf.Bytes), group(o), group(y), group(int64(math.Round(h))), fmt.Sprintf("%+.2f%%", (h-float64(y))/float64(y)*100))
 	}
 	render(stdout, pt)
-	if *out != "" {
-		data := append(jsonout.Indent(nil, jsonjs.Stringify(toollist.CalibrationValue(cal)), nil), '\n')
-		if err := atomicfile.Write(*out, data); err != nil {
-			return cli.Usage("-o %s: %v", *out, unwrapPath(err))
-		}
-		fmt.Fprintf(stdout, "\nwrote %s\n", *out)
+	return writeCalibration(stdout, *out, cal)
+}
+
+// writeCalibration writes the fits to path, when -o gives one, for
+// measure --calibration, and says so.
+func writeCalibration(stdout io.Writer, path string, cal *toollist.Calibration) error {
+	if path == "" {
+		return nil
 	}
+	data, err := jsonout.Bytes(cal)
+	if err == nil {
+		err = atomicfile.Write(path, data)
+	}
+	if err != nil {
+		return cli.Usage("-o %s: %v", path, unwrapPath(err))
+	}
+	fmt.Fprintf(stdout, "\nwrote %s\n", path)
 	return nil
 }
 

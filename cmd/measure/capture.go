@@ -178,7 +178,7 @@ func capture(stdout, stderr io.Writer, o *captureOptions, rest []string) error {
 
 	t, err := take(ctx, c, o.protocol, json.RawMessage(caps), o.output, nil)
 	if err != nil {
-		return cli.WalkFailed(authHint(timeoutHint(err), o.token != "")) // a server that answered no tool list to measure
+		return cli.WalkFailed(sseHint(authHint(timeoutHint(err), o.token != ""), srv)) // a server that answered no tool list to measure
 	}
 	list, merged, initData, capt, figs, init := t.list, t.merged, t.initData, t.capt, t.figs, t.init
 	if err := writeBoth(o.output, list, initPath, initData); err != nil {
@@ -275,6 +275,16 @@ func authHint(err error, token bool) error {
 		return fmt.Errorf("%w (the token given was refused: check --token or MEASURE_TOKEN)", err)
 	}
 	return fmt.Errorf("%w (the server wants credentials: give --token TOKEN, MEASURE_TOKEN, or --header)", err)
+}
+
+// sseHint adds to the error of a server that refused a streamable HTTP
+// request to what looks like the stream of the older HTTP+SSE transport
+// (mcpwire.SSEStream) the flag that speaks it.
+func sseHint(err error, srv mcpwire.Server) error {
+	if !mcpwire.SSEStream(err, srv) {
+		return err
+	}
+	return fmt.Errorf("%w (a URL ending in /sse is most often the older HTTP+SSE transport's stream: add --sse)", err)
 }
 
 func initMethod(protocol string) string {

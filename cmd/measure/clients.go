@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/toollist"
 )
 
@@ -334,73 +334,99 @@ func writeClientsTools(w io.Writer, r *report) {
 	render(w, tt)
 }
 
-// clientsValue is the --json "clients" member of a report: per client,
-// exact integers.
-func clientsValue(r *report) jsonjs.Value {
-	ms := make([]jsonjs.Member, 0, len(r.clients))
+// clientJSON is what a client reads, in the --json "clients" member:
+// exact integers; instructions_bytes and overhead_tokens null when there
+// are none, session_start null for a client that does not defer tools.
+type clientJSON struct {
+	Title             jsonout.String    `json:"title"`
+	Server            jsonout.String    `json:"server"`
+	ExactRendering    bool              `json:"exact_rendering"`
+	ToolsSent         int               `json:"tools_sent"`
+	Bytes             int64             `json:"bytes"`
+	Tokens            int64             `json:"tokens"`
+	Tokenizers        jsonout.Object    `json:"tokenizers,omitempty"`
+	PreludeBytes      int64             `json:"prelude_bytes"`
+	InstructionsBytes *int64            `json:"instructions_bytes"`
+	OverheadTokens    *int64            `json:"overhead_tokens"`
+	OverheadEstimate  bool              `json:"overhead_estimate"`
+	SessionStart      *sessionStartJSON `json:"session_start"`
+	Calibrated        *estimateJSON     `json:"calibrated,omitempty"`
+	PerTool           []clientToolJSON  `json:"per_tool"`
+	Findings          []clientFindJSON  `json:"findings"`
+}
+
+type sessionStartJSON struct {
+	ToolSearchOn  countJSON `json:"tool_search_on"`
+	ToolSearchOff countJSON `json:"tool_search_off"`
+}
+
+type countJSON struct {
+	Bytes  int64 `json:"bytes"`
+	Tokens int64 `json:"tokens"`
+}
+
+// clientToolJSON is a tool as a client reads it; always_load and
+// session_start_bytes for a client that defers tools.
+type clientToolJSON struct {
+	Name              jsonout.String `json:"name"`
+	Tool              jsonout.String `json:"tool"`
+	Sent              bool           `json:"sent"`
+	Bytes             int64          `json:"bytes"`
+	Tokens            int64          `json:"tokens"`
+	Tokenizers        jsonout.Object `json:"tokenizers,omitempty"`
+	SavingTokens      int64          `json:"saving_tokens"`
+	CharsCut          int            `json:"chars_cut"`
+	AlwaysLoad        *bool          `json:"always_load,omitempty"`
+	SessionStartBytes *int64         `json:"session_start_bytes,omitempty"`
+}
+
+type clientFindJSON struct {
+	Kind   jsonout.String `json:"kind"`
+	Tool   jsonout.String `json:"tool"`
+	Detail jsonout.String `json:"detail"`
+}
+
+// clientsJSON is the --json "clients" member of a report: each client by
+// its name, in the order asked for.
+func clientsJSON(r *report) jsonout.Object {
+	ms := make(jsonout.Object, 0, len(r.clients))
 	for _, cf := range r.clients {
 		p := cf.Profile
-		tools := make([]jsonjs.Value, len(cf.Tools))
-		for i, ct := range cf.Tools {
-			tm := []jsonjs.Member{
-				member("name", str(ct.Name)),
-				member("tool", str(ct.Tool)),
-				member("sent", jsonjs.BoolValue(ct.Sent)),
-				member("bytes", num(ct.Bytes)),
-				member("tokens", num(ct.Tokens)),
-			}
-			if len(ct.Tokenizers) > 0 {
-				tm = append(tm, member("tokenizers", tokenizersValue(ct.Tokenizers)))
-			}
-			tm = append(tm, member("saving_tokens", num(units.Tokens(cf.Bytes)-units.Tokens(cf.Bytes-ct.Bytes))),
-				member("chars_cut", num(int64(ct.CutChars))))
-			if p.Deferral {
-				tm = append(tm, member("always_load", jsonjs.BoolValue(ct.AlwaysLoad)), member("session_start_bytes", num(sessionStart(ct))))
-			}
-			tools[i] = jsonjs.ObjectValue(tm)
+		c := clientJSON{
+			Title: jsonout.String(p.Title), Server: jsonout.String(cf.Server), ExactRendering: p.Exact,
+			ToolsSent: cf.Sent, Bytes: cf.Bytes, Tokens: cf.Tokens, Tokenizers: tokenizersJSON(cf.Tokenizers),
+			PreludeBytes: cf.PreludeBytes, OverheadEstimate: p.OverheadEstimate,
+			PerTool: make([]clientToolJSON, len(cf.Tools)), Findings: make([]clientFindJSON, len(cf.Findings)),
 		}
-		findings := make([]jsonjs.Value, len(cf.Findings))
-		for i, fd := range cf.Findings {
-			findings[i] = jsonjs.ObjectValue([]jsonjs.Member{member("kind", str(fd.Kind)), member("tool", str(fd.Tool)), member("detail", str(fd.Detail))})
+		if cf.HasInstructions {
+			c.InstructionsBytes = &cf.InstructionsBytes
 		}
-		nullOr := func(ok bool, n int64) jsonjs.Value {
-			if !ok {
-				return jsonjs.NullValue()
-			}
-			return num(n)
+		if p.OverheadTokens > 0 {
+			c.OverheadTokens = ptr(int64(p.OverheadTokens))
 		}
-		cm := []jsonjs.Member{
-			member("title", str(p.Title)),
-			member("server", str(cf.Server)),
-			member("exact_rendering", jsonjs.BoolValue(p.Exact)),
-			member("tools_sent", num(int64(cf.Sent))),
-			member("bytes", num(cf.Bytes)),
-			member("tokens", num(cf.Tokens)),
-		}
-		if len(cf.Tokenizers) > 0 {
-			cm = append(cm, member("tokenizers", tokenizersValue(cf.Tokenizers)))
-		}
-		cm = append(cm,
-			member("prelude_bytes", num(cf.PreludeBytes)),
-			member("instructions_bytes", nullOr(cf.HasInstructions, cf.InstructionsBytes)),
-			member("overhead_tokens", nullOr(p.OverheadTokens > 0, int64(p.OverheadTokens))),
-			member("overhead_estimate", jsonjs.BoolValue(p.OverheadEstimate)),
-		)
 		if p.Deferral {
-			cm = append(cm, member("session_start", jsonjs.ObjectValue([]jsonjs.Member{
-				member("tool_search_on", jsonjs.ObjectValue([]jsonjs.Member{member("bytes", num(cf.DeferredBytes)), member("tokens", num(cf.DeferredTokens))})),
-				member("tool_search_off", jsonjs.ObjectValue([]jsonjs.Member{member("bytes", num(cf.Bytes)), member("tokens", num(cf.Tokens))})),
-			})))
-		} else {
-			cm = append(cm, member("session_start", jsonjs.NullValue()))
+			c.SessionStart = &sessionStartJSON{countJSON{cf.DeferredBytes, cf.DeferredTokens}, countJSON{cf.Bytes, cf.Tokens}}
 		}
 		if e, ok := r.estimates[p.Name]; ok {
-			cm = append(cm, member("calibrated", e.value()))
+			c.Calibrated = e.json()
 		}
-		cm = append(cm, member("per_tool", jsonjs.ArrayValue(tools)), member("findings", jsonjs.ArrayValue(findings)))
-		ms = append(ms, member(p.Name, jsonjs.ObjectValue(cm)))
+		for i, ct := range cf.Tools {
+			t := clientToolJSON{
+				Name: jsonout.String(ct.Name), Tool: jsonout.String(ct.Tool), Sent: ct.Sent, Bytes: ct.Bytes, Tokens: ct.Tokens,
+				Tokenizers:   tokenizersJSON(ct.Tokenizers),
+				SavingTokens: units.Tokens(cf.Bytes) - units.Tokens(cf.Bytes-ct.Bytes), CharsCut: ct.CutChars,
+			}
+			if p.Deferral {
+				t.AlwaysLoad, t.SessionStartBytes = &ct.AlwaysLoad, ptr(sessionStart(ct))
+			}
+			c.PerTool[i] = t
+		}
+		for i, fd := range cf.Findings {
+			c.Findings[i] = clientFindJSON{jsonout.String(fd.Kind), jsonout.String(fd.Tool), jsonout.String(fd.Detail)}
+		}
+		ms = append(ms, jsonout.Member{Key: p.Name, Value: c})
 	}
-	return jsonjs.ObjectValue(ms)
+	return ms
 }
 
 // sessionStart is what a deferring client's model reads of the tool at
@@ -412,12 +438,14 @@ func sessionStart(ct toollist.ClientTool) int64 {
 	return ct.DeferredBytes
 }
 
-func tokenizersValue(ts []toollist.TokenizerCount) jsonjs.Value {
-	ms := make([]jsonjs.Member, len(ts))
-	for i, tc := range ts {
-		ms[i] = member(tc.Name, num(tc.Tokens))
+// tokenizersJSON is {NAME: tokens}, in the order counted; nil (left
+// out) when nothing was.
+func tokenizersJSON(ts []toollist.TokenizerCount) jsonout.Object {
+	var o jsonout.Object
+	for _, tc := range ts {
+		o = append(o, jsonout.Member{Key: tc.Name, Value: tc.Tokens})
 	}
-	return jsonjs.ObjectValue(ms)
+	return o
 }
 
 // noSuchClient is the one error of a --client that names no client:

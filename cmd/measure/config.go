@@ -20,7 +20,6 @@ import (
 	"github.com/readmeter/readmeter/internal/progress"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/mcpconfig"
 	"github.com/readmeter/readmeter/mcpwire"
 	"github.com/readmeter/readmeter/tokenize"
@@ -312,7 +311,7 @@ func reportConfig(stdout, stderr io.Writer, o *configOptions, paths []string, ru
 	}
 
 	if o.json {
-		err := jsonout.Write(stdout, configJSON(runs, o.profile, total.servers, total.tools, total.bytes, tks, total.tokenizers, collisions, lints, warnings, notes, checks))
+		err := jsonout.Encode(stdout, newConfigJSON(runs, o.profile, total, tks, collisions, lints, warnings, notes, checks))
 		if err != nil {
 			return err
 		}
@@ -677,62 +676,82 @@ func writeList(w io.Writer, title string, notes []string) {
 	}
 }
 
-// configJSON is the --json report of measure config.
-func configJSON(runs []*serverRun, p *toollist.Profile, servers, tools, bytes int64, tks []*tokenize.Tokenizer, totalTk []int64, collisions, lints, warnings, notes []string, checks gate.Checks) []byte {
-	tokenizers := func(counts []int64) jsonjs.Value {
-		ms := make([]jsonjs.Member, len(tks))
+// configJSON is the --json report of measure config: client and
+// exact_rendering when the figures are what a client reads, budgets when
+// any is held.
+type configJSON struct {
+	Client         *jsonout.String    `json:"client,omitempty"`
+	ExactRendering *bool              `json:"exact_rendering,omitempty"`
+	Servers        []configServerJSON `json:"servers"`
+	Total          configTotalJSON    `json:"total"`
+	Collisions     jsonout.Strings    `json:"collisions"`
+	Lints          jsonout.Strings    `json:"lints"`
+	Budgets        []budgetJSON       `json:"budgets,omitempty"`
+	Warnings       jsonout.Strings    `json:"warnings"`
+	Notes          jsonout.Strings    `json:"notes"`
+}
+
+// configServerJSON is a server's row: its figures null and its error given
+// when it could not be measured; tokenizers when counted.
+type configServerJSON struct {
+	Name            jsonout.String  `json:"name"`
+	Tools           *int64          `json:"tools"`
+	ModelReadBytes  *int64          `json:"model_read_bytes"`
+	ModelReadTokens *int64          `json:"model_read_tokens"`
+	Tokenizers      *jsonout.Object `json:"tokenizers,omitempty"`
+	Error           *jsonout.String `json:"error"`
+}
+
+type configTotalJSON struct {
+	Servers         int64          `json:"servers"`
+	Tools           int64          `json:"tools"`
+	ModelReadBytes  int64          `json:"model_read_bytes"`
+	ModelReadTokens int64          `json:"model_read_tokens"`
+	Tokenizers      jsonout.Object `json:"tokenizers,omitempty"`
+}
+
+func newConfigJSON(runs []*serverRun, p *toollist.Profile, total configTotal, tks []*tokenize.Tokenizer, collisions, lints, warnings, notes []string, checks gate.Checks) *configJSON {
+	tokenizers := func(counts []int64) jsonout.Object {
+		o := make(jsonout.Object, len(tks))
 		for i, tk := range tks {
 			var v int64
 			if i < len(counts) {
 				v = counts[i]
 			}
-			ms[i] = member(tk.Name(), num(v))
+			o[i] = jsonout.Member{Key: tk.Name(), Value: v}
 		}
-		return jsonjs.ObjectValue(ms)
+		return o
 	}
-	ss := make([]jsonjs.Value, len(runs))
+	c := &configJSON{
+		Servers:    make([]configServerJSON, len(runs)),
+		Total:      configTotalJSON{total.servers, total.tools, total.bytes, units.Tokens(total.bytes), nil},
+		Collisions: collisions, Lints: lints, Budgets: budgetsJSON(checks), Warnings: warnings, Notes: notes,
+	}
+	if p != nil { // the figures are what this client reads
+		c.Client, c.ExactRendering = ptr(jsonout.String(p.Name)), &p.Exact
+	}
+	if len(tks) > 0 {
+		c.Total.Tokenizers = tokenizers(total.tokenizers)
+	}
 	for i, r := range runs {
-		ms := []jsonjs.Member{member("name", str(r.name))}
+		row := configServerJSON{Name: jsonout.String(r.name)}
 		if r.err != nil {
-			ms = append(ms, member("tools", jsonjs.NullValue()), member("model_read_bytes", jsonjs.NullValue()), member("model_read_tokens", jsonjs.NullValue()))
+			row.Error = ptr(jsonout.String(r.err.Error()))
 			if len(tks) > 0 {
-				ms = append(ms, member("tokenizers", jsonjs.NullValue()))
+				row.Tokenizers = new(jsonout.Object) // null
 			}
-			ms = append(ms, member("error", str(r.err.Error())))
 		} else {
 			rd := r.read()
-			ms = append(ms, member("tools", num(rd.tools)), member("model_read_bytes", num(rd.bytes)), member("model_read_tokens", num(rd.tokens)))
+			row.Tools, row.ModelReadBytes, row.ModelReadTokens = &rd.tools, &rd.bytes, &rd.tokens
 			if len(tks) > 0 {
 				counts := make([]int64, len(rd.tokenizers))
 				for j, tc := range rd.tokenizers {
 					counts[j] = tc.Tokens
 				}
-				ms = append(ms, member("tokenizers", tokenizers(counts)))
+				row.Tokenizers = ptr(tokenizers(counts))
 			}
-			ms = append(ms, member("error", jsonjs.NullValue()))
 		}
-		ss[i] = jsonjs.ObjectValue(ms)
+		c.Servers[i] = row
 	}
-	tm := []jsonjs.Member{member("servers", num(servers)), member("tools", num(tools)), member("model_read_bytes", num(bytes)), member("model_read_tokens", num(units.Tokens(bytes)))}
-	if len(tks) > 0 {
-		tm = append(tm, member("tokenizers", tokenizers(totalTk)))
-	}
-	top := []jsonjs.Member{member("servers", jsonjs.ArrayValue(ss)), member("total", jsonjs.ObjectValue(tm))}
-	if p != nil { // the figures are what this client reads
-		top = append([]jsonjs.Member{member("client", str(p.Name)), member("exact_rendering", jsonjs.BoolValue(p.Exact))}, top...)
-	}
-	top = append(top, member("collisions", strs(append([]string{}, collisions...))), member("lints", strs(append([]string{}, lints...))))
-	if len(checks) > 0 {
-		bs := make([]jsonjs.Value, len(checks))
-		for i, c := range checks {
-			bs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-				member("name", str(c.Key)), member("what", str(c.Subject)), member("tokens", num(c.Read)),
-				member("bytes", num(c.Bytes)), member("budget", num(c.Budget.Value)), member("where", str(c.Budget.Where())),
-				member("over", jsonjs.BoolValue(c.Status == gate.Over)),
-			})
-		}
-		top = append(top, member("budgets", jsonjs.ArrayValue(bs)))
-	}
-	top = append(top, member("warnings", strs(append([]string{}, warnings...))), member("notes", strs(append([]string{}, notes...))))
-	return jsonjs.Stringify(jsonjs.ObjectValue(top))
+	return c
 }

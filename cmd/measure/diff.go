@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -246,12 +246,12 @@ func (d *diffRun) report(stdout, stderr io.Writer) error {
 		d.c = onlyChanged(d.c)
 	}
 	if d.asJSON {
-		v := comparisonValue(d.oldPath, d.newPath, d.c, d.unit, d.limits, d.grown)
+		v := comparisonJSON(d.oldPath, d.newPath, d.c, d.unit, d.limits, d.grown)
 		if d.why {
-			v = jsonjs.ObjectValue(append(v.Members(), member("why", whyValue(d.changes, d.c.Total.New-d.c.Total.Old))))
+			v.Why = whyJSON(d.changes, d.c.Total.New-d.c.Total.Old)
 		}
-		v = jsonjs.ObjectValue(append(v.Members(), member("changes", breakingValue(d.cls, d.bf))))
-		if err := printJSON(stdout, v); err != nil {
+		v.Changes = breakingJSON(d.cls, d.bf)
+		if err := jsonout.Encode(stdout, v); err != nil {
 			return err
 		}
 		return diffFindings(stderr, stderr, d.grown, d.unit, d.cls, d.bf)
@@ -448,58 +448,76 @@ func readFigures(path string) (*toollist.Figures, error) {
 	return f, nil
 }
 
-func rowValue(name string, old, new int64, extra ...jsonjs.Member) jsonjs.Value {
-	ms := []jsonjs.Member{
-		member("name", str(name)),
-		member("old", num(old)),
-		member("new", num(new)),
-		member("change", num(new-old)),
-		member("delta", str(units.Delta(old, new))),
-	}
-	return jsonjs.ObjectValue(append(ms, extra...))
+// diffJSON is measure diff's --json report; why with --why, changes
+// null when either side is a report.
+type diffJSON struct {
+	Old     jsonout.String  `json:"old"`
+	New     jsonout.String  `json:"new"`
+	Figures []rowJSON       `json:"figures"`
+	PerTool []rowJSON       `json:"per_tool"`
+	Total   rowJSON         `json:"total"`
+	Added   jsonout.Strings `json:"added"`
+	Removed jsonout.Strings `json:"removed"`
+	Growth  growthJSON      `json:"growth"`
+	Why     *whyReportJSON  `json:"why,omitempty"`
+	Changes *changesJSON    `json:"changes"`
 }
 
-func comparisonValue(oldPath, newPath string, c *toollist.Comparison, unit string, limits []growthLimit, grown []growth) jsonjs.Value {
-	figs := make([]jsonjs.Value, len(c.Figures))
-	for i, r := range c.Figures {
-		figs[i] = rowValue(r.Name, r.Old, r.New)
+// rowJSON is a figure or a tool, old and new; a tool's status is kept,
+// added or removed.
+type rowJSON struct {
+	Name   jsonout.String `json:"name"`
+	Old    int64          `json:"old"`
+	New    int64          `json:"new"`
+	Change int64          `json:"change"`
+	Delta  jsonout.String `json:"delta"`
+	Status jsonout.String `json:"status,omitempty"`
+}
+
+func row(name string, old, new int64) rowJSON {
+	return rowJSON{Name: jsonout.String(name), Old: old, New: new, Change: new - old, Delta: jsonout.String(units.Delta(old, new))}
+}
+
+type growthJSON struct {
+	Unit      jsonout.String  `json:"unit"`
+	MaxGrowth jsonout.Strings `json:"max_growth"`
+	Over      []grownJSON     `json:"over"`
+}
+
+type grownJSON struct {
+	What      jsonout.String `json:"what"`
+	Old       int64          `json:"old"`
+	New       int64          `json:"new"`
+	Change    int64          `json:"change"`
+	MaxGrowth jsonout.String `json:"max_growth"`
+}
+
+func comparisonJSON(oldPath, newPath string, c *toollist.Comparison, unit string, limits []growthLimit, grown []growth) *diffJSON {
+	d := &diffJSON{
+		Old: jsonout.String(oldPath), New: jsonout.String(newPath),
+		Figures: make([]rowJSON, len(c.Figures)), PerTool: make([]rowJSON, len(c.Tools)),
+		Total: row(c.Total.Name, c.Total.Old, c.Total.New), Added: c.Added, Removed: c.Removed,
+		Growth: growthJSON{Unit: jsonout.String(unit), MaxGrowth: make(jsonout.Strings, len(limits)), Over: make([]grownJSON, len(grown))},
 	}
-	tools := make([]jsonjs.Value, len(c.Tools))
+	for i, r := range c.Figures {
+		d.Figures[i] = row(r.Name, r.Old, r.New)
+	}
 	for i, r := range c.Tools {
-		status := "kept"
+		d.PerTool[i], d.PerTool[i].Status = row(r.Name, r.Old, r.New), "kept"
 		switch {
 		case r.Added:
-			status = "added"
+			d.PerTool[i].Status = "added"
 		case r.Removed:
-			status = "removed"
+			d.PerTool[i].Status = "removed"
 		}
-		tools[i] = rowValue(r.Name, r.Old, r.New, member("status", str(status)))
 	}
-	return jsonjs.ObjectValue([]jsonjs.Member{
-		member("old", str(oldPath)),
-		member("new", str(newPath)),
-		member("figures", jsonjs.ArrayValue(figs)),
-		member("per_tool", jsonjs.ArrayValue(tools)),
-		member("total", rowValue(c.Total.Name, c.Total.Old, c.Total.New)),
-		member("added", strs(c.Added)),
-		member("removed", strs(c.Removed)),
-		member("growth", growthValue(unit, limits, grown)),
-	})
-}
-
-func growthValue(unit string, limits []growthLimit, grown []growth) jsonjs.Value {
-	ls := make([]string, len(limits))
 	for i, l := range limits {
-		ls[i] = l.flag
+		d.Growth.MaxGrowth[i] = l.flag
 	}
-	over := make([]jsonjs.Value, len(grown))
 	for i, g := range grown {
-		over[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			member("what", str(g.what)), member("old", num(g.old)), member("new", num(g.new)),
-			member("change", num(g.new-g.old)), member("max_growth", str(g.limit.flag)),
-		})
+		d.Growth.Over[i] = grownJSON{jsonout.String(g.what), g.old, g.new, g.new - g.old, jsonout.String(g.limit.flag)}
 	}
-	return jsonjs.ObjectValue([]jsonjs.Member{member("unit", str(unit)), member("max_growth", strs(ls)), member("over", jsonjs.ArrayValue(over))})
+	return d
 }
 
 // whyChanges reads both captures and attributes the change between them.
@@ -548,25 +566,34 @@ func writeWhy(w io.Writer, changes []toollist.Change, total int64) {
 	if sum != total {
 		mark = "DOES NOT HOLD"
 	}
-	fmt.Fprintf(w, "\ncheck: the %d %s add up to %s bytes, the change of the model-read bytes is %s (%s)\n",
-		len(changes), plural(len(changes), "change", "changes"), units.Signed(sum), units.Signed(total), mark)
+	fmt.Fprintf(w, "\ncheck: the %d %s %s to %s bytes, the change of the model-read bytes is %s (%s)\n",
+		len(changes), plural(len(changes), "change", "changes"), plural(len(changes), "adds up", "add up"), units.Signed(sum), units.Signed(total), mark)
 }
 
-// whyValue is the --json "why" member.
-func whyValue(changes []toollist.Change, total int64) jsonjs.Value {
-	vs := make([]jsonjs.Value, len(changes))
-	var sum int64
+// whyReportJSON is the --json "why" member: the changes, largest growth
+// first, and the check that they add up to the total change.
+type whyReportJSON struct {
+	Changes     []whyJSONChange `json:"changes"`
+	Sum         int64           `json:"sum"`
+	TotalChange int64           `json:"total_change"`
+	Holds       bool            `json:"holds"`
+}
+
+type whyJSONChange struct {
+	Tool   jsonout.String `json:"tool"`
+	Path   jsonout.String `json:"path"`
+	Status jsonout.String `json:"status"`
+	Old    int64          `json:"old"`
+	New    int64          `json:"new"`
+	Change int64          `json:"change"`
+}
+
+func whyJSON(changes []toollist.Change, total int64) *whyReportJSON {
+	w := &whyReportJSON{Changes: make([]whyJSONChange, len(changes)), TotalChange: total}
 	for i, c := range changes {
-		sum += c.Delta()
-		vs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			member("tool", str(c.Tool)), member("path", str(c.Path)), member("status", str(c.Status)),
-			member("old", num(c.Old)), member("new", num(c.New)), member("change", num(c.Delta())),
-		})
+		w.Sum += c.Delta()
+		w.Changes[i] = whyJSONChange{jsonout.String(c.Tool), jsonout.String(c.Path), jsonout.String(c.Status), c.Old, c.New, c.Delta()}
 	}
-	return jsonjs.ObjectValue([]jsonjs.Member{
-		member("changes", jsonjs.ArrayValue(vs)),
-		member("sum", num(sum)),
-		member("total_change", num(total)),
-		member("holds", jsonjs.BoolValue(sum == total)),
-	})
+	w.Holds = w.Sum == total
+	return w
 }

@@ -10,32 +10,130 @@ import (
 	"github.com/readmeter/readmeter/toollist"
 )
 
+// reportHead is what a --json report holds before the figures.
+type reportHead struct {
+	Capture jsonout.String `json:"capture"`
+	Form    jsonout.String `json:"form"`
+}
+
+// reportMiddle is what a --json report holds between the figures and the
+// savings.
+type reportMiddle struct {
+	Toolsets     *[]toolsetJSON    `json:"toolsets,omitempty"`
+	Instructions *instructionsJSON `json:"instructions,omitempty"`
+}
+
+type toolsetJSON struct {
+	Name            jsonout.String  `json:"name"`
+	Tools           int             `json:"tools"`
+	ToolNames       jsonout.Strings `json:"tool_names"`
+	ModelReadBytes  int64           `json:"model_read_bytes"`
+	ModelReadTokens int64           `json:"model_read_tokens"`
+}
+
+// instructionsJSON is the init answer's instructions; chars and bytes
+// are null when it has none.
+type instructionsJSON struct {
+	Source jsonout.String `json:"source"`
+	Chars  *int           `json:"chars"`
+	Bytes  *int64         `json:"bytes"`
+}
+
+// reportTail is what a --json report holds after the savings and the
+// profile.
+type reportTail struct {
+	Ceilings ceilingsJSON    `json:"ceilings"`
+	Lints    []lintJSON      `json:"lints"`
+	Clients  jsonout.Object  `json:"clients,omitempty"`
+	Marginal *[]marginalJSON `json:"marginal,omitempty"`
+	Budgets  *[]budgetJSON   `json:"budgets,omitempty"`
+	Warnings jsonout.Strings `json:"warnings"`
+	Notes    jsonout.Strings `json:"notes"`
+}
+
+// ceilingsJSON holds the ceilings asked for (null when not) and what is
+// over them.
+type ceilingsJSON struct {
+	MaxDescriptionChars  *int       `json:"max_description_chars"`
+	MaxInstructionsChars *int       `json:"max_instructions_chars"`
+	Over                 []overJSON `json:"over"`
+}
+
+// overJSON is a description (with its tool) or the instructions (with
+// their source) over its ceiling.
+type overJSON struct {
+	What   jsonout.String  `json:"what"`
+	Tool   *jsonout.String `json:"tool,omitempty"`
+	Source *jsonout.String `json:"source,omitempty"`
+	Chars  int             `json:"chars"`
+	Max    int             `json:"max"`
+}
+
+type lintJSON struct {
+	Rule    jsonout.String `json:"rule"`
+	Tool    jsonout.String `json:"tool,omitempty"`
+	Message jsonout.String `json:"message"`
+}
+
+// budgetJSON is a budget checked, in measure's and measure config's
+// reports.
+type budgetJSON struct {
+	Name   jsonout.String `json:"name"`
+	What   jsonout.String `json:"what"`
+	Tokens int64          `json:"tokens"`
+	Bytes  int64          `json:"bytes"`
+	Budget int64          `json:"budget"`
+	Where  jsonout.String `json:"where"`
+	Over   bool           `json:"over"`
+}
+
+func budgetsJSON(checks gate.Checks) []budgetJSON {
+	bs := make([]budgetJSON, len(checks))
+	for i, c := range checks {
+		bs[i] = budgetJSON{jsonout.String(c.Key), jsonout.String(c.Subject), c.Read, c.Bytes, c.Budget.Value, jsonout.String(c.Budget.Where()), c.Status == gate.Over}
+	}
+	return bs
+}
+
 // appendReport appends the compact --json object of one capture:
 // "capture", "form", the figures (toollist.WriteFiguresJSON, written one
 // tool at a time and handed to flush in pieces), then the sections asked
-// for.
-func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) []byte {
-	head := jsonjs.Stringify(jsonjs.ObjectValue([]jsonjs.Member{member("capture", str(r.capture.Path)), member("form", str(r.capture.Form.String()))}))
-	dst = append(dst, head[:len(head)-1]...)
+// for, the savings and the profile also in pieces.
+func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) ([]byte, error) {
+	dst, err := jsonout.AppendMembers(append(dst, '{'), reportHead{jsonout.String(r.capture.Path), jsonout.String(r.capture.Form.String())})
 	dst = toollist.WriteFiguresJSON(append(dst, ','), r.figures, flush)
-	for _, m := range sections(r, o) {
-		switch m.Key {
-		case savingsKey:
-			dst = appendSavings(dst, r.savings, flush)
-			continue
-		case profileKey:
-			dst = appendProfile(append(dst, `,"profile":`...), r.profile, flush)
-			continue
-		}
-		dst = jsonjs.AppendStringify(append(jsonjs.AppendQuote(append(dst, ','), m.Key), ':'), m.Value)
+	if err == nil {
+		dst, err = jsonout.AppendMembers(dst, middle(r, o))
 	}
-	return append(dst, '}')
+	dst = appendSavings(dst, r.savings, flush)
+	if r.profile != nil && err == nil {
+		dst, err = appendProfile(append(dst, `,"profile":`...), r.profile, flush)
+	}
+	if err == nil {
+		dst, err = jsonout.AppendMembers(dst, tail(r, o))
+	}
+	return append(dst, '}'), err
 }
 
-// savingsKey stands in sections for the what-ifs' savings, which
-// appendSavings writes (a list of every tool changed is not built as
-// values).
-const savingsKey = "\x00savings"
+// middle returns the members of a report between the figures and the
+// savings.
+func middle(r *report, o *options) reportMiddle {
+	var mid reportMiddle
+	if o.toolsets != "" && r.sets != nil {
+		sets := make([]toolsetJSON, len(r.sets))
+		for i, s := range r.sets {
+			sets[i] = toolsetJSON{jsonout.String(s.Name), len(s.Tools), s.Tools, s.ModelReadBytes, s.ModelReadTokens}
+		}
+		mid.Toolsets = &sets
+	}
+	if r.init != nil {
+		mid.Instructions = &instructionsJSON{Source: jsonout.String(r.init.Path)}
+		if r.init.HasInstructions {
+			mid.Instructions.Chars, mid.Instructions.Bytes = &r.init.Chars, &r.init.Bytes
+		}
+	}
+	return mid
+}
 
 // appendSavings appends each what-if's member, handing long lists of the
 // tools changed to flush in pieces.
@@ -60,92 +158,42 @@ func appendSavings(dst []byte, savings []toollist.Saving, flush func([]byte) []b
 	return dst
 }
 
-// sections returns the members of a report after the figures; the
-// savings, when there are any, are one member named savingsKey.
-func sections(r *report, o *options) []jsonjs.Member {
-	var ms []jsonjs.Member
-	if o.toolsets != "" && r.sets != nil {
-		sets := make([]jsonjs.Value, len(r.sets))
-		for i, s := range r.sets {
-			sets[i] = jsonjs.ObjectValue([]jsonjs.Member{
-				member("name", str(s.Name)),
-				member("tools", num(int64(len(s.Tools)))),
-				member("tool_names", strs(s.Tools)),
-				member("model_read_bytes", num(s.ModelReadBytes)),
-				member("model_read_tokens", num(s.ModelReadTokens)),
-			})
-		}
-		ms = append(ms, member("toolsets", jsonjs.ArrayValue(sets)))
+// tail returns the members of a report after the savings and the
+// profile.
+func tail(r *report, o *options) reportTail {
+	t := reportTail{Lints: make([]lintJSON, len(r.lints)), Warnings: r.allWarnings(), Notes: r.notes}
+	if o.descCeiling {
+		t.Ceilings.MaxDescriptionChars = &o.maxDescriptionChars
 	}
-	if r.init != nil {
-		in := []jsonjs.Member{member("source", str(r.init.Path))}
-		if r.init.HasInstructions {
-			in = append(in, member("chars", num(int64(r.init.Chars))), member("bytes", num(r.init.Bytes)))
-		} else {
-			in = append(in, member("chars", jsonjs.NullValue()), member("bytes", jsonjs.NullValue()))
-		}
-		ms = append(ms, member("instructions", jsonjs.ObjectValue(in)))
+	if o.instrCeiling {
+		t.Ceilings.MaxInstructionsChars = &o.maxInstructionsChars
 	}
-	if len(r.savings) > 0 {
-		ms = append(ms, member(savingsKey, jsonjs.NullValue()))
-	}
-	if r.profile != nil {
-		ms = append(ms, member(profileKey, jsonjs.NullValue()))
-	}
-	over := make([]jsonjs.Value, len(r.over))
+	t.Ceilings.Over = make([]overJSON, len(r.over))
 	for i, ov := range r.over {
-		om := []jsonjs.Member{member("what", str(ov.What))}
+		t.Ceilings.Over[i] = overJSON{What: jsonout.String(ov.What), Chars: ov.Chars, Max: ov.Max}
 		if ov.What == "description" {
-			om = append(om, member("tool", str(ov.Tool)))
+			t.Ceilings.Over[i].Tool = ptr(jsonout.String(ov.Tool))
 		} else {
-			om = append(om, member("source", str(r.init.Path)))
+			t.Ceilings.Over[i].Source = ptr(jsonout.String(r.init.Path))
 		}
-		om = append(om, member("chars", num(int64(ov.Chars))), member("max", num(int64(ov.Max))))
-		over[i] = jsonjs.ObjectValue(om)
 	}
-	ceiling := func(asked bool, n int) jsonjs.Value {
-		if !asked {
-			return jsonjs.NullValue()
-		}
-		return num(int64(n))
-	}
-	ms = append(ms, member("ceilings", jsonjs.ObjectValue([]jsonjs.Member{
-		member("max_description_chars", ceiling(o.descCeiling, o.maxDescriptionChars)),
-		member("max_instructions_chars", ceiling(o.instrCeiling, o.maxInstructionsChars)),
-		member("over", jsonjs.ArrayValue(over)),
-	})))
-	lints := make([]jsonjs.Value, len(r.lints))
 	for i, l := range r.lints {
-		lm := []jsonjs.Member{member("rule", str(l.Rule))}
-		if l.Tool != "" {
-			lm = append(lm, member("tool", str(l.Tool)))
-		}
-		lints[i] = jsonjs.ObjectValue(append(lm, member("message", str(l.Text))))
+		t.Lints[i] = lintJSON{jsonout.String(l.Rule), jsonout.String(l.Tool), jsonout.String(l.Text)}
 	}
-	ms = append(ms, member("lints", jsonjs.ArrayValue(lints)))
 	if len(r.clients) > 0 {
-		ms = append(ms, member("clients", clientsValue(r)))
+		t.Clients = clientsJSON(r)
 	}
 	if o.marginal {
-		ms = append(ms, member("marginal", marginalValue(r)))
+		t.Marginal = ptr(marginalsJSON(r))
 	}
 	if len(o.budget) > 0 || o.budgetsFile != "" {
-		bs := make([]jsonjs.Value, len(r.budgets))
-		for i, c := range r.budgets {
-			bs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-				member("name", str(c.Key)),
-				member("what", str(c.Subject)),
-				member("tokens", num(c.Read)),
-				member("bytes", num(c.Bytes)),
-				member("budget", num(c.Budget.Value)),
-				member("where", str(c.Budget.Where())),
-				member("over", jsonjs.BoolValue(c.Status == gate.Over)),
-			})
-		}
-		ms = append(ms, member("budgets", jsonjs.ArrayValue(bs)))
+		t.Budgets = ptr(budgetsJSON(r.budgets))
 	}
-	return append(ms, member("warnings", strs(r.allWarnings())), member("notes", strs(r.notes)))
+	return t
 }
+
+// ptr returns a pointer to v: a member that is null or left out when nil.
+func ptr[T any](v T) *T { return &v }
 
 // writeJSON prints one object for one capture, an array for several,
 // indented as JSON.stringify(v, null, 2) writes it, a piece at a time.
@@ -160,15 +208,14 @@ func writeJSON(w io.Writer, reports []*report, o *options) error {
 		if i > 0 {
 			text = append(text, ',')
 		}
-		text = appendReport(text, r, o, j.Put)
+		var err error
+		if text, err = appendReport(text, r, o, j.Put); err != nil {
+			return err
+		}
 	}
 	if array {
 		text = append(text, ']')
 	}
 	j.Put(text)
 	return j.End()
-}
-
-func printJSON(w io.Writer, v jsonjs.Value) error {
-	return jsonout.Write(w, jsonjs.Stringify(v))
 }

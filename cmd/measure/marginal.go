@@ -5,9 +5,9 @@ import (
 	"io"
 	"sort"
 
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 )
 
 // marginal is what removing each tool of a list saves, for one reader (a
@@ -98,29 +98,37 @@ func writeMarginal(w io.Writer, r *report) {
 	}
 }
 
-// marginalValue is the --json "marginal" member: per reader, the total,
-// the shared bytes and each tool's saving.
-func marginalValue(r *report) jsonjs.Value {
-	var out []jsonjs.Value
+// marginalJSON is a reader's entry in the --json "marginal" member: the
+// total, the shared bytes and each tool's saving; client is null for the
+// model read as measure counts it.
+type marginalJSON struct {
+	Client           *jsonout.String    `json:"client"`
+	TotalBytes       int64              `json:"total_bytes"`
+	SharedBytes      int64              `json:"shared_bytes"`
+	ToolsSavingBytes int64              `json:"tools_saving_bytes"`
+	CheckHolds       bool               `json:"check_holds"`
+	PerTool          []marginalToolJSON `json:"per_tool"`
+}
+
+type marginalToolJSON struct {
+	Name         jsonout.String `json:"name"`
+	SavingBytes  int64          `json:"saving_bytes"`
+	SavingTokens int64          `json:"saving_tokens"`
+}
+
+func marginalsJSON(r *report) []marginalJSON {
+	out := []marginalJSON{}
 	for _, m := range marginals(r) {
-		reader := jsonjs.NullValue()
+		e := marginalJSON{TotalBytes: m.total, SharedBytes: m.shared, PerTool: make([]marginalToolJSON, len(m.tools))}
 		if m.reader != "" {
-			reader = str(m.reader)
+			e.Client = ptr(jsonout.String(m.reader))
 		}
-		tools := make([]jsonjs.Value, len(m.tools))
-		var sum int64
 		for i, mt := range m.tools {
-			sum += mt.bytes
-			tools[i] = jsonjs.ObjectValue([]jsonjs.Member{member("name", str(mt.name)), member("saving_bytes", num(mt.bytes)), member("saving_tokens", num(m.saving(mt.bytes)))})
+			e.ToolsSavingBytes += mt.bytes
+			e.PerTool[i] = marginalToolJSON{jsonout.String(mt.name), mt.bytes, m.saving(mt.bytes)}
 		}
-		out = append(out, jsonjs.ObjectValue([]jsonjs.Member{
-			member("client", reader),
-			member("total_bytes", num(m.total)),
-			member("shared_bytes", num(m.shared)),
-			member("tools_saving_bytes", num(sum)),
-			member("check_holds", jsonjs.BoolValue(sum+m.shared == m.total)),
-			member("per_tool", jsonjs.ArrayValue(tools)),
-		}))
+		e.CheckHolds = e.ToolsSavingBytes+m.shared == m.total
+		out = append(out, e)
 	}
-	return jsonjs.ArrayValue(out)
+	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -159,10 +160,6 @@ func findingWhat(f toollist.Finding) string {
 	return s
 }
 
-// profileKey stands in sections for the profile, which appendProfile
-// writes (the tools' profiles are not built as values all at once).
-const profileKey = "\x00profile"
-
 // appendComponents appends a list of components as --json writes it.
 func appendComponents(dst []byte, cs []toollist.Component) []byte {
 	dst = append(dst, '[')
@@ -173,21 +170,35 @@ func appendComponents(dst []byte, cs []toollist.Component) []byte {
 		dst = jsonjs.AppendQuote(append(dst, `{"name":`...), c.Name)
 		dst = strconv.AppendInt(append(dst, `,"bytes":`...), c.Bytes, 10)
 		dst = strconv.AppendInt(append(dst, `,"tokens":`...), c.Bytes/3, 10)
-		if len(c.Tokenizers) > 0 {
-			tz := make([]jsonjs.Member, len(c.Tokenizers))
-			for k, tc := range c.Tokenizers {
-				tz[k] = member(tc.Name, num(tc.Tokens))
+		for k, tc := range c.Tokenizers {
+			if k == 0 {
+				dst = append(dst, `,"tokenizers":{`...)
+			} else {
+				dst = append(dst, ',')
 			}
-			dst = jsonjs.AppendStringify(append(dst, `,"tokenizers":`...), jsonjs.ObjectValue(tz))
+			dst = strconv.AppendInt(append(jsonjs.AppendQuote(dst, tc.Name), ':'), tc.Tokens, 10)
+		}
+		if len(c.Tokenizers) > 0 {
+			dst = append(dst, '}')
 		}
 		dst = append(dst, '}')
 	}
 	return append(dst, ']')
 }
 
+// profileFindingJSON is a finding in the profile's --json "findings".
+type profileFindingJSON struct {
+	Kind                 jsonout.String  `json:"kind"`
+	Text                 jsonout.String  `json:"text"`
+	Tools                jsonout.Strings `json:"tools"`
+	Bytes                int64           `json:"bytes"`
+	EstimatedSavingBytes int64           `json:"estimated_saving_bytes"`
+	Estimate             bool            `json:"estimate"`
+}
+
 // appendProfile appends the profile as --json writes it under "profile",
 // a tool at a time, handing what it wrote to flush every 64 KiB or so.
-func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) []byte {
+func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byte) ([]byte, error) {
 	dst = strconv.AppendInt(append(dst, `{"model_read_bytes":`...), p.ModelReadBytes, 10)
 	dst = appendComponents(append(dst, `,"components":`...), p.Components)
 	dst = appendComponents(append(dst, `,"wire":`...), p.Wire)
@@ -206,17 +217,12 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 		dst = appendComponents(append(dst, `,"wire":`...), tp.Wire)
 		dst = append(dst, '}')
 	}
-	fs := make([]jsonjs.Value, len(p.Findings))
+	fs := make([]profileFindingJSON, len(p.Findings))
 	for i, f := range p.Findings {
-		fs[i] = jsonjs.ObjectValue([]jsonjs.Member{
-			member("kind", str(f.Kind)),
-			member("text", str(f.Text)),
-			member("tools", strs(f.Tools)),
-			member("bytes", num(f.Bytes)),
-			member("estimated_saving_bytes", num(f.EstimatedSavingBytes)),
-			member("estimate", jsonjs.BoolValue(true)),
-		})
+		fs[i] = profileFindingJSON{jsonout.String(f.Kind), jsonout.String(f.Text), f.Tools, f.Bytes, f.EstimatedSavingBytes, true}
 	}
-	dst = jsonjs.AppendStringify(append(dst, `],"findings":`...), jsonjs.ArrayValue(fs))
-	return append(dst, '}')
+	dst, err := jsonout.AppendMembers(append(dst, ']'), struct {
+		Findings []profileFindingJSON `json:"findings"`
+	}{fs})
+	return append(dst, '}'), err
 }

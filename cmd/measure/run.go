@@ -18,7 +18,6 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/units"
-	"github.com/readmeter/readmeter/jsonjs"
 	"github.com/readmeter/readmeter/tokenize"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -541,10 +540,23 @@ func (m *measureRun) update(stderr io.Writer) error {
 		}
 	}
 	if m.pending != nil {
+		init, err := prepareInit(m.reports[0], o.write)
+		if err != nil {
+			return err
+		}
 		if err := m.pending.Commit(); err != nil {
+			if init != nil {
+				init.Abort()
+			}
 			return cli.Usage("%s: %v", o.write, unwrapPath(err))
 		}
 		reportWritten(stderr, o.write)
+		if init != nil {
+			if err := init.Commit(); err != nil {
+				return cli.Usage("%s: %v", toollist.InitPath(o.write), unwrapPath(err))
+			}
+			reportWrittenInit(stderr, toollist.InitPath(o.write), m.reports[0].init.Path)
+		}
 	}
 	return nil
 }
@@ -819,19 +831,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// num is an exact integer for a JSON report.
-func num(n int64) jsonjs.Value { return jsonjs.NumberValue(float64(n)) }
-
-func str(s string) jsonjs.Value { return jsonjs.StringValue(s) }
-
-func member(k string, v jsonjs.Value) jsonjs.Member { return jsonjs.Member{Key: k, Value: v} }
-
-func strs(ss []string) jsonjs.Value {
-	vs := make([]jsonjs.Value, len(ss))
-	for i, s := range ss {
-		vs[i] = str(s)
-	}
-	return jsonjs.ArrayValue(vs)
 }

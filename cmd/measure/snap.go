@@ -31,11 +31,12 @@ every object inside has its keys sorted: the file is stable across runs
 however the server orders its keys, so that a change to a tool shows in a
 pull request as a diff of its file.
 
-With neither flag, it writes the snapshot when DIR holds none yet, and
-checks it when DIR does. --check compares and exits 1 on any change,
-showing each tool added, removed or changed: every JSON path that changed
-with its level as measure diff classifies it (breaking, warning,
-compatible), then the lines of the file that differ (nothing is written).
+With neither flag, it writes the snapshot when DIR holds none yet (DIR is
+missing, or holds no TOOL.json file), and checks it when DIR does.
+--check compares and exits 1 on any change, showing each tool added,
+removed or changed: every JSON path that changed with its level as
+measure diff classifies it (breaking, warning, compatible), then the
+lines of the file that differ (nothing is written).
 --update rewrites DIR to match the capture, removing the files of tools
 that are gone.
 
@@ -76,8 +77,8 @@ func runSnap(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !*check && !update && have == nil {
-		update = true
+	if !*check && !update && len(have) == 0 {
+		update = true // no snapshot yet: no DIR, or one made for it and empty
 	}
 	if update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -94,6 +94,9 @@ func newSpec(stdout, stderr io.Writer, args []string) error {
 	// Initialize sends notifications/initialized after the answer; its
 	// errors, and ListTools', name the server and the method.
 	if _, err := cl.Initialize(ctx, mcpwire.InitOptions{}); err != nil {
+		if mcpwire.SSEStream(err, srv) {
+			err = fmt.Errorf("%w (a URL ending in /sse is most often the older HTTP+SSE transport's stream, which walks does not speak: give the server's streamable HTTP endpoint, often .../mcp, or run it with --stdio)", err)
+		}
 		return cli.WalkFailed(fmt.Errorf("new: %v", err))
 	}
 	pages, err := cl.ListTools(ctx)

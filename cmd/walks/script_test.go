@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/readmeter/readmeter/internal/mcptest"
 	"github.com/readmeter/readmeter/internal/scripttest"
 	"github.com/readmeter/readmeter/internal/walktest"
 )
@@ -41,7 +42,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the golden scripts; each gets a fresh local server's
-// address in $URL, a second one's (another origin) in $OTHER, the
+// address in $URL, a second one's (another origin) in $OTHER, an MCP
+// server's HTTP+SSE stream in $MCP_SSE, the
 // repository's specs directory in $SPECS, and the commands exits (exit
 // codes), wellformed, tsvalid (the TypeScript compiler reads a file) and
 // lineends (CRLF or CR files).
@@ -57,6 +59,7 @@ func TestScripts(t *testing.T) {
 			other := walktest.Start()
 			e.Defer(other.Close)
 			e.Setenv("OTHER", other.URL)
+			e.Setenv("MCP_SSE", mcptest.StartSSE(t, mcptest.Options{})) // the older HTTP+SSE transport's stream
 			specs, err := filepath.Abs("../../specs")
 			if err != nil {
 				return err

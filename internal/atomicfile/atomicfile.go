@@ -107,6 +107,9 @@ func Prepare(path string, data []byte) (*Pending, error) {
 // Pending, then Commit puts it in place or Abort removes it. Errors are
 // *fs.PathError naming path.
 func Create(path string) (*Pending, error) {
+	if err := dash(path); err != nil {
+		return nil, pathError(path, err)
+	}
 	path = Target(path)
 	if isFrozen() {
 		return nil, pathError(path, ErrFrozen)
@@ -278,9 +281,22 @@ func CleanLeftovers(path string) {
 	}
 }
 
+// dash refuses "-" as the name of a file to write: on a command line it
+// says standard output, which no command writes a file to, and a file
+// named "-" would be the surprise (./- names one, if that is meant).
+func dash(path string) error {
+	if path == "-" {
+		return errors.New(`"-" is not standard output here: give the name of a file to write (./- for a file named "-")`)
+	}
+	return nil
+}
+
 // Writable returns an error saying why path cannot be written (see
 // Write), or nil: a check to make before work whose result goes there.
 func Writable(path string) error {
+	if err := dash(path); err != nil {
+		return &fs.PathError{Op: "write", Path: path, Err: err}
+	}
 	path = Target(path)
 	if err := writable(path); err != nil {
 		return &fs.PathError{Op: "write", Path: path, Err: err}

@@ -31,6 +31,25 @@ func TestReadOnlyRefused(t *testing.T) {
 	t.Log(err)
 }
 
+// TestDashRefused: "-" names standard output on a command line, never a
+// file to write; "./-" is a file of that name.
+func TestDashRefused(t *testing.T) {
+	t.Chdir(t.TempDir())
+	want := `write -: "-" is not standard output here: give the name of a file to write (./- for a file named "-")`
+	if err := atomicfile.Writable("-"); err == nil || err.Error() != want {
+		t.Errorf("Writable: %v, want %q", err, want)
+	}
+	if err := atomicfile.Write("-", []byte("x")); err == nil {
+		t.Error("Write made a file named -")
+	}
+	if _, err := os.Stat("-"); !os.IsNotExist(err) {
+		t.Errorf("a file named - is there: %v", err)
+	}
+	if err := atomicfile.Write("./-", []byte("x")); err != nil {
+		t.Errorf("./-: %v", err)
+	}
+}
+
 func TestSymlinkFollowed(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.json")

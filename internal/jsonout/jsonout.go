@@ -13,7 +13,13 @@
 //  2. Indent writes it with each member and element on a line of its
 //     own, two spaces a level, ": " after a key, [] and {} when empty;
 //  3. a Writer takes a long report a piece at a time and writes about
-//     64 KiB at once, so that it is never held twice.
+//     64 KiB at once, so that it is never held twice; AppendMembers puts
+//     a struct's members into an object written in pieces.
+//
+// A report whose strings come from a tool list (a tool's name can hold a
+// lone surrogate, which jsonjs keeps as WTF-8) holds them as String or
+// Strings, which are written as JSON.stringify writes them; Object keeps
+// its members in the order given where a map's are sorted.
 package jsonout
 
 import (
@@ -83,6 +89,85 @@ func Marshal(v any) ([]byte, error) {
 		i += 2
 	}
 	return out, nil
+}
+
+// AppendMembers appends the members of the object Marshal writes of v,
+// without its braces, after a comma unless dst ends with the object's
+// opening brace: the way to put a struct's members into an object
+// written a piece at a time.
+func AppendMembers(dst []byte, v any) ([]byte, error) {
+	text, err := Marshal(v)
+	if err != nil || len(text) <= 2 {
+		return dst, err
+	}
+	if len(dst) > 0 && dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
+	}
+	return append(dst, text[1:len(text)-1]...), nil
+}
+
+// String is a string Marshal writes as JSON.stringify writes the
+// JavaScript string it holds as WTF-8 (as jsonjs holds one): a lone
+// surrogate as a \udxxx escape, where encoding/json writes U+FFFD.
+type String string
+
+// MarshalJSON returns s quoted as JSON.stringify quotes it.
+func (s String) MarshalJSON() ([]byte, error) { return jsonjs.AppendQuote(nil, string(s)), nil }
+
+// Strings is a list of strings each written as a String; nil is written
+// as [].
+type Strings []string
+
+// MarshalJSON returns the strings as a JSON array.
+func (ss Strings) MarshalJSON() ([]byte, error) {
+	out := []byte{'['}
+	for i, s := range ss {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jsonjs.AppendQuote(out, s)
+	}
+	return append(out, ']'), nil
+}
+
+// Number is a number Marshal writes as JSON.stringify writes it: -0 as
+// 0, NaN and the infinities as null (encoding/json writes -0 and refuses
+// the others).
+type Number float64
+
+// MarshalJSON returns n as JSON.stringify writes it.
+func (n Number) MarshalJSON() ([]byte, error) {
+	return jsonjs.AppendStringify(nil, jsonjs.NumberValue(float64(n))), nil
+}
+
+// Object is a JSON object whose members are written in the order given
+// (a map's are sorted), each key as a String; nil is written as null, as
+// a nil map is.
+type Object []Member
+
+// Member is a member of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// MarshalJSON returns the object, its values written by Marshal.
+func (o Object) MarshalJSON() ([]byte, error) {
+	if o == nil {
+		return []byte("null"), nil
+	}
+	out := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		v, err := Marshal(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(jsonjs.AppendQuote(out, m.Key), ':'), v...)
+	}
+	return append(out, '}'), nil
 }
 
 // Write writes compact JSON text indented, and a newline, to w.

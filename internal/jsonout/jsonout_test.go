@@ -3,6 +3,7 @@ package jsonout_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -109,4 +110,58 @@ type countingWriter struct {
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.writes++
 	return c.Buffer.Write(p)
+}
+
+// TestTypesAsStringify holds String, Strings, Number and Object to
+// Node's JSON.stringify: a lone surrogate (held as WTF-8, as jsonjs holds
+// it) written as its escape where encoding/json writes U+FFFD, -0 as 0,
+// the members of an Object in their order.
+func TestTypesAsStringify(t *testing.T) {
+	lone := "lone\xed\xa0\x80 and \xed\xbf\xbf"
+	cases := []struct {
+		v     any
+		want  string
+		notJS bool // JavaScript would move an integer-like key first
+	}{
+		{jsonout.String(lone), `"lone\ud800 and \udfff"`, false},
+		{jsonout.Strings{lone, "a\u2028b"}, `["lone\ud800 and \udfff","a` + "\u2028" + `b"]`, false},
+		{jsonout.Strings(nil), `[]`, false},
+		{jsonout.Number(math.Copysign(0, -1)), `0`, false},
+		{jsonout.Number(2.5e-7), `2.5e-7`, false},
+		{jsonout.Number(1e21), `1e+21`, false},
+		{jsonout.Object{{"o200k", 3}, {"cl100k", 2}, {"1", jsonout.String(lone)}}, `{"o200k":3,"cl100k":2,"1":"lone\ud800 and \udfff"}`, true},
+		{jsonout.Object(nil), `null`, false},
+		{jsonout.Object{}, `{}`, false},
+	}
+	for _, c := range cases {
+		got, err := jsonout.Marshal(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Errorf("%#v:\n got %s\nwant %s", c.v, got, c.want)
+		}
+		if want := nodeoracle.Stringify(t, got); !c.notJS && !bytes.Equal(got, want) {
+			t.Errorf("%#v: Node writes %s", c.v, want)
+		}
+	}
+}
+
+// TestAppendMembers puts a struct's members into an object written in
+// pieces: a comma before them unless they open it, nothing for an empty
+// struct.
+func TestAppendMembers(t *testing.T) {
+	type b struct {
+		B jsonout.String `json:"b"`
+		C []int          `json:"c,omitempty"`
+	}
+	dst, err := jsonout.AppendMembers([]byte(`[{`), b{B: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, _ = jsonout.AppendMembers(append(dst, `,"a":1`...), b{B: "y"})
+	dst, _ = jsonout.AppendMembers(dst, struct{}{})
+	if got := string(append(dst, "}]"...)); got != `[{"b":"x","a":1,"b":"y"}]` {
+		t.Errorf("got %s", got)
+	}
 }
