@@ -124,12 +124,12 @@ func RefLenBothWays(container, name string) (added, written int) {
 	return refLen(container, name), jsonjs.StringifyLen(refValue(container, name))
 }
 
+// ToolLens is toolLens.
+func ToolLens(tool jsonjs.Value) (wire, model int) { return toolLens(tool) }
+
 // ModelReadBytes returns the UTF-8 bytes of JSON.stringify of what a model
 // reads of tool, written whole: the oracle of toolLens, which adds them
 // up a member at a time.
 func ModelReadBytes(tool jsonjs.Value) int64 {
 	return int64(jsonjs.StringifyLen(ModelRead(tool)))
 }
-
-// ToolLens is toolLens.
-func ToolLens(tool jsonjs.Value) (wire, model int) { return toolLens(tool) }

@@ -155,6 +155,9 @@ func (x *hashIndex) flush(step func(v int32, ok bool, e entry) int32) {
 type crossSub struct {
 	st    subtree
 	tools []int32
+	// j: where it lay in the second tool's batch (tool by tool, each in
+	// its walk's order), which orders subschemas the tools do not
+	j int32
 }
 
 // crossSent is a sentence met in several tools.
@@ -269,7 +272,7 @@ func (x *crossTools) flush() {
 		return repeat(v, ok, e.t,
 			func(k int32) int32 { l := x.subReps[k].tools; return l[len(l)-1] },
 			func(first int32) int32 {
-				x.subReps = append(x.subReps, crossSub{st: x.subBuf[e.j], tools: []int32{first, e.t}})
+				x.subReps = append(x.subReps, crossSub{st: x.subBuf[e.j], tools: []int32{first, e.t}, j: e.j})
 				return int32(len(x.subReps) - 1)
 			},
 			func(k int32) { x.subReps[k].tools = append(x.subReps[k].tools, e.t) })
@@ -469,17 +472,24 @@ func forSentences(s string, each func(string)) {
 func (x *crossTools) findings() []Finding {
 	x.flush()
 	out := []Finding{}
-	// subschemas, largest savings first, then the first met first (not
-	// by hash, whose seed each run draws anew); a subschema inside one
-	// already reported for the same tools is left out
+	// subschemas, largest savings first, then the first met first (by
+	// its first two tools and its place in the second, never by hash,
+	// whose seed each run draws anew); a subschema inside one already
+	// reported for the same tools is left out
 	reps := x.subReps
 	save := func(c *crossSub) int64 { return int64(c.st.n) * int64(len(c.tools)-1) }
-	sort.SliceStable(reps, func(i, j int) bool {
+	sort.Slice(reps, func(i, j int) bool {
 		a, b := &reps[i], &reps[j]
 		if sa, sb := save(a), save(b); sa != sb {
 			return sa > sb
 		}
-		return a.tools[0] < b.tools[0]
+		if a.tools[0] != b.tools[0] {
+			return a.tools[0] < b.tools[0]
+		}
+		if a.tools[1] != b.tools[1] {
+			return a.tools[1] < b.tools[1]
+		}
+		return a.j < b.j
 	})
 	parsed := map[int32]jsonjs.Value{}
 	var kept []Finding
