@@ -225,23 +225,23 @@ type Calibration struct {
 // writes holds it (source, synthetic, and each client's fit).
 func (c *Calibration) MarshalJSON() ([]byte, error) {
 	type fit struct {
-		Client          jsonout.String `json:"client"`
-		Predictor       jsonout.String `json:"predictor"`
-		Slope           jsonout.Number `json:"slope"`
-		Intercept       jsonout.Number `json:"intercept"`
-		Captures        int            `json:"captures"`
-		HeldOutErrorPct jsonout.Number `json:"held_out_error_pct"`
-		MaxErrorPct     jsonout.Number `json:"max_error_pct"`
+		Client          string  `json:"client"`
+		Predictor       string  `json:"predictor"`
+		Slope           float64 `json:"slope"`
+		Intercept       float64 `json:"intercept"`
+		Captures        int     `json:"captures"`
+		HeldOutErrorPct float64 `json:"held_out_error_pct"`
+		MaxErrorPct     float64 `json:"max_error_pct"`
 	}
 	fits := make([]fit, len(c.Clients))
 	for i, f := range c.Clients {
-		fits[i] = fit{jsonout.String(f.Client), jsonout.String(f.Predictor), jsonout.Number(f.Slope), jsonout.Number(f.Intercept), f.Captures, jsonout.Number(f.HeldOutErrorPct), jsonout.Number(f.MaxErrorPct)}
+		fits[i] = fit{f.Client, f.Predictor, f.Slope, f.Intercept, f.Captures, f.HeldOutErrorPct, f.MaxErrorPct}
 	}
 	return jsonout.Marshal(struct {
-		Source    jsonout.String `json:"source"`
-		Synthetic bool           `json:"synthetic"`
-		Clients   []fit          `json:"clients"`
-	}{jsonout.String(c.Source), c.Synthetic, fits})
+		Source    string `json:"source"`
+		Synthetic bool   `json:"synthetic"`
+		Clients   []fit  `json:"clients"`
+	}{c.Source, c.Synthetic, fits})
 }
 
 // ReadCalibration reads a calibration file that measure calibrate wrote.
