@@ -238,37 +238,35 @@ func fieldsOf(t reflect.Type) []field {
 		return fs.([]field)
 	}
 	var fs []field
-	depth := map[string]int{}
+	at := map[string]int{} // a key's field in fs
 	var walk func(t reflect.Type, index []int)
 	walk = func(t reflect.Type, index []int) {
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			tag := sf.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			at := append(slices.Clip(index), i)
+			name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			index := append(slices.Clip(index), i)
 			ft := sf.Type
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-				walk(ft, at)
+			switch {
+			case name == "-" && opts == "":
 				continue
-			}
-			if !sf.IsExported() {
+			case sf.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+				walk(ft, index)
 				continue
-			}
-			if name == "" {
+			case !sf.IsExported():
+				continue
+			case name == "":
 				name = sf.Name
 			}
-			if d, ok := depth[name]; ok && d <= len(at) {
-				continue
+			f := field{index, append(appendString(nil, name), ':'), slices.Contains(strings.Split(opts, ","), "omitempty")}
+			if k, ok := at[name]; !ok {
+				at[name] = len(fs)
+				fs = append(fs, f)
+			} else if len(index) < len(fs[k].index) {
+				fs[k] = f // the shallower field hides the deeper
 			}
-			depth[name] = len(at)
-			fs = slices.DeleteFunc(fs, func(f field) bool { return string(f.quoted) == string(appendString(nil, name))+":" })
-			fs = append(fs, field{at, append(appendString(nil, name), ':'), slices.Contains(strings.Split(opts, ","), "omitempty")})
 		}
 	}
 	walk(t, nil)
