@@ -226,3 +226,34 @@ func TestAppendMembers(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// BenchmarkMarshal marshals a report of a hundred rows, against
+// encoding/json's Marshal of the same value.
+func BenchmarkMarshal(b *testing.B) {
+	type row struct {
+		Name   string   `json:"name"`
+		Bytes  int64    `json:"bytes"`
+		Share  float64  `json:"share"`
+		Notes  []string `json:"notes,omitempty"`
+		Parent *row     `json:"parent,omitempty"`
+	}
+	rows := make([]row, 100)
+	for i := range rows {
+		rows[i] = row{Name: "tool_" + strings.Repeat("x", i%20), Bytes: int64(i * 1234), Share: float64(i) / 7, Notes: []string{"a \"note\"", "b"}}
+	}
+	v := struct {
+		Path string         `json:"path"`
+		Rows []row          `json:"rows"`
+		Map  map[string]int `json:"map"`
+	}{"captures/x.json", rows, map[string]int{"b": 1, "a": 2}}
+	b.Run("jsonout", func(b *testing.B) {
+		for b.Loop() {
+			jsonout.Marshal(v)
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			json.Marshal(v)
+		}
+	})
+}
