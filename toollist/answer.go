@@ -184,10 +184,10 @@ func readAnswerAs(path string, data []byte, what string, pg *pages, each elemFun
 		}
 		return nil, inputErr(path, "holds only white space: a capture holds a %s", what)
 	}
-	if bytes.TrimLeftFunc(data, unicode.IsSpace)[0] == '<' {
-		// Neither JSON nor an event stream starts so: a web page saved
-		// in place of the answer (a login page, the server's home page).
-		return nil, inputErr(path, "an HTML or XML page, not a %s: save what the MCP endpoint answers (measure capture -o FILE URL takes it)", what)
+	var page *infile.Error
+	if errors.As(infile.WebPage(path, data, what, "save what the MCP endpoint answers (measure capture -o FILE URL takes it)"), &page) {
+		// a login page, the server's home page, saved in place of the answer
+		return nil, inputErr(path, "line %d: %s", page.Line, page.Msg)
 	}
 	if later && len(data) >= utf8Later {
 		if eventstream.Sniff(data) {

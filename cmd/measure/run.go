@@ -540,10 +540,23 @@ func (m *measureRun) update(stderr io.Writer) error {
 		}
 	}
 	if m.pending != nil {
+		init, err := prepareInit(m.reports[0], o.write)
+		if err != nil {
+			return err
+		}
 		if err := m.pending.Commit(); err != nil {
+			if init != nil {
+				init.Abort()
+			}
 			return cli.Usage("%s: %v", o.write, unwrapPath(err))
 		}
 		reportWritten(stderr, o.write)
+		if init != nil {
+			if err := init.Commit(); err != nil {
+				return cli.Usage("%s: %v", toollist.InitPath(o.write), unwrapPath(err))
+			}
+			reportWrittenInit(stderr, toollist.InitPath(o.write), m.reports[0].init.Path)
+		}
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func writeTable(w io.Writer, r *report) {
 		s.Add("instructions", group(int64(r.init.Chars)), "chars", r.init.Path)
 	}
 	if _, ok := w.(markdown); ok {
-		s.Head("figure", "value", "unit", "")
+		s.Head("figure", "value", "unit", "of")
 	}
 	render(w, s)
 

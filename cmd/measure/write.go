@@ -7,6 +7,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/infile"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/toollist"
 )
@@ -67,4 +68,38 @@ func reportWritten(stderr io.Writer, path string) {
 		return // committed, then moved away: nothing true to say of it
 	}
 	line(stderr, "measure: wrote %s: %s bytes, the capture after the what-ifs", path, units.Group(st.Size()))
+}
+
+// prepareInit readies a copy of the init answer the run read (the
+// capture's, or --init) beside the --write file, as STEM.init.EXT, the
+// way measure capture keeps the two: measuring the file written then
+// reports the instructions as measuring the capture did. It returns nil
+// when the run read no init answer.
+func prepareInit(r *report, write string) (*atomicfile.Pending, error) {
+	if r.init == nil {
+		return nil, nil
+	}
+	data, err := infile.Read(r.init.Path, "init answer", infile.Max)
+	if err != nil {
+		return nil, cli.Usage("%v", err)
+	}
+	to := toollist.InitPath(write)
+	if sameFile(to, r.init.Path) {
+		return nil, nil // it is there already
+	}
+	p, err := atomicfile.Prepare(to, data)
+	if err != nil {
+		return nil, cli.Usage("%s: %v", to, unwrapPath(err))
+	}
+	return p, nil
+}
+
+// reportWrittenInit prints the one line that says the init answer was
+// copied beside the --write file.
+func reportWrittenInit(stderr io.Writer, path, from string) {
+	st, err := os.Stat(atomicfile.Target(path))
+	if err != nil {
+		return
+	}
+	line(stderr, "measure: wrote %s: %s bytes, the initialize answer of %s, beside it", path, units.Group(st.Size()), from)
 }

@@ -22,6 +22,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"unicode"
 )
 
 // Max is the largest file a command reads: 2 GiB. Captures, toolsets,
@@ -162,7 +163,7 @@ func kind(m fs.FileMode) string {
 // not such a page. Every reader of a file people save asks it first, so
 // that a page is named as one, never reported as a syntax error.
 func WebPage(path string, data []byte, what, instead string) error {
-	t := bytes.TrimLeft(data, " \t\r\n")
+	t := bytes.TrimLeftFunc(data, unicode.IsSpace)
 	if len(t) == 0 || t[0] != '<' {
 		return nil
 	}
