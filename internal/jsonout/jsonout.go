@@ -83,17 +83,11 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
-		dst = append(dst, '{')
+		ms := make([]member, v.Len())
 		for i, m := range v.Interface().(Object) {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendValue(append(appendString(dst, m.Key), ':'), reflect.ValueOf(m.Value)); err != nil {
-				return dst, err
-			}
+			ms[i] = member{m.Key, reflect.ValueOf(m.Value)}
 		}
-		return append(dst, '}'), nil
+		return appendObject(dst, ms)
 	}
 	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
 		v, t = v.Addr(), v.Addr().Type()
@@ -144,36 +138,15 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
-		type member struct {
-			key string
-			v   reflect.Value
-		}
 		ms := make([]member, 0, v.Len())
 		for it := v.MapRange(); it.Next(); {
-			k := it.Key()
-			switch k.Kind() {
-			case reflect.String:
-				ms = append(ms, member{k.String(), it.Value()})
-			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-				ms = append(ms, member{strconv.FormatInt(k.Int(), 10), it.Value()})
-			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-				ms = append(ms, member{strconv.FormatUint(k.Uint(), 10), it.Value()})
-			default:
-				return dst, fmt.Errorf("jsonout: unsupported map key type %s", k.Type())
+			if it.Key().Kind() != reflect.String {
+				return dst, fmt.Errorf("jsonout: unsupported map key type %s", it.Key().Type())
 			}
+			ms = append(ms, member{it.Key().String(), it.Value()})
 		}
 		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
-		dst = append(dst, '{')
-		for i, m := range ms {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendValue(append(appendString(dst, m.key), ':'), m.v); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendObject(dst, ms)
 	case reflect.Struct:
 		dst = append(dst, '{')
 		first := true
@@ -194,6 +167,27 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 		return append(dst, '}'), nil
 	}
 	return dst, fmt.Errorf("jsonout: unsupported type %s", t)
+}
+
+// member is a member of an object Marshal writes.
+type member struct {
+	key string
+	v   reflect.Value
+}
+
+// appendObject appends an object of the members in their order.
+func appendObject(dst []byte, ms []member) ([]byte, error) {
+	dst = append(dst, '{')
+	for i, m := range ms {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendValue(append(appendString(dst, m.key), ':'), m.v); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // appendString appends s quoted as JSON.stringify quotes the JavaScript
@@ -243,14 +237,15 @@ func fieldsOf(t reflect.Type) []field {
 	walk = func(t reflect.Type, index []int) {
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			tag := sf.Tag.Get("json")
+			name, opts, _ := strings.Cut(tag, ",")
 			index := append(slices.Clip(index), i)
 			ft := sf.Type
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
 			switch {
-			case name == "-" && opts == "":
+			case tag == "-":
 				continue
 			case sf.Anonymous && name == "" && ft.Kind() == reflect.Struct:
 				walk(ft, index)

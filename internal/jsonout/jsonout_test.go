@@ -164,7 +164,9 @@ func TestMarshalValuesAsStringify(t *testing.T) {
 		{math.Inf(1), `1e400`},
 		{math.NaN(), `1e400`},
 		{map[string]any{"b": 1, "a": []any{nil, true}, "": -0.0}, `{"":0,"a":[null,true],"b":1}`},
-		{map[int]string{3: "x", 2: "y"}, `{"2":"y","3":"x"}`},
+		{map[string]string{"3": "x", "2": "y"}, `{"2":"y","3":"x"}`},
+		{jsonout.Object(nil), `null`},
+		{&jsonout.Object{}, `{}`},
 		{inner{A: lone, B: math.Copysign(0, -1)}, `{"a":"lone\ud800 and \udfff"}`},
 		{outer{
 			Embedded: Embedded{E: 1, Over: 2}, Over: "outer", Skip: 3, hidden: 4,
@@ -185,7 +187,8 @@ func TestMarshalValuesAsStringify(t *testing.T) {
 	}
 	// Where JavaScript has no like of it, Marshal keeps encoding/json's
 	// way: an integer exact past 2^53, map keys sorted as strings (an
-	// object would put integer-like keys first, in numeric order).
+	// object would put integer-like keys first, in numeric order); a map
+	// with keys other than strings is refused.
 	for _, c := range []struct {
 		v    any
 		want string
@@ -203,8 +206,11 @@ func TestMarshalValuesAsStringify(t *testing.T) {
 			t.Errorf("%#v: got %s, %v; want %s", c.v, got, err, c.want)
 		}
 	}
-	if got, _ := jsonout.Marshal(map[int]string{10: "x", 9: "y"}); string(got) != `{"10":"x","9":"y"}` {
-		t.Errorf("map[int]string: got %s", got)
+	if got, _ := jsonout.Marshal(map[string]string{"10": "x", "9": "y"}); string(got) != `{"10":"x","9":"y"}` {
+		t.Errorf("map[string]string: got %s", got)
+	}
+	if _, err := jsonout.Marshal(map[int]string{1: "x"}); err == nil {
+		t.Errorf("map[int]string: no error")
 	}
 }
 
