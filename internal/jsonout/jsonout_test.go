@@ -163,7 +163,7 @@ func TestMarshalValuesAsStringify(t *testing.T) {
 		{float64(1) / 3, `0.3333333333333333`},
 		{math.Inf(1), `1e400`},
 		{math.NaN(), `1e400`},
-		{map[string]any{"b": 1, "a": []any{nil, true}, "": -0.0}, `{"":0,"a":[null,true],"b":1}`},
+		{map[string]any{"b": 1, "a": []any{nil, true}, "": math.Copysign(0, -1)}, `{"":0,"a":[null,true],"b":1}`},
 		{map[string]string{"3": "x", "2": "y"}, `{"2":"y","3":"x"}`},
 		{jsonout.Object(nil), `null`},
 		{&jsonout.Object{}, `{}`},
