@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -49,6 +50,15 @@ type parser struct {
 	// repeats ("type", "string") is one string
 	seen [64]string
 }
+
+// parseStacks are a parser's scratch, kept from one Parse to the next.
+type parseStacks struct {
+	buf []byte
+	ms  []Member
+	es  []Value
+}
+
+var stacks = sync.Pool{New: func() any { return new(parseStacks) }}
 
 // slabMax is the most members or elements a slab holds (unless one object
 // or array needs more).
@@ -147,6 +157,53 @@ func (p *parser) ws() {
 // Its errors are *SyntaxError.
 func Parse(text []byte) (Value, error) {
 	p := parser{text: text}
+	return p.parse()
+}
+
+// A Parser parses texts one after another, as Parse does, in the room of
+// the values it built before: the arrays and objects the last Parse
+// returned are valid only until the next one (their strings stay valid).
+// Where each text's value is dropped before the next is read, it spares
+// an allocation a text, and fresh memory. Its zero value is ready; one
+// goroutine at a time uses it.
+type Parser struct {
+	ms []Member // the members of the values returned last
+	es []Value  // their elements
+}
+
+// Parse reads text as Parse does; the arrays and objects of the values
+// the Parser returned before are no longer valid.
+func (ps *Parser) Parse(text []byte) (Value, error) {
+	clear(ps.ms)
+	clear(ps.es)
+	// room for as many members as the text has colons, and elements as
+	// it has commas and opening brackets: at least as many as it holds
+	if n := bytes.Count(text, colon) + 1; cap(ps.ms) < n {
+		ps.ms = make([]Member, 0, n+n/4)
+	}
+	if n := bytes.Count(text, comma) + bytes.Count(text, bracket) + 1; cap(ps.es) < n {
+		ps.es = make([]Value, 0, n+n/4)
+	}
+	p := parser{text: text, mslab: ps.ms[:0], eslab: ps.es[:0]}
+	v, err := p.parse()
+	ps.ms, ps.es = p.mslab, p.eslab // what the next Parse clears
+	return v, err
+}
+
+var comma, bracket = []byte{','}, []byte{'['}
+
+// parse reads p.text whole.
+func (p *parser) parse() (Value, error) {
+	sc := stacks.Get().(*parseStacks)
+	p.buf, p.ms, p.es = sc.buf[:0], sc.ms[:0], sc.es[:0]
+	defer func() {
+		// each object and array read clears its part of the stacks; what
+		// an error left on them is cleared here
+		clear(p.ms)
+		clear(p.es)
+		sc.buf, sc.ms, sc.es = p.buf[:0], p.ms[:0], p.es[:0]
+		stacks.Put(sc)
+	}()
 	p.ws()
 	v, err := p.value()
 	if err != nil {

@@ -125,3 +125,27 @@ func TestAppendQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyEnd holds KeyEnd to StringEnd and the key's bytes, on keys of
+// every length up to 40 with and without escapes, in longer texts.
+func TestKeyEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	escapes := []string{`\"`, `\\`, `\n`, `\u00e9`, `\/`}
+	for range 3000 {
+		key := make([]byte, 0, 48)
+		escaped := false
+		for range r.IntN(41) {
+			if r.IntN(15) == 0 {
+				key = append(key, escapes[r.IntN(len(escapes))]...)
+				escaped = true
+			} else {
+				key = append(key, "aZ9_$é~ "[r.IntN(8)])
+			}
+		}
+		text := append(append(append([]byte(`{"`), key...), `":"v\"x","k":1}`...), make([]byte, r.IntN(20))...)
+		end, esc := KeyEnd(text, 1)
+		if want := StringEnd(text, 1); end != want || esc != escaped {
+			t.Fatalf("KeyEnd(%q) = %d, %v; want %d, %v", text, end, esc, want, escaped)
+		}
+	}
+}

@@ -264,6 +264,11 @@ func validString(b []byte, i int) (end, n, bytes int) {
 	return len(b), n, bytes
 }
 
+// MeasureStringValid returns the index just past the string token at
+// b[i], from text Validate accepted, the length of JSON.stringify of the
+// string, and its UTF-8 bytes (WTF-8) once parsed, in one pass.
+func MeasureStringValid(b []byte, i int) (end, n, bytes int) { return validString(b, i) }
+
 // StringLensValid returns the length in UTF-16 code units (as JavaScript's
 // length counts) and in UTF-8 bytes (WTF-8, as Buffer.byteLength counts)
 // of the string token s, quotes included, from text Validate accepted,

@@ -248,3 +248,22 @@ func TestGenCapture(t *testing.T) {
 		t.Errorf("tools %d, longest %+v", f.Tools, f.Longest)
 	}
 }
+
+// BenchmarkBatchLean is what a worker of the validating pass does with
+// the lean what-if on bench/gencapture's 10,000-tool capture: each tool
+// measured and walked through Lean at once, on one goroutine.
+func BenchmarkBatchLean(b *testing.B) {
+	data := genCapture(10000)
+	c, err := parseCapture("bench.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := []Transform{Lean()}
+	r := newWorker(ts, stagesOf(ts))
+	figs := make([]ToolFigures, len(c.Tools))
+	scans := make([]scanned, len(c.Tools))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		r.run(0, c.Tools, figs, scans, false, nil, nil)
+	}
+}

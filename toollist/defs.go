@@ -668,7 +668,14 @@ func refValue(container, name string) jsonjs.Value {
 	return jsonjs.ObjectValue([]jsonjs.Member{{Key: "$ref", Value: jsonjs.StringValue("#/" + container + "/" + name)}})
 }
 
-func refLen(container, name string) int { return jsonjs.StringifyLen(refValue(container, name)) }
+// refLen is jsonjs.StringifyLen(refValue(container, name)), added up
+// without building it: `{"$ref":""}` and "#//" around the two names,
+// each escaped as a key is (less its quotes). The names are joined
+// between ASCII characters, so escaping each apart is escaping the
+// whole.
+func refLen(container, name string) int {
+	return len(`{"$ref":""}`) + len("#//") + keyLen(container) - 2 + keyLen(name) - 2
+}
 
 // schemaKey reports whether the keyword k holds a schema, or an array of
 // schemas.

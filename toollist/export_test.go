@@ -118,9 +118,18 @@ func SavingsOf(c *Capture, ts ...Transform) ([]Saving, error) {
 	return whatIf(c, nil, ts, nil)
 }
 
+// RefLenBothWays returns the length refLen adds up of the $ref to a
+// definition, and that of the $ref written.
+func RefLenBothWays(container, name string) (added, written int) {
+	return refLen(container, name), jsonjs.StringifyLen(refValue(container, name))
+}
+
 // ModelReadBytes returns the UTF-8 bytes of JSON.stringify of what a model
-// reads of tool, measured from the value ModelRead builds: the tests' way
-// to check toolLens and the walk.
+// reads of tool, written whole: the oracle of toolLens, which adds them
+// up a member at a time.
 func ModelReadBytes(tool jsonjs.Value) int64 {
 	return int64(jsonjs.StringifyLen(ModelRead(tool)))
 }
+
+// ToolLens is toolLens.
+func ToolLens(tool jsonjs.Value) (wire, model int) { return toolLens(tool) }

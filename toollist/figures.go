@@ -203,51 +203,16 @@ func scanOf(name, desc []byte, schema bool) scanned {
 // model-read bytes, description and field description sizes. Of a
 // repeated member, the last counts, as JavaScript keeps it.
 func scanTool(raw []byte, tf *ToolFigures, sc *scanned) {
-	scanToolLean(raw, tf, sc, nil)
-}
-
-// leanDrop is what Lean leaves out of a schema.
-var leanDrop = jsonjs.Drop{Key: "$schema", NumKey: "maximum", Num: func(tok []byte) bool { return isMaxSafe(tok, 0) }}
-
-// scanToolLean is scanTool that, when res is not nil, also applies Lean
-// in the same pass and records what it changed in res as the walk would
-// (L holds the schemas' lengths only: only its differences are read). It
-// reports false, with nothing measured, when a key is escaped or repeated
-// at any depth of the tool that Lean reads: the walk is to say what
-// JavaScript keeps.
-func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) bool {
 	var nameLen, descLen, schemaLen int
 	var name, desc []byte
 	var hasSchema bool
 	var fields int64
-	var in, out jsonjs.Dropped
-	var keysBuf [16][]byte
-	keys := keysBuf[:0]
 	for i := jsonjs.SkipSpace(raw, 0) + 1; ; {
 		key, v, more := jsonjs.NextMemberValid(raw, i)
 		if !more {
 			break
 		}
 		i = v
-		if res != nil {
-			if !jsonjs.PlainKey(key) {
-				return false
-			}
-			keys = append(keys, key)
-			var ok bool
-			switch string(key) {
-			case "inputSchema":
-				i, in, ok = jsonjs.MeasureDropValid(raw, i, "description", &leanDrop)
-				hasSchema, schemaLen, fields = true, in.N, in.KeyBytes
-			case "outputSchema":
-				i, out, ok = jsonjs.MeasureDropValid(raw, i, "", &leanDrop)
-			default:
-				ok = true
-			}
-			if !ok {
-				return false
-			}
-		}
 		switch {
 		case jsonjs.KeyIs(key, "name"):
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
@@ -257,8 +222,6 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 			e, n, _ := jsonjs.MeasureValid(raw, i, "")
 			desc, descLen = raw[i:e], n
 			i = e
-		case res != nil && (string(key) == "inputSchema" || string(key) == "outputSchema"):
-			// measured above
 		case jsonjs.KeyIs(key, "inputSchema"):
 			e, n, fd := jsonjs.MeasureValid(raw, i, "description")
 			hasSchema, schemaLen, fields = true, n, fd
@@ -283,17 +246,7 @@ func scanToolLean(raw []byte, tf *ToolFigures, sc *scanned, res *toolResult) boo
 		n += m.quoted + 1 + m.len
 		count++
 	}
-	if res != nil {
-		if jsonjs.HasDuplicate(keys) {
-			return false
-		}
-		res.L[0], res.L[1] = in.N+out.N, in.Kept+out.Kept
-		res.M[0], res.M[1] = n, n-(in.N-in.Kept)
-		res.changes[0], res.changes[1] = 0, in.Members+out.Members
-		res.name, res.nameTok, res.descTok = "", name, desc
-	}
 	fill(tf, sc, name, desc, hasSchema, int64(n), fields)
-	return true
 }
 
 // fill sets a tool's figures and flags from its model-read bytes, the

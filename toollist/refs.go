@@ -79,8 +79,14 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		}
 	}
 	// refs outside the root definitions, then inside each definition
-	type defKey struct{ c, name string }
-	inDef := map[defKey][]refAt{} // the refs inside each definition
+	// the refs inside the definitions, one after another: those of each
+	// definition are inside[d.lo:d.hi] of its entry d in inDef
+	var inside []refAt
+	type defRefs struct {
+		c, name string
+		lo, hi  int
+	}
+	var inDef []defRefs
 	var prob *refProblem
 	// the path is kept as a stack of keys and indexes, written out only
 	// where a $ref or a problem is met
@@ -128,11 +134,11 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 				case dataKey(m.Key):
 				case root && (m.Key == "$defs" || m.Key == "definitions"):
 					for _, d := range m.Value.Members() {
-						var rs []refAt
+						lo := len(inside)
 						at = append(at, pathStep{key: d.Key, index: -1})
-						walk(d.Value, false, &rs)
+						walk(d.Value, false, &inside)
 						at = at[:len(at)-1]
-						inDef[defKey{m.Key, d.Key}] = rs
+						inDef = append(inDef, defRefs{m.Key, d.Key, lo, len(inside)})
 					}
 				case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
 					for _, d := range m.Value.Members() {
@@ -154,10 +160,34 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 	if prob != nil {
 		return nil, prob
 	}
-	queue := append([]refAt(nil), u.refs...)
-	for len(queue) > 0 {
-		r := queue[0]
-		queue = queue[1:]
+	// refsIn returns the refs inside a definition: looked up in inDef,
+	// or, among many definitions, in a map of them
+	type defKey struct{ c, name string }
+	var index map[defKey]int
+	if len(inDef) > 32 {
+		index = make(map[defKey]int, len(inDef))
+		for k, d := range inDef {
+			index[defKey{d.c, d.name}] = k
+		}
+	}
+	refsIn := func(c, name string) []refAt {
+		if index != nil {
+			if k, ok := index[defKey{c, name}]; ok {
+				return inside[inDef[k].lo:inDef[k].hi]
+			}
+			return nil
+		}
+		for _, d := range inDef {
+			if d.c == c && d.name == name {
+				return inside[d.lo:d.hi]
+			}
+		}
+		return nil
+	}
+	// the refs to follow are the refs found, in order: those outside the
+	// definitions, then those inside each definition they reach
+	for q := 0; q < len(u.refs); q++ {
+		r := u.refs[q]
 		if len(r.toks) == 0 {
 			continue
 		}
@@ -173,9 +203,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 				for _, m := range d.Members() {
 					if !names[m.Key] {
 						names[m.Key] = true
-						inside := inDef[defKey{c, m.Key}]
-						u.refs = append(u.refs, inside...)
-						queue = append(queue, inside...)
+						u.refs = append(u.refs, refsIn(c, m.Key)...)
 					}
 				}
 			}
@@ -183,9 +211,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		}
 		if !names[r.toks[1]] {
 			names[r.toks[1]] = true
-			inside := inDef[defKey{c, r.toks[1]}]
-			u.refs = append(u.refs, inside...)
-			queue = append(queue, inside...)
+			u.refs = append(u.refs, refsIn(c, r.toks[1])...)
 		}
 	}
 	return u, nil

@@ -106,17 +106,11 @@ func (r *runner) run(start int, tools [][]byte, figs []ToolFigures, scans []scan
 			cur.savings[k].Tools = make([]string, 0, len(tools))
 		}
 	}
-	leanOnly := figs != nil && !write && len(r.stages) == 1 && r.stages[0].p != nil && r.stages[0].p.leanOnly()
 	for j, t := range tools {
 		i := start + j
 		mark := len(out)
 		r.res.out = out
-		measured := leanOnly && scanToolLean(t, &figs[j], &scans[j], &r.res)
-		walked := measured
-		var err error
-		if !measured {
-			walked, err = r.tool(t, i, write)
-		}
+		walked, err := r.tool(t, i, write)
 		if write {
 			out = r.res.out
 			if err != nil {
@@ -124,7 +118,7 @@ func (r *runner) run(start int, tools [][]byte, figs []ToolFigures, scans []scan
 			}
 			ends = append(ends, len(out))
 		}
-		if figs != nil && !measured {
+		if figs != nil {
 			if walked {
 				r.res.figures(&figs[j], &scans[j])
 			} else {
@@ -243,6 +237,8 @@ type runner struct {
 	// when the walk cannot follow its text
 	texts [2][]byte
 	norm  []byte
+	// parser parses a tool at a time, each dropped before the next
+	parser jsonjs.Parser
 }
 
 func newRunner(c *Capture, ts []Transform, stages []stage) *runner {
@@ -358,7 +354,9 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 			r.tw.p, r.tw.normal = st.p, k > 0
 			var followed bool
 			followed, err = r.tw.tool(text, i, emit, res, st.from)
-			walked = k == 0 && followed
+			if k == 0 {
+				walked = followed
+			}
 			if !followed {
 				var tool jsonjs.Value
 				if tool, err = r.parse(text, i); err != nil {
@@ -396,7 +394,7 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 
 // parse parses the i-th tool's text b.
 func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
-	tool, err := jsonjs.Parse(b)
+	tool, err := r.parser.Parse(b) // the tool parsed before is dropped
 	if err != nil && r.c != nil {
 		err = inputErr(r.c.Path, "%s[%d]: %v", r.c.toolsAt(), i, err)
 	}
@@ -409,6 +407,7 @@ func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error)
 	res := &r.res
 	name, _ := toolLabel(tool, i)
 	var seen refsSeen
+	was := -1 // the tool's length, once a transform needs it
 	for k := st.from; k < st.from+st.n; k++ {
 		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name, &seen)
 		if err != nil {
@@ -419,9 +418,17 @@ func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error)
 		case n > 0 && shrunk >= 0:
 			tool = nt
 			res.L[k+1], res.M[k+1] = res.L[k]-shrunk, res.M[k]-shrunk
+			if was >= 0 {
+				was -= shrunk
+			}
 		case n > 0:
+			if was < 0 {
+				was = jsonjs.StringifyLen(tool)
+			}
 			tool = nt
-			res.L[k+1], res.M[k+1] = toolLens(tool)
+			wire, model := toolLens(tool)
+			res.L[k+1], res.M[k+1] = res.L[k]+wire-was, model
+			was = wire
 		default:
 			res.L[k+1], res.M[k+1] = res.L[k], res.M[k]
 		}
@@ -636,7 +643,9 @@ func (w *warnings) addLines(lines []string) {
 }
 
 // toolResult is what the transforms make of one tool: its JSON.stringify
-// length (L) and model-read bytes (M) after 0, 1, ... transforms, the
+// length (L, less a length that is the same at every stage: only the
+// differences are read) and model-read bytes (M) after 0, 1, ...
+// transforms, the
 // changes each transform made (changes[k] for the k-th, from 1), the
 // tool's name in reports, and its final text when it is written.
 type toolResult struct {
@@ -825,12 +834,6 @@ func (p *plan) add(t Transform, step int) bool {
 	return true
 }
 
-// leanOnly reports whether the one transform is Lean, which scanToolLean
-// applies while it measures.
-func (p *plan) leanOnly() bool {
-	return p.n == 1 && p.firstLean == 1 && len(p.drops) == 0 && p.words == nil
-}
-
 // toolWalk walks one tool's text (see whatIf).
 type toolWalk struct {
 	p *plan
@@ -847,12 +850,15 @@ type toolWalk struct {
 	ptrs    []wordsPath
 	tree    *ptrTree
 	reached []bool
-	// the alive members of outputSchema.properties at each stage, when it
-	// is an object
-	props    lens
+	// the first stage at which outputSchema.properties has no member
+	// left, when it is an object
+	props    int
 	propsObj bool
 	scratch  []jsonjs.MemberValid
-	used     []string // the tools the words were applied to
+	// keys: the keys of the objects being walked, a stack, to find
+	// repeats (when the text is not normal)
+	keys [][]byte
+	used []string // the tools the words were applied to
 	// inSchema: the walk is inside inputSchema, adding the string
 	// descriptions it meets to fieldDesc
 	inSchema  bool
@@ -867,7 +873,7 @@ type toolWalk struct {
 func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (bool, error) {
 	p := t.p
 	n := p.n
-	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, lens{}
+	t.b, t.out, t.slow, t.changes, t.propsObj, t.props = b, res.out, false, lens{}, false, 0
 	t.ptrs, t.tree = nil, nil
 	t.inSchema, t.fieldDesc = false, 0
 	first := at == 0
@@ -923,8 +929,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 		t.out = append(t.out, '{')
 	}
 	wrote := false
-	var keysBuf [16][]byte
-	keys := keysBuf[:0]
+	t.keys = t.keys[:0]
 	j := jsonjs.SkipSpace(b, 0) + 1
 	for {
 		j = jsonjs.SkipSpace(b, j)
@@ -935,12 +940,14 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 			j++
 			continue
 		}
-		ke := jsonjs.StringEnd(b, j)
+		ke, escaped := jsonjs.KeyEnd(b, j)
 		key := b[j+1 : ke-1]
-		if !t.normal && !jsonjs.PlainKey(key) {
-			return false, nil
+		if !t.normal {
+			if !plainKey(key, escaped) {
+				return false, nil
+			}
+			t.keys = append(t.keys, key)
 		}
-		keys = append(keys, key)
 		vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
 		kl := len(key) + 2
 		mark := len(t.out)
@@ -993,7 +1000,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 			case p.firstLean == 0 && root == nil:
 				e, vl = t.plain(vi, write, n)
 			default:
-				t.inSchema = true
+				t.inSchema = first
 				e, vl = t.value(vi, n+1, write, root, false)
 				t.inSchema = false
 			}
@@ -1010,7 +1017,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 			}
 			e, vl, _ = t.object(vi, n+1, write, nil, true)
 			for _, k := range p.drops {
-				if !t.propsObj || t.props[k-1] == 0 {
+				if !t.propsObj || t.props <= k-1 {
 					death = k
 					// what later transforms did inside it is undone
 					copy(t.changes[k:n+1], before[k:n+1])
@@ -1026,6 +1033,11 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 				res.nameTok = b[vi:e]
 			}
 		default:
+			if !write {
+				// the same at every stage: only the differences count
+				e = jsonjs.SkipValid(b, vi)
+				break
+			}
 			e, vl = t.plain(vi, write, n)
 		}
 		if t.slow {
@@ -1042,7 +1054,7 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 		}
 		j = e
 	}
-	if !t.normal && jsonjs.HasDuplicate(keys) {
+	if !t.normal && jsonjs.HasDuplicate(t.keys) {
 		return false, nil
 	}
 	if descWords && !hasDesc {
@@ -1093,7 +1105,12 @@ func (t *toolWalk) tool(b []byte, i int, write bool, res *toolResult, at int) (b
 	if hasWords {
 		t.used = append(t.used, name)
 	}
-	copy(res.L[at:], L[:n+1])
+	if at == 0 {
+		res.L[0] = L[0]
+	}
+	for s := 1; s <= n; s++ {
+		res.L[at+s] = res.L[at] + L[s] - L[0]
+	}
 	copy(res.M[at:], M[:n+1])
 	copy(res.changes[at+1:], t.changes[1:n+1])
 	res.out = t.out
@@ -1149,12 +1166,16 @@ func firstMember(b []byte, key string) ([]byte, bool) {
 	return b[vi:jsonjs.SkipValid(b, vi)], true
 }
 
-func same(v, n int) lens {
-	var l lens
-	for s := 0; s <= n; s++ {
-		l[s] = v
-	}
-	return l
+// plainKey reports whether the key, found escaped or not, is
+// jsonjs.PlainKey: one whose place JavaScript keeps.
+func plainKey(key []byte, escaped bool) bool {
+	return !escaped && (len(key) == 0 || key[0] > '9' || key[0] < '0')
+}
+
+// same returns the length v at every stage (those past the walk's last
+// are never read).
+func same(v, _ int) lens {
+	return lens{v, v, v, v}
 }
 
 // plain measures (and writes) a value no transform changes.
@@ -1183,11 +1204,15 @@ func (t *toolWalk) value(i, until int, write bool, node *ptrNode, props bool) (i
 		return t.array(i, until, write, node)
 	}
 	n := t.p.n
-	if write {
+	switch {
+	case write:
 		mark := len(t.out)
 		var e int
 		t.out, e = jsonjs.AppendStringifyValid(t.out, b, i)
 		return e, same(len(t.out)-mark, n)
+	case b[i] == '"':
+		e, ln, _ := jsonjs.MeasureStringValid(b, i)
+		return e, same(ln, n)
 	}
 	e, ln, _ := jsonjs.MeasureValid(b, i, "")
 	return e, same(ln, n)
@@ -1215,14 +1240,13 @@ func below(k *ptrNode) *ptrNode {
 	return k
 }
 
-func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (int, lens, lens) {
+// object walks an object inside a schema (see value); it also returns the
+// first stage at which the object has no member left (0 when it has none).
+func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (_ int, _ lens, alive int) {
 	b := t.b
 	p := t.p
 	n := p.n
-	var l, count lens
-	for s := 0; s <= n; s++ {
-		l[s] = 2
-	}
+	l := same(2, n)
 	if write {
 		t.out = append(t.out, '{')
 	}
@@ -1231,19 +1255,20 @@ func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (
 		if write {
 			t.out = append(t.out, '}')
 		}
-		return i + 1, l, count
+		return i + 1, l, 0
 	}
-	var keysBuf [16][]byte
-	keys := keysBuf[:0]
+	base := len(t.keys)
 	wrote := false
 	for {
-		ke := jsonjs.StringEnd(b, i)
+		ke, escaped := jsonjs.KeyEnd(b, i)
 		key := b[i+1 : ke-1]
-		if !t.normal && !jsonjs.PlainKey(key) {
-			t.slow = true
-			return i, l, count
+		if !t.normal {
+			if !plainKey(key, escaped) {
+				t.slow = true
+				return i, l, alive
+			}
+			t.keys = append(t.keys, key)
 		}
-		keys = append(keys, key)
 		kl := ke - i
 		vi := jsonjs.SkipSpace(b, jsonjs.SkipSpace(b, ke)+1)
 		death, r := n+1, n+1
@@ -1277,19 +1302,39 @@ func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (
 		childUntil := min(until, death, r)
 		var e int
 		var cl lens
-		if props && string(key) == "properties" && b[vi] == '{' {
-			var pc lens
-			e, cl, pc = t.object(vi, childUntil, keep && r > n, below(k), false)
-			t.props, t.propsObj = pc, true
-		} else {
-			e, cl = t.value(vi, childUntil, keep && r > n, below(k), false)
+		switch {
+		case props && string(key) == "properties" && b[vi] == '{':
+			var alive int
+			e, cl, alive = t.object(vi, childUntil, keep && r > n, below(k), false)
+			t.props, t.propsObj = alive, true
+		case b[vi] == '{':
+			e, cl, _ = t.object(vi, childUntil, keep && r > n, below(k), false)
+		case b[vi] == '[':
+			e, cl = t.array(vi, childUntil, keep && r > n, below(k))
+		default:
+			// a field description's bytes count too
+			desc := t.inSchema && b[vi] == '"' && string(key) == "description"
+			var ln, sb int
+			switch {
+			case keep && r > n:
+				mark := len(t.out)
+				t.out, e = jsonjs.AppendStringifyValid(t.out, b, vi)
+				ln = len(t.out) - mark
+				if desc {
+					_, sb = jsonjs.StringLensValid(b[vi:e])
+				}
+			case b[vi] == '"':
+				e, ln, sb = jsonjs.MeasureStringValid(b, vi)
+			default:
+				e, ln, _ = jsonjs.MeasureValid(b, vi, "")
+			}
+			if desc {
+				t.fieldDesc += int64(sb)
+			}
+			cl = same(ln, n)
 		}
 		if t.slow {
-			return i, l, count
-		}
-		if t.inSchema && b[vi] == '"' && string(key) == "description" {
-			_, sb := jsonjs.StringLensValid(b[vi:e])
-			t.fieldDesc += int64(sb)
+			return i, l, alive
 		}
 		var text int
 		if r <= n {
@@ -1298,14 +1343,14 @@ func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (
 				t.out = jsonjs.AppendQuote(t.out, t.ptrs[k.last].text)
 			}
 		}
-		for s := 0; s < death && s <= n; s++ {
+		for s := range min(death, len(l)) { // death is n+1 at most
 			v := cl[s]
 			if s >= r {
 				v = text
 			}
-			l[s] += kl + 1 + v
-			count[s]++
+			l[s] += kl + 2 + v // and a comma, but after the last
 		}
+		alive = max(alive, death)
 		if death <= n && death < until {
 			t.changes[death]++
 		}
@@ -1316,28 +1361,26 @@ func (t *toolWalk) object(i, until int, write bool, node *ptrNode, props bool) (
 		}
 		i = jsonjs.SkipSpace(b, i+1)
 	}
-	if !t.normal && jsonjs.HasDuplicate(keys) {
-		t.slow = true
-		return i, l, count
-	}
-	for s := 0; s <= n; s++ {
-		if count[s] > 1 {
-			l[s] += count[s] - 1
+	if !t.normal {
+		if jsonjs.HasDuplicate(t.keys[base:]) {
+			t.slow = true
+			return i, l, alive
 		}
+		t.keys = t.keys[:base]
+	}
+	for s := range min(alive, len(l)) {
+		l[s]-- // the comma after the last member
 	}
 	if write {
 		t.out = append(t.out, '}')
 	}
-	return i, l, count
+	return i, l, alive
 }
 
 func (t *toolWalk) array(i, until int, write bool, node *ptrNode) (int, lens) {
 	b := t.b
 	n := t.p.n
-	var l lens
-	for s := 0; s <= n; s++ {
-		l[s] = 2
-	}
+	l := same(2, n)
 	if write {
 		t.out = append(t.out, '[')
 	}
@@ -1350,7 +1393,7 @@ func (t *toolWalk) array(i, until int, write bool, node *ptrNode) (int, lens) {
 	}
 	for idx := 0; ; idx++ {
 		if idx > 0 {
-			for s := 0; s <= n; s++ {
+			for s := range l {
 				l[s]++
 			}
 			if write {
@@ -1375,7 +1418,7 @@ func (t *toolWalk) array(i, until int, write bool, node *ptrNode) (int, lens) {
 				t.out = jsonjs.AppendQuote(t.out, t.ptrs[k.last].text)
 			}
 		}
-		for s := 0; s <= n; s++ {
+		for s := range l {
 			if s >= r {
 				l[s] += text
 			} else {

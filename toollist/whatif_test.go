@@ -517,9 +517,10 @@ func TestFiguresWhileWalking(t *testing.T) {
 		t.Fatal(err)
 	}
 	counters := []Counter{textCounter{"a", 1000}}
-	for _, combo := range append([]string{"counted"}, whatIfCombos...) {
+	// and in stages: the first stage's figures, or none when it is parsed
+	for _, combo := range append([]string{"counted", "ldwldw", "lu", "ulw"}, whatIfCombos...) {
 		t.Run(combo, func(t *testing.T) {
-			o := Options{Transforms: comboTransforms(combo, w)}
+			o := Options{Transforms: stageTransforms(combo, w)}
 			if combo == "counted" {
 				// measured from the model-read text the counters read
 				o = Options{Counters: counters}
