@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/jsonjs"
 )
 
@@ -143,19 +142,22 @@ type Point struct {
 type Fit struct {
 	// Client and Predictor name what is estimated and from what: "bytes"
 	// (the client's bytes) or a tokenizer's name (its tokens).
-	Client, Predictor string
+	Client    string `json:"client"`
+	Predictor string `json:"predictor"`
 	// Slope and Intercept: provider tokens = Slope*X + Intercept.
-	Slope, Intercept float64
+	Slope     float64 `json:"slope"`
+	Intercept float64 `json:"intercept"`
 	// Captures is how many captures it was fitted on.
-	Captures int
+	Captures int `json:"captures"`
 	// HeldOutErrorPct is the mean absolute error, in percent of the
 	// provider's count, of each capture predicted by the line fitted on the
 	// others (leave one out); MaxErrorPct the largest.
-	HeldOutErrorPct, MaxErrorPct float64
+	HeldOutErrorPct float64 `json:"held_out_error_pct"`
+	MaxErrorPct     float64 `json:"max_error_pct"`
 	// HeldOut holds, for each capture fitted on (in order), what the line
 	// fitted on the others predicts for it; FitLine sets it, a calibration
 	// file does not hold it.
-	HeldOut []float64
+	HeldOut []float64 `json:"-"`
 }
 
 // Estimate returns the provider tokens the fit predicts for x, rounded.
@@ -210,38 +212,16 @@ func leastSquares(ps []Point) (slope, intercept float64, ok bool) {
 	return slope, my - slope*mx, true
 }
 
-// Calibration is what measure calibrate wrote: a fit per client.
+// Calibration is what measure calibrate wrote: a fit per client. Its
+// json tags give the file's fields.
 type Calibration struct {
 	// Path is the file read.
-	Path string
+	Path string `json:"-"`
 	// Source and Synthetic are the counts file's.
-	Source    string
-	Synthetic bool
+	Source    string `json:"source"`
+	Synthetic bool   `json:"synthetic"`
 	// Clients holds each client's fit.
-	Clients []Fit
-}
-
-// MarshalJSON returns the calibration as the file measure calibrate
-// writes holds it (source, synthetic, and each client's fit).
-func (c *Calibration) MarshalJSON() ([]byte, error) {
-	type fit struct {
-		Client          jsonout.String `json:"client"`
-		Predictor       jsonout.String `json:"predictor"`
-		Slope           jsonout.Number `json:"slope"`
-		Intercept       jsonout.Number `json:"intercept"`
-		Captures        int            `json:"captures"`
-		HeldOutErrorPct jsonout.Number `json:"held_out_error_pct"`
-		MaxErrorPct     jsonout.Number `json:"max_error_pct"`
-	}
-	fits := make([]fit, len(c.Clients))
-	for i, f := range c.Clients {
-		fits[i] = fit{jsonout.String(f.Client), jsonout.String(f.Predictor), jsonout.Number(f.Slope), jsonout.Number(f.Intercept), f.Captures, jsonout.Number(f.HeldOutErrorPct), jsonout.Number(f.MaxErrorPct)}
-	}
-	return jsonout.Marshal(struct {
-		Source    jsonout.String `json:"source"`
-		Synthetic bool           `json:"synthetic"`
-		Clients   []fit          `json:"clients"`
-	}{jsonout.String(c.Source), c.Synthetic, fits})
+	Clients []Fit `json:"clients"`
 }
 
 // ReadCalibration reads a calibration file that measure calibrate wrote.

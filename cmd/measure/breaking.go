@@ -9,7 +9,6 @@ import (
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
 	"github.com/readmeter/readmeter/internal/ghactions"
-	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/junit"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/jsonjs"
@@ -186,21 +185,21 @@ func writeBreaking(w io.Writer, r *classified) {
 // changesJSON is the --json "changes" member: the counts of each level
 // and every change.
 type changesJSON struct {
-	FailOn     jsonout.String `json:"fail_on"`
-	Breaking   int            `json:"breaking"`
-	Warning    int            `json:"warning"`
-	Compatible int            `json:"compatible"`
-	List       []changeJSON   `json:"list"`
+	FailOn     string       `json:"fail_on"`
+	Breaking   int          `json:"breaking"`
+	Warning    int          `json:"warning"`
+	Compatible int          `json:"compatible"`
+	List       []changeJSON `json:"list"`
 }
 
 type changeJSON struct {
-	Level jsonout.String `json:"level"`
-	Rule  jsonout.String `json:"rule"`
-	Tool  jsonout.String `json:"tool"`
-	Path  jsonout.String `json:"path"`
-	Old   jsonout.String `json:"old"`
-	New   jsonout.String `json:"new"`
-	Says  jsonout.String `json:"says"`
+	Level string `json:"level"`
+	Rule  string `json:"rule"`
+	Tool  string `json:"tool"`
+	Path  string `json:"path"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+	Says  string `json:"says"`
 }
 
 // breakingJSON is the --json "changes" member; nil (null) when either
@@ -210,9 +209,9 @@ func breakingJSON(r *classified, b *breakingFlags) *changesJSON {
 		return nil
 	}
 	n := compat.Count(r.changes)
-	cs := &changesJSON{jsonout.String(b.failOn), n[compat.Breaking], n[compat.Warning], n[compat.Compatible], make([]changeJSON, len(r.changes))}
+	cs := &changesJSON{b.failOn, n[compat.Breaking], n[compat.Warning], n[compat.Compatible], make([]changeJSON, len(r.changes))}
 	for i, c := range r.changes {
-		cs.List[i] = changeJSON{jsonout.String(c.Level.String()), jsonout.String(c.Rule), jsonout.String(c.Tool), jsonout.String(c.Path), jsonout.String(c.Old), jsonout.String(c.New), jsonout.String(c.Says())}
+		cs.List[i] = changeJSON{c.Level.String(), c.Rule, c.Tool, c.Path, c.Old, c.New, c.Says()}
 	}
 	return cs
 }

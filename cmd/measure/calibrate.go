@@ -59,15 +59,15 @@ func (e estimate) String() string {
 // estimateJSON is a client's calibrated estimate, in its --json
 // "calibrated" member.
 type estimateJSON struct {
-	Tokens          int64          `json:"tokens"`
-	Predictor       jsonout.String `json:"predictor"`
-	HeldOutErrorPct jsonout.Number `json:"held_out_error_pct"`
-	MaxErrorPct     jsonout.Number `json:"max_error_pct"`
-	Captures        int            `json:"captures"`
+	Tokens          int64   `json:"tokens"`
+	Predictor       string  `json:"predictor"`
+	HeldOutErrorPct float64 `json:"held_out_error_pct"`
+	MaxErrorPct     float64 `json:"max_error_pct"`
+	Captures        int     `json:"captures"`
 }
 
 func (e estimate) json() *estimateJSON {
-	return &estimateJSON{e.tokens, jsonout.String(e.fit.Predictor), jsonout.Number(e.fit.HeldOutErrorPct), jsonout.Number(e.fit.MaxErrorPct), e.fit.Captures}
+	return &estimateJSON{e.tokens, e.fit.Predictor, e.fit.HeldOutErrorPct, e.fit.MaxErrorPct, e.fit.Captures}
 }
 
 // estimates returns each client's calibrated estimate of the report's

@@ -338,8 +338,8 @@ func writeClientsTools(w io.Writer, r *report) {
 // exact integers; instructions_bytes and overhead_tokens null when there
 // are none, session_start null for a client that does not defer tools.
 type clientJSON struct {
-	Title             jsonout.String    `json:"title"`
-	Server            jsonout.String    `json:"server"`
+	Title             string            `json:"title"`
+	Server            string            `json:"server"`
 	ExactRendering    bool              `json:"exact_rendering"`
 	ToolsSent         int               `json:"tools_sent"`
 	Bytes             int64             `json:"bytes"`
@@ -368,8 +368,8 @@ type countJSON struct {
 // clientToolJSON is a tool as a client reads it; always_load and
 // session_start_bytes for a client that defers tools.
 type clientToolJSON struct {
-	Name              jsonout.String `json:"name"`
-	Tool              jsonout.String `json:"tool"`
+	Name              string         `json:"name"`
+	Tool              string         `json:"tool"`
 	Sent              bool           `json:"sent"`
 	Bytes             int64          `json:"bytes"`
 	Tokens            int64          `json:"tokens"`
@@ -381,9 +381,9 @@ type clientToolJSON struct {
 }
 
 type clientFindJSON struct {
-	Kind   jsonout.String `json:"kind"`
-	Tool   jsonout.String `json:"tool"`
-	Detail jsonout.String `json:"detail"`
+	Kind   string `json:"kind"`
+	Tool   string `json:"tool"`
+	Detail string `json:"detail"`
 }
 
 // clientsJSON is the --json "clients" member of a report: each client by
@@ -393,7 +393,7 @@ func clientsJSON(r *report) jsonout.Object {
 	for _, cf := range r.clients {
 		p := cf.Profile
 		c := clientJSON{
-			Title: jsonout.String(p.Title), Server: jsonout.String(cf.Server), ExactRendering: p.Exact,
+			Title: p.Title, Server: cf.Server, ExactRendering: p.Exact,
 			ToolsSent: cf.Sent, Bytes: cf.Bytes, Tokens: cf.Tokens, Tokenizers: tokenizersJSON(cf.Tokenizers),
 			PreludeBytes: cf.PreludeBytes, OverheadEstimate: p.OverheadEstimate,
 			PerTool: make([]clientToolJSON, len(cf.Tools)), Findings: make([]clientFindJSON, len(cf.Findings)),
@@ -412,7 +412,7 @@ func clientsJSON(r *report) jsonout.Object {
 		}
 		for i, ct := range cf.Tools {
 			t := clientToolJSON{
-				Name: jsonout.String(ct.Name), Tool: jsonout.String(ct.Tool), Sent: ct.Sent, Bytes: ct.Bytes, Tokens: ct.Tokens,
+				Name: ct.Name, Tool: ct.Tool, Sent: ct.Sent, Bytes: ct.Bytes, Tokens: ct.Tokens,
 				Tokenizers:   tokenizersJSON(ct.Tokenizers),
 				SavingTokens: units.Tokens(cf.Bytes) - units.Tokens(cf.Bytes-ct.Bytes), CharsCut: ct.CutChars,
 			}
@@ -422,7 +422,7 @@ func clientsJSON(r *report) jsonout.Object {
 			c.PerTool[i] = t
 		}
 		for i, fd := range cf.Findings {
-			c.Findings[i] = clientFindJSON{jsonout.String(fd.Kind), jsonout.String(fd.Tool), jsonout.String(fd.Detail)}
+			c.Findings[i] = clientFindJSON{fd.Kind, fd.Tool, fd.Detail}
 		}
 		ms = append(ms, jsonout.Member{Key: p.Name, Value: c})
 	}

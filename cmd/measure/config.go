@@ -680,26 +680,26 @@ func writeList(w io.Writer, title string, notes []string) {
 // exact_rendering when the figures are what a client reads, budgets when
 // any is held.
 type configJSON struct {
-	Client         *jsonout.String    `json:"client,omitempty"`
+	Client         *string            `json:"client,omitempty"`
 	ExactRendering *bool              `json:"exact_rendering,omitempty"`
 	Servers        []configServerJSON `json:"servers"`
 	Total          configTotalJSON    `json:"total"`
-	Collisions     jsonout.Strings    `json:"collisions"`
-	Lints          jsonout.Strings    `json:"lints"`
+	Collisions     []string           `json:"collisions"`
+	Lints          []string           `json:"lints"`
 	Budgets        []budgetJSON       `json:"budgets,omitempty"`
-	Warnings       jsonout.Strings    `json:"warnings"`
-	Notes          jsonout.Strings    `json:"notes"`
+	Warnings       []string           `json:"warnings"`
+	Notes          []string           `json:"notes"`
 }
 
 // configServerJSON is a server's row: its figures null and its error given
 // when it could not be measured; tokenizers when counted.
 type configServerJSON struct {
-	Name            jsonout.String  `json:"name"`
+	Name            string          `json:"name"`
 	Tools           *int64          `json:"tools"`
 	ModelReadBytes  *int64          `json:"model_read_bytes"`
 	ModelReadTokens *int64          `json:"model_read_tokens"`
 	Tokenizers      *jsonout.Object `json:"tokenizers,omitempty"`
-	Error           *jsonout.String `json:"error"`
+	Error           *string         `json:"error"`
 }
 
 type configTotalJSON struct {
@@ -728,15 +728,15 @@ func newConfigJSON(runs []*serverRun, p *toollist.Profile, total configTotal, tk
 		Collisions: collisions, Lints: lints, Budgets: budgetsJSON(checks), Warnings: warnings, Notes: notes,
 	}
 	if p != nil { // the figures are what this client reads
-		c.Client, c.ExactRendering = ptr(jsonout.String(p.Name)), &p.Exact
+		c.Client, c.ExactRendering = ptr(p.Name), &p.Exact
 	}
 	if len(tks) > 0 {
 		c.Total.Tokenizers = tokenizers(total.tokenizers)
 	}
 	for i, r := range runs {
-		row := configServerJSON{Name: jsonout.String(r.name)}
+		row := configServerJSON{Name: r.name}
 		if r.err != nil {
-			row.Error = ptr(jsonout.String(r.err.Error()))
+			row.Error = ptr(r.err.Error())
 			if len(tks) > 0 {
 				row.Tokenizers = new(jsonout.Object) // null
 			}

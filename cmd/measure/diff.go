@@ -451,53 +451,53 @@ func readFigures(path string) (*toollist.Figures, error) {
 // diffJSON is measure diff's --json report; why with --why, changes
 // null when either side is a report.
 type diffJSON struct {
-	Old     jsonout.String  `json:"old"`
-	New     jsonout.String  `json:"new"`
-	Figures []rowJSON       `json:"figures"`
-	PerTool []rowJSON       `json:"per_tool"`
-	Total   rowJSON         `json:"total"`
-	Added   jsonout.Strings `json:"added"`
-	Removed jsonout.Strings `json:"removed"`
-	Growth  growthJSON      `json:"growth"`
-	Why     *whyReportJSON  `json:"why,omitempty"`
-	Changes *changesJSON    `json:"changes"`
+	Old     string         `json:"old"`
+	New     string         `json:"new"`
+	Figures []rowJSON      `json:"figures"`
+	PerTool []rowJSON      `json:"per_tool"`
+	Total   rowJSON        `json:"total"`
+	Added   []string       `json:"added"`
+	Removed []string       `json:"removed"`
+	Growth  growthJSON     `json:"growth"`
+	Why     *whyReportJSON `json:"why,omitempty"`
+	Changes *changesJSON   `json:"changes"`
 }
 
 // rowJSON is a figure or a tool, old and new; a tool's status is kept,
 // added or removed.
 type rowJSON struct {
-	Name   jsonout.String `json:"name"`
-	Old    int64          `json:"old"`
-	New    int64          `json:"new"`
-	Change int64          `json:"change"`
-	Delta  jsonout.String `json:"delta"`
-	Status jsonout.String `json:"status,omitempty"`
+	Name   string `json:"name"`
+	Old    int64  `json:"old"`
+	New    int64  `json:"new"`
+	Change int64  `json:"change"`
+	Delta  string `json:"delta"`
+	Status string `json:"status,omitempty"`
 }
 
 func row(name string, old, new int64) rowJSON {
-	return rowJSON{Name: jsonout.String(name), Old: old, New: new, Change: new - old, Delta: jsonout.String(units.Delta(old, new))}
+	return rowJSON{Name: name, Old: old, New: new, Change: new - old, Delta: string(units.Delta(old, new))}
 }
 
 type growthJSON struct {
-	Unit      jsonout.String  `json:"unit"`
-	MaxGrowth jsonout.Strings `json:"max_growth"`
-	Over      []grownJSON     `json:"over"`
+	Unit      string      `json:"unit"`
+	MaxGrowth []string    `json:"max_growth"`
+	Over      []grownJSON `json:"over"`
 }
 
 type grownJSON struct {
-	What      jsonout.String `json:"what"`
-	Old       int64          `json:"old"`
-	New       int64          `json:"new"`
-	Change    int64          `json:"change"`
-	MaxGrowth jsonout.String `json:"max_growth"`
+	What      string `json:"what"`
+	Old       int64  `json:"old"`
+	New       int64  `json:"new"`
+	Change    int64  `json:"change"`
+	MaxGrowth string `json:"max_growth"`
 }
 
 func comparisonJSON(oldPath, newPath string, c *toollist.Comparison, unit string, limits []growthLimit, grown []growth) *diffJSON {
 	d := &diffJSON{
-		Old: jsonout.String(oldPath), New: jsonout.String(newPath),
+		Old: oldPath, New: newPath,
 		Figures: make([]rowJSON, len(c.Figures)), PerTool: make([]rowJSON, len(c.Tools)),
 		Total: row(c.Total.Name, c.Total.Old, c.Total.New), Added: c.Added, Removed: c.Removed,
-		Growth: growthJSON{Unit: jsonout.String(unit), MaxGrowth: make(jsonout.Strings, len(limits)), Over: make([]grownJSON, len(grown))},
+		Growth: growthJSON{Unit: unit, MaxGrowth: make([]string, len(limits)), Over: make([]grownJSON, len(grown))},
 	}
 	for i, r := range c.Figures {
 		d.Figures[i] = row(r.Name, r.Old, r.New)
@@ -515,7 +515,7 @@ func comparisonJSON(oldPath, newPath string, c *toollist.Comparison, unit string
 		d.Growth.MaxGrowth[i] = l.flag
 	}
 	for i, g := range grown {
-		d.Growth.Over[i] = grownJSON{jsonout.String(g.what), g.old, g.new, g.new - g.old, jsonout.String(g.limit.flag)}
+		d.Growth.Over[i] = grownJSON{g.what, g.old, g.new, g.new - g.old, g.limit.flag}
 	}
 	return d
 }
@@ -580,19 +580,19 @@ type whyReportJSON struct {
 }
 
 type whyJSONChange struct {
-	Tool   jsonout.String `json:"tool"`
-	Path   jsonout.String `json:"path"`
-	Status jsonout.String `json:"status"`
-	Old    int64          `json:"old"`
-	New    int64          `json:"new"`
-	Change int64          `json:"change"`
+	Tool   string `json:"tool"`
+	Path   string `json:"path"`
+	Status string `json:"status"`
+	Old    int64  `json:"old"`
+	New    int64  `json:"new"`
+	Change int64  `json:"change"`
 }
 
 func whyJSON(changes []toollist.Change, total int64) *whyReportJSON {
 	w := &whyReportJSON{Changes: make([]whyJSONChange, len(changes)), TotalChange: total}
 	for i, c := range changes {
 		w.Sum += c.Delta()
-		w.Changes[i] = whyJSONChange{jsonout.String(c.Tool), jsonout.String(c.Path), jsonout.String(c.Status), c.Old, c.New, c.Delta()}
+		w.Changes[i] = whyJSONChange{c.Tool, c.Path, c.Status, c.Old, c.New, c.Delta()}
 	}
 	w.Holds = w.Sum == total
 	return w

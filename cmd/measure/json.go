@@ -12,8 +12,8 @@ import (
 
 // reportHead is what a --json report holds before the figures.
 type reportHead struct {
-	Capture jsonout.String `json:"capture"`
-	Form    jsonout.String `json:"form"`
+	Capture string `json:"capture"`
+	Form    string `json:"form"`
 }
 
 // reportMiddle is what a --json report holds between the figures and the
@@ -24,19 +24,19 @@ type reportMiddle struct {
 }
 
 type toolsetJSON struct {
-	Name            jsonout.String  `json:"name"`
-	Tools           int             `json:"tools"`
-	ToolNames       jsonout.Strings `json:"tool_names"`
-	ModelReadBytes  int64           `json:"model_read_bytes"`
-	ModelReadTokens int64           `json:"model_read_tokens"`
+	Name            string   `json:"name"`
+	Tools           int      `json:"tools"`
+	ToolNames       []string `json:"tool_names"`
+	ModelReadBytes  int64    `json:"model_read_bytes"`
+	ModelReadTokens int64    `json:"model_read_tokens"`
 }
 
 // instructionsJSON is the init answer's instructions; chars and bytes
 // are null when it has none.
 type instructionsJSON struct {
-	Source jsonout.String `json:"source"`
-	Chars  *int           `json:"chars"`
-	Bytes  *int64         `json:"bytes"`
+	Source string `json:"source"`
+	Chars  *int   `json:"chars"`
+	Bytes  *int64 `json:"bytes"`
 }
 
 // reportTail is what a --json report holds after the savings and the
@@ -47,8 +47,8 @@ type reportTail struct {
 	Clients  jsonout.Object  `json:"clients,omitempty"`
 	Marginal *[]marginalJSON `json:"marginal,omitempty"`
 	Budgets  *[]budgetJSON   `json:"budgets,omitempty"`
-	Warnings jsonout.Strings `json:"warnings"`
-	Notes    jsonout.Strings `json:"notes"`
+	Warnings []string        `json:"warnings"`
+	Notes    []string        `json:"notes"`
 }
 
 // ceilingsJSON holds the ceilings asked for (null when not) and what is
@@ -62,35 +62,35 @@ type ceilingsJSON struct {
 // overJSON is a description (with its tool) or the instructions (with
 // their source) over its ceiling.
 type overJSON struct {
-	What   jsonout.String  `json:"what"`
-	Tool   *jsonout.String `json:"tool,omitempty"`
-	Source *jsonout.String `json:"source,omitempty"`
-	Chars  int             `json:"chars"`
-	Max    int             `json:"max"`
+	What   string  `json:"what"`
+	Tool   *string `json:"tool,omitempty"`
+	Source *string `json:"source,omitempty"`
+	Chars  int     `json:"chars"`
+	Max    int     `json:"max"`
 }
 
 type lintJSON struct {
-	Rule    jsonout.String `json:"rule"`
-	Tool    jsonout.String `json:"tool,omitempty"`
-	Message jsonout.String `json:"message"`
+	Rule    string `json:"rule"`
+	Tool    string `json:"tool,omitempty"`
+	Message string `json:"message"`
 }
 
 // budgetJSON is a budget checked, in measure's and measure config's
 // reports.
 type budgetJSON struct {
-	Name   jsonout.String `json:"name"`
-	What   jsonout.String `json:"what"`
-	Tokens int64          `json:"tokens"`
-	Bytes  int64          `json:"bytes"`
-	Budget int64          `json:"budget"`
-	Where  jsonout.String `json:"where"`
-	Over   bool           `json:"over"`
+	Name   string `json:"name"`
+	What   string `json:"what"`
+	Tokens int64  `json:"tokens"`
+	Bytes  int64  `json:"bytes"`
+	Budget int64  `json:"budget"`
+	Where  string `json:"where"`
+	Over   bool   `json:"over"`
 }
 
 func budgetsJSON(checks gate.Checks) []budgetJSON {
 	bs := make([]budgetJSON, len(checks))
 	for i, c := range checks {
-		bs[i] = budgetJSON{jsonout.String(c.Key), jsonout.String(c.Subject), c.Read, c.Bytes, c.Budget.Value, jsonout.String(c.Budget.Where()), c.Status == gate.Over}
+		bs[i] = budgetJSON{c.Key, c.Subject, c.Read, c.Bytes, c.Budget.Value, c.Budget.Where(), c.Status == gate.Over}
 	}
 	return bs
 }
@@ -100,7 +100,7 @@ func budgetsJSON(checks gate.Checks) []budgetJSON {
 // tool at a time and handed to flush in pieces), then the sections asked
 // for, the savings and the profile also in pieces.
 func appendReport(dst []byte, r *report, o *options, flush func([]byte) []byte) ([]byte, error) {
-	dst, err := jsonout.AppendMembers(append(dst, '{'), reportHead{jsonout.String(r.capture.Path), jsonout.String(r.capture.Form.String())})
+	dst, err := jsonout.AppendMembers(append(dst, '{'), reportHead{r.capture.Path, r.capture.Form.String()})
 	dst = toollist.WriteFiguresJSON(append(dst, ','), r.figures, flush)
 	if err == nil {
 		dst, err = jsonout.AppendMembers(dst, middle(r, o))
@@ -122,12 +122,12 @@ func middle(r *report, o *options) reportMiddle {
 	if o.toolsets != "" && r.sets != nil {
 		sets := make([]toolsetJSON, len(r.sets))
 		for i, s := range r.sets {
-			sets[i] = toolsetJSON{jsonout.String(s.Name), len(s.Tools), s.Tools, s.ModelReadBytes, s.ModelReadTokens}
+			sets[i] = toolsetJSON{s.Name, len(s.Tools), s.Tools, s.ModelReadBytes, s.ModelReadTokens}
 		}
 		mid.Toolsets = &sets
 	}
 	if r.init != nil {
-		mid.Instructions = &instructionsJSON{Source: jsonout.String(r.init.Path)}
+		mid.Instructions = &instructionsJSON{Source: r.init.Path}
 		if r.init.HasInstructions {
 			mid.Instructions.Chars, mid.Instructions.Bytes = &r.init.Chars, &r.init.Bytes
 		}
@@ -170,15 +170,15 @@ func tail(r *report, o *options) reportTail {
 	}
 	t.Ceilings.Over = make([]overJSON, len(r.over))
 	for i, ov := range r.over {
-		t.Ceilings.Over[i] = overJSON{What: jsonout.String(ov.What), Chars: ov.Chars, Max: ov.Max}
+		t.Ceilings.Over[i] = overJSON{What: ov.What, Chars: ov.Chars, Max: ov.Max}
 		if ov.What == "description" {
-			t.Ceilings.Over[i].Tool = ptr(jsonout.String(ov.Tool))
+			t.Ceilings.Over[i].Tool = ptr(ov.Tool)
 		} else {
-			t.Ceilings.Over[i].Source = ptr(jsonout.String(r.init.Path))
+			t.Ceilings.Over[i].Source = ptr(r.init.Path)
 		}
 	}
 	for i, l := range r.lints {
-		t.Lints[i] = lintJSON{jsonout.String(l.Rule), jsonout.String(l.Tool), jsonout.String(l.Text)}
+		t.Lints[i] = lintJSON{l.Rule, l.Tool, l.Text}
 	}
 	if len(r.clients) > 0 {
 		t.Clients = clientsJSON(r)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 
-	"github.com/readmeter/readmeter/internal/jsonout"
 	"github.com/readmeter/readmeter/internal/table"
 	"github.com/readmeter/readmeter/internal/units"
 )
@@ -102,7 +101,7 @@ func writeMarginal(w io.Writer, r *report) {
 // total, the shared bytes and each tool's saving; client is null for the
 // model read as measure counts it.
 type marginalJSON struct {
-	Client           *jsonout.String    `json:"client"`
+	Client           *string            `json:"client"`
 	TotalBytes       int64              `json:"total_bytes"`
 	SharedBytes      int64              `json:"shared_bytes"`
 	ToolsSavingBytes int64              `json:"tools_saving_bytes"`
@@ -111,9 +110,9 @@ type marginalJSON struct {
 }
 
 type marginalToolJSON struct {
-	Name         jsonout.String `json:"name"`
-	SavingBytes  int64          `json:"saving_bytes"`
-	SavingTokens int64          `json:"saving_tokens"`
+	Name         string `json:"name"`
+	SavingBytes  int64  `json:"saving_bytes"`
+	SavingTokens int64  `json:"saving_tokens"`
 }
 
 func marginalsJSON(r *report) []marginalJSON {
@@ -121,11 +120,11 @@ func marginalsJSON(r *report) []marginalJSON {
 	for _, m := range marginals(r) {
 		e := marginalJSON{TotalBytes: m.total, SharedBytes: m.shared, PerTool: make([]marginalToolJSON, len(m.tools))}
 		if m.reader != "" {
-			e.Client = ptr(jsonout.String(m.reader))
+			e.Client = ptr(m.reader)
 		}
 		for i, mt := range m.tools {
 			e.ToolsSavingBytes += mt.bytes
-			e.PerTool[i] = marginalToolJSON{jsonout.String(mt.name), mt.bytes, m.saving(mt.bytes)}
+			e.PerTool[i] = marginalToolJSON{mt.name, mt.bytes, m.saving(mt.bytes)}
 		}
 		e.CheckHolds = e.ToolsSavingBytes+m.shared == m.total
 		out = append(out, e)

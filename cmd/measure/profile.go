@@ -188,12 +188,12 @@ func appendComponents(dst []byte, cs []toollist.Component) []byte {
 
 // profileFindingJSON is a finding in the profile's --json "findings".
 type profileFindingJSON struct {
-	Kind                 jsonout.String  `json:"kind"`
-	Text                 jsonout.String  `json:"text"`
-	Tools                jsonout.Strings `json:"tools"`
-	Bytes                int64           `json:"bytes"`
-	EstimatedSavingBytes int64           `json:"estimated_saving_bytes"`
-	Estimate             bool            `json:"estimate"`
+	Kind                 string   `json:"kind"`
+	Text                 string   `json:"text"`
+	Tools                []string `json:"tools"`
+	Bytes                int64    `json:"bytes"`
+	EstimatedSavingBytes int64    `json:"estimated_saving_bytes"`
+	Estimate             bool     `json:"estimate"`
 }
 
 // appendProfile appends the profile as --json writes it under "profile",
@@ -219,7 +219,7 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 	}
 	fs := make([]profileFindingJSON, len(p.Findings))
 	for i, f := range p.Findings {
-		fs[i] = profileFindingJSON{jsonout.String(f.Kind), jsonout.String(f.Text), f.Tools, f.Bytes, f.EstimatedSavingBytes, true}
+		fs[i] = profileFindingJSON{f.Kind, f.Text, f.Tools, f.Bytes, f.EstimatedSavingBytes, true}
 	}
 	dst, err := jsonout.AppendMembers(append(dst, ']'), struct {
 		Findings []profileFindingJSON `json:"findings"`

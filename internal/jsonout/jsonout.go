@@ -7,26 +7,31 @@
 //
 // The steps:
 //  1. the text: jsonjs.Stringify of a value tree, or Marshal of a Go
-//     value (encoding/json's rules and tags, its strings escaped as
-//     JSON.stringify escapes them: <, > and & as they are, U+2028 and
-//     U+2029 too);
+//     value by its json tags, written as JSON.stringify writes the
+//     JavaScript value it stands for (strings, lone surrogates and
+//     numbers alike);
 //  2. Indent writes it with each member and element on a line of its
 //     own, two spaces a level, ": " after a key, [] and {} when empty;
 //  3. a Writer takes a long report a piece at a time and writes about
 //     64 KiB at once, so that it is never held twice; AppendMembers puts
 //     a struct's members into an object written in pieces.
 //
-// A report whose strings come from a tool list (a tool's name can hold a
-// lone surrogate, which jsonjs keeps as WTF-8) holds them as String or
-// Strings, which are written as JSON.stringify writes them; Object keeps
-// its members in the order given where a map's are sorted.
+// A report is plain tagged structs: a string from a tool list (a tool's
+// name can hold a lone surrogate, which jsonjs keeps as WTF-8) is a Go
+// string like any other.
 package jsonout
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/readmeter/readmeter/jsonjs"
 )
@@ -50,45 +55,249 @@ func Bytes(v any) ([]byte, error) {
 	return append(Indent(nil, text, nil), '\n'), nil
 }
 
-// Marshal returns v as compact JSON text, by encoding/json's rules, with
-// the strings escaped as JSON.stringify escapes them: only '"', '\\' and
-// the control characters (<, >, &, U+2028 and U+2029 are left as they
-// are). Invalid UTF-8 is written as U+FFFD, as encoding/json writes it.
+// Marshal returns v as compact JSON text, as JSON.stringify writes the
+// JavaScript value that corresponds to it: a struct as an object of its
+// exported fields by encoding/json's tags (name, omitempty, "-", fields
+// of an embedded struct promoted), a map as an object with its keys
+// sorted, a slice or array as an array (a nil slice as []), a nil
+// pointer, interface or map as null, an integer exactly, a float as
+// JavaScript writes a number (-0 as 0, NaN and the infinities as null),
+// and a string as JSON.stringify quotes it (jsonjs.AppendQuote: a lone
+// surrogate kept as WTF-8 as a \udxxx escape, invalid UTF-8 as U+FFFD).
+// A json.Marshaler writes itself; an Object keeps its members' order.
 func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
+	return appendValue(make([]byte, 0, 256), reflect.ValueOf(v))
+}
+
+var (
+	marshalerType = reflect.TypeFor[json.Marshaler]()
+	objectType    = reflect.TypeFor[Object]()
+)
+
+func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
+	if !v.IsValid() {
+		return append(dst, "null"...), nil
 	}
-	text := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-	if !bytes.Contains(text, []byte(`\u202`)) {
-		return text, nil
-	}
-	// encoding/json escapes U+2028 and U+2029 (for JavaScript before
-	// ES2019); JSON.stringify writes them as they are.
-	out := make([]byte, 0, len(text))
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
+	t := v.Type()
+	if t == objectType {
+		if v.IsNil() {
+			return append(dst, "null"...), nil
 		}
-		switch string(text[i:min(i+6, len(text))]) {
-		case `\u2028`:
-			out = append(out, "\u2028"...)
-			i += 6
-			continue
-		case `\u2029`:
-			out = append(out, "\u2029"...)
-			i += 6
-			continue
+		ms := make([]member, v.Len())
+		for i, m := range v.Interface().(Object) {
+			ms[i] = member{m.Key, reflect.ValueOf(m.Value)}
 		}
-		out = append(out, c, text[i+1]) // an escape: \\ is not the start of \u2028
-		i += 2
+		return appendObject(dst, ms)
 	}
-	return out, nil
+	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
+		v, t = v.Addr(), v.Addr().Type()
+	}
+	if t.Implements(marshalerType) {
+		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		text, err := v.Interface().(json.Marshaler).MarshalJSON()
+		if err != nil {
+			return dst, fmt.Errorf("jsonout: %s: %w", t, err)
+		}
+		out := bytes.NewBuffer(dst)
+		if err := json.Compact(out, text); err != nil {
+			return dst, fmt.Errorf("jsonout: %s: %w", t, err)
+		}
+		return out.Bytes(), nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return strconv.AppendBool(dst, v.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(dst, v.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.AppendUint(dst, v.Uint(), 10), nil
+	case reflect.Float32, reflect.Float64:
+		return jsonjs.AppendStringify(dst, jsonjs.NumberValue(v.Float())), nil
+	case reflect.String:
+		return appendString(dst, v.String()), nil
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return appendValue(dst, v.Elem())
+	case reflect.Slice, reflect.Array:
+		dst = append(dst, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendValue(dst, v.Index(i)); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case reflect.Map:
+		if v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		ms := make([]member, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			if it.Key().Kind() != reflect.String {
+				return dst, fmt.Errorf("jsonout: unsupported map key type %s", it.Key().Type())
+			}
+			ms = append(ms, member{it.Key().String(), it.Value()})
+		}
+		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		return appendObject(dst, ms)
+	case reflect.Struct:
+		dst = append(dst, '{')
+		first := true
+		for _, f := range fieldsOf(t) {
+			fv, ok := fieldValue(v, f.index)
+			if !ok || f.omitEmpty && empty(fv) {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			var err error
+			if dst, err = appendValue(append(dst, f.quoted...), fv); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	}
+	return dst, fmt.Errorf("jsonout: unsupported type %s", t)
+}
+
+// member is a member of an object Marshal writes.
+type member struct {
+	key string
+	v   reflect.Value
+}
+
+// appendObject appends an object of the members in their order.
+func appendObject(dst []byte, ms []member) ([]byte, error) {
+	dst = append(dst, '{')
+	for i, m := range ms {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendValue(append(appendString(dst, m.key), ':'), m.v); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// appendString appends s quoted as JSON.stringify quotes the JavaScript
+// string it holds: WTF-8, whatever else is not UTF-8 read as
+// jsonjs.Decode reads it.
+func appendString(dst []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		var b []byte
+		for i := 0; i < len(s); {
+			// A surrogate (0xED 0xA0..0xBF x) is kept; the rest is decoded.
+			j := i
+			for j < len(s) && !(s[j] == 0xED && j+2 < len(s) && s[j+1] >= 0xA0 && s[j+1] <= 0xBF && s[j+2]&0xC0 == 0x80) {
+				j++
+			}
+			text, _ := jsonjs.Decode([]byte(s[i:j]))
+			b = append(b, text...)
+			if j < len(s) {
+				b = append(b, s[j:j+3]...)
+				j += 3
+			}
+			i = j
+		}
+		s = string(b)
+	}
+	return jsonjs.AppendQuote(dst, s)
+}
+
+// field is a struct field Marshal writes: where it is and its key.
+type field struct {
+	index     []int
+	quoted    []byte // the key quoted, and ':'
+	omitEmpty bool
+}
+
+var fieldCache sync.Map // reflect.Type to []field
+
+// fieldsOf returns the fields Marshal writes of a struct type, in order:
+// its exported fields by their json tags, those of an embedded struct
+// without a tag name in its place unless a shallower field has the key.
+func fieldsOf(t reflect.Type) []field {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.([]field)
+	}
+	var fs []field
+	at := map[string]int{} // a key's field in fs
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			name, opts, _ := strings.Cut(tag, ",")
+			index := append(slices.Clip(index), i)
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch {
+			case tag == "-":
+				continue
+			case sf.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+				walk(ft, index)
+				continue
+			case !sf.IsExported():
+				continue
+			case name == "":
+				name = sf.Name
+			}
+			f := field{index, append(appendString(nil, name), ':'), slices.Contains(strings.Split(opts, ","), "omitempty")}
+			if k, ok := at[name]; !ok {
+				at[name] = len(fs)
+				fs = append(fs, f)
+			} else if len(index) < len(fs[k].index) {
+				fs[k] = f // the shallower field hides the deeper
+			}
+		}
+	}
+	walk(t, nil)
+	slices.SortStableFunc(fs, func(a, b field) int { return slices.Compare(a.index, b.index) })
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+// fieldValue returns the field at index of v, and false when it is in an
+// embedded struct that a nil pointer leaves out.
+func fieldValue(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return v, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// empty reports whether omitempty leaves v out.
+func empty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil()
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Struct:
+		return false
+	}
+	return v.IsZero()
 }
 
 // AppendMembers appends the members of the object Marshal writes of v,
@@ -106,68 +315,16 @@ func AppendMembers(dst []byte, v any) ([]byte, error) {
 	return append(dst, text[1:len(text)-1]...), nil
 }
 
-// String is a string Marshal writes as JSON.stringify writes the
-// JavaScript string it holds as WTF-8 (as jsonjs holds one): a lone
-// surrogate as a \udxxx escape, where encoding/json writes U+FFFD.
-type String string
-
-// MarshalJSON returns s quoted as JSON.stringify quotes it.
-func (s String) MarshalJSON() ([]byte, error) { return jsonjs.AppendQuote(nil, string(s)), nil }
-
-// Strings is a list of strings each written as a String; nil is written
-// as [].
-type Strings []string
-
-// MarshalJSON returns the strings as a JSON array.
-func (ss Strings) MarshalJSON() ([]byte, error) {
-	out := []byte{'['}
-	for i, s := range ss {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = jsonjs.AppendQuote(out, s)
-	}
-	return append(out, ']'), nil
-}
-
-// Number is a number Marshal writes as JSON.stringify writes it: -0 as
-// 0, NaN and the infinities as null (encoding/json writes -0 and refuses
-// the others).
-type Number float64
-
-// MarshalJSON returns n as JSON.stringify writes it.
-func (n Number) MarshalJSON() ([]byte, error) {
-	return jsonjs.AppendStringify(nil, jsonjs.NumberValue(float64(n))), nil
-}
-
-// Object is a JSON object whose members are written in the order given
-// (a map's are sorted), each key as a String; nil is written as null, as
-// a nil map is.
+// Object is a JSON object whose members are written in the order given,
+// where a map's are sorted: a report's per-client or per-tokenizer
+// counts, in the order asked for. Nil is written as null, as a nil map
+// is.
 type Object []Member
 
 // Member is a member of an Object.
 type Member struct {
 	Key   string
 	Value any
-}
-
-// MarshalJSON returns the object, its values written by Marshal.
-func (o Object) MarshalJSON() ([]byte, error) {
-	if o == nil {
-		return []byte("null"), nil
-	}
-	out := []byte{'{'}
-	for i, m := range o {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		v, err := Marshal(m.Value)
-		if err != nil {
-			return nil, err
-		}
-		out = append(append(jsonjs.AppendQuote(out, m.Key), ':'), v...)
-	}
-	return append(out, '}'), nil
 }
 
 // Write writes compact JSON text indented, and a newline, to w.

@@ -112,38 +112,105 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return c.Buffer.Write(p)
 }
 
-// TestTypesAsStringify holds String, Strings, Number and Object to
-// Node's JSON.stringify: a lone surrogate (held as WTF-8, as jsonjs holds
-// it) written as its escape where encoding/json writes U+FFFD, -0 as 0,
-// the members of an Object in their order.
-func TestTypesAsStringify(t *testing.T) {
+// TestMarshalValuesAsStringify holds Marshal of Go values to Node's
+// JSON.stringify of the JavaScript values they stand for, each given as
+// JSON text Node parses into it (1e400 is Infinity there; NaN, which no
+// JSON text holds, is written as Infinity is): a lone surrogate held as
+// WTF-8 as its escape, invalid UTF-8 as Node decodes it, -0 as 0, nil slices as [], nil maps as null,
+// omitempty, embedded structs and map keys sorted.
+func TestMarshalValuesAsStringify(t *testing.T) {
+	type inner struct {
+		A string  `json:"a"`
+		B float64 `json:"b,omitempty"`
+		C []int   `json:"c,omitempty"`
+	}
+	type Embedded struct {
+		E    int `json:"e"`
+		Over int `json:"over"`
+	}
+	type outer struct {
+		Embedded
+		Over   string `json:"over"`
+		Skip   int    `json:"-"`
+		hidden int
+		Inner  inner             `json:"inner"`
+		Ptr    *inner            `json:"ptr"`
+		Nil    *inner            `json:"nil"`
+		Omit   *inner            `json:"omit,omitempty"`
+		List   []string          `json:"list"`
+		Map    map[string]int    `json:"map"`
+		NoMap  map[string]string `json:"no_map"`
+		Any    any               `json:"any"`
+		Obj    jsonout.Object    `json:"obj"`
+		Raw    json.RawMessage   `json:"raw"`
+		Untagd bool
+	}
 	lone := "lone\xed\xa0\x80 and \xed\xbf\xbf"
 	cases := []struct {
-		v     any
-		want  string
-		notJS bool // JavaScript would move an integer-like key first
+		v  any
+		js string
 	}{
-		{jsonout.String(lone), `"lone\ud800 and \udfff"`, false},
-		{jsonout.Strings{lone, "a\u2028b"}, `["lone\ud800 and \udfff","a` + "\u2028" + `b"]`, false},
-		{jsonout.Strings(nil), `[]`, false},
-		{jsonout.Number(math.Copysign(0, -1)), `0`, false},
-		{jsonout.Number(2.5e-7), `2.5e-7`, false},
-		{jsonout.Number(1e21), `1e+21`, false},
-		{jsonout.Object{{"o200k", 3}, {"cl100k", 2}, {"1", jsonout.String(lone)}}, `{"o200k":3,"cl100k":2,"1":"lone\ud800 and \udfff"}`, true},
-		{jsonout.Object(nil), `null`, false},
-		{jsonout.Object{}, `{}`, false},
+		{lone, `"lone\ud800 and \udfff"`},
+		{"bad \xff\xc3( \xe2\x82 \xed\xa0x \xf0\x9f utf-8", "\"bad \xff\xc3( \xe2\x82 \xed\xa0x \xf0\x9f utf-8\""}, // Node reads the bytes
+		{[]string{lone, "a\u2028b", "<&>"}, `["lone\ud800 and \udfff","a\u2028b","<&>"]`},
+		{[]string(nil), `[]`},
+		{map[string]int(nil), `null`},
+		{math.Copysign(0, -1), `-0`},
+		{2.5e-7, `2.5e-7`},
+		{5e-7, `5e-7`},
+		{1e21, `1e21`},
+		{123456789012345680000.0, `123456789012345680000`},
+		{float64(1) / 3, `0.3333333333333333`},
+		{math.Inf(1), `1e400`},
+		{math.NaN(), `1e400`},
+		{map[string]any{"b": 1, "a": []any{nil, true}, "": math.Copysign(0, -1)}, `{"":0,"a":[null,true],"b":1}`},
+		{map[string]string{"3": "x", "2": "y"}, `{"2":"y","3":"x"}`},
+		{jsonout.Object(nil), `null`},
+		{&jsonout.Object{}, `{}`},
+		{inner{A: lone, B: math.Copysign(0, -1)}, `{"a":"lone\ud800 and \udfff"}`},
+		{outer{
+			Embedded: Embedded{E: 1, Over: 2}, Over: "outer", Skip: 3, hidden: 4,
+			Inner: inner{B: 1.5, C: []int{}}, Ptr: &inner{C: []int{1}},
+			Map: map[string]int{"z": 1, "y": 2}, Any: inner{A: "x"},
+			Obj: jsonout.Object{{"o200k", 3}, {"cl100k", []string(nil)}}, Raw: json.RawMessage(` { "r" : [ 1 ] } `), Untagd: true,
+		}, `{"e":1,"over":"outer","inner":{"a":"","b":1.5},"ptr":{"a":"","c":[1]},"nil":null,"list":[],"map":{"y":2,"z":1},"no_map":null,` +
+			`"any":{"a":"x"},"obj":{"o200k":3,"cl100k":[]},"raw":{"r":[1]},"Untagd":true}`},
 	}
 	for _, c := range cases {
 		got, err := jsonout.Marshal(c.v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != c.want {
-			t.Errorf("%#v:\n got %s\nwant %s", c.v, got, c.want)
+		if want := nodeoracle.Stringify(t, []byte(c.js)); !bytes.Equal(got, want) {
+			t.Errorf("%#v:\n got %s\nwant %s", c.v, got, want)
 		}
-		if want := nodeoracle.Stringify(t, got); !c.notJS && !bytes.Equal(got, want) {
-			t.Errorf("%#v: Node writes %s", c.v, want)
+	}
+	// Where JavaScript has no like of it, Marshal keeps encoding/json's
+	// way: an integer exact past 2^53, map keys sorted as strings (an
+	// object would put integer-like keys first, in numeric order); a map
+	// with keys other than strings is refused.
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{int64(1<<53 + 1), `9007199254740993`},
+		{uint64(math.MaxUint64), `18446744073709551615`},
+		{[2]int{-1, 0}, `[-1,0]`},
+		{"x", `"x"`},
+		{struct{ M int }{}, `{"M":0}`},
+		{&struct{ M *int }{}, `{"M":null}`},
+		{inner{C: []int{}}, `{"a":""}`},
+		{Embedded{Over: -1}, `{"e":0,"over":-1}`},
+	} {
+		if got, err := jsonout.Marshal(c.v); err != nil || string(got) != c.want {
+			t.Errorf("%#v: got %s, %v; want %s", c.v, got, err, c.want)
 		}
+	}
+	if got, _ := jsonout.Marshal(map[string]string{"10": "x", "9": "y"}); string(got) != `{"10":"x","9":"y"}` {
+		t.Errorf("map[string]string: got %s", got)
+	}
+	if _, err := jsonout.Marshal(map[int]string{1: "x"}); err == nil {
+		t.Errorf("map[int]string: no error")
 	}
 }
 
@@ -152,8 +219,8 @@ func TestTypesAsStringify(t *testing.T) {
 // struct.
 func TestAppendMembers(t *testing.T) {
 	type b struct {
-		B jsonout.String `json:"b"`
-		C []int          `json:"c,omitempty"`
+		B string `json:"b"`
+		C []int  `json:"c,omitempty"`
 	}
 	dst, err := jsonout.AppendMembers([]byte(`[{`), b{B: "x"})
 	if err != nil {
@@ -164,4 +231,35 @@ func TestAppendMembers(t *testing.T) {
 	if got := string(append(dst, "}]"...)); got != `[{"b":"x","a":1,"b":"y"}]` {
 		t.Errorf("got %s", got)
 	}
+}
+
+// BenchmarkMarshal marshals a report of a hundred rows, against
+// encoding/json's Marshal of the same value.
+func BenchmarkMarshal(b *testing.B) {
+	type row struct {
+		Name   string   `json:"name"`
+		Bytes  int64    `json:"bytes"`
+		Share  float64  `json:"share"`
+		Notes  []string `json:"notes,omitempty"`
+		Parent *row     `json:"parent,omitempty"`
+	}
+	rows := make([]row, 100)
+	for i := range rows {
+		rows[i] = row{Name: "tool_" + strings.Repeat("x", i%20), Bytes: int64(i * 1234), Share: float64(i) / 7, Notes: []string{"a \"note\"", "b"}}
+	}
+	v := struct {
+		Path string         `json:"path"`
+		Rows []row          `json:"rows"`
+		Map  map[string]int `json:"map"`
+	}{"captures/x.json", rows, map[string]int{"b": 1, "a": 2}}
+	b.Run("jsonout", func(b *testing.B) {
+		for b.Loop() {
+			jsonout.Marshal(v)
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			json.Marshal(v)
+		}
+	})
 }
