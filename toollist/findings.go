@@ -549,7 +549,8 @@ func (x *crossTools) findings() []Finding {
 	return append(out, sims...)
 }
 
-// differ counts the values a and b (of one shape) differ in.
+// differ counts the values a and b (of one shape) differ in, up to
+// maxDiffValues+1: past that, how many more does not matter.
 func differ(a, b []uint64) int {
 	if len(a) != len(b) {
 		return maxDiffValues + 1 // two shapes with one hash
@@ -557,7 +558,9 @@ func differ(a, b []uint64) int {
 	n := 0
 	for i := range a {
 		if a[i] != b[i] {
-			n++
+			if n++; n > maxDiffValues {
+				break
+			}
 		}
 	}
 	return n
