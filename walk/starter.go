@@ -30,7 +30,8 @@ type Starter struct {
 // then one call per tool, with arguments made from its input schema (each
 // required member: an enum's first value, a const, a default, an example,
 // or a placeholder of its type). A call that may change something (its
-// annotations mark it destructive or not read-only, or its name says it
+// annotations mark it destructive or not read-only, or leave readOnlyHint
+// out, which defaults to false; without annotations, its name says it
 // writes) is written commented out, with the reason. The walk's total, its
 // tool list and each call's answer are held to budgets (BLOCK.name keys a
 // budget file takes with walks run --update).
@@ -139,7 +140,9 @@ func nameWrites(name string) bool {
 }
 
 // unsafeReason says why calling the tool may change something, or "" when
-// its annotations (or, without them, its name) say it only reads.
+// its annotations (or, without them, its name) say it only reads. Where
+// a tool has annotations, only readOnlyHint true says it only reads: the
+// MCP specification's ToolAnnotations default readOnlyHint to false.
 func unsafeReason(t gjson.Result) string {
 	a := t.Get("annotations")
 	switch {
@@ -149,6 +152,8 @@ func unsafeReason(t gjson.Result) string {
 		return "not read-only, per its annotations"
 	case a.Get("readOnlyHint").Type == gjson.True:
 		return ""
+	case a.IsObject():
+		return "annotated without readOnlyHint, which defaults to false"
 	case nameWrites(t.Get("name").String()):
 		return "its name says it changes something"
 	}

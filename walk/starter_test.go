@@ -49,6 +49,12 @@ func TestStarterUnsafe(t *testing.T) {
 		{`{"name":"write_file","annotations":{"readOnlyHint":true}}`, false},
 		{`{"name":"get","annotations":{"readOnlyHint":false}}`, true},
 		{`{"name":"get","annotations":{"readOnlyHint":true,"destructiveHint":true}}`, true},
+		// annotations without readOnlyHint: it defaults to false, whatever
+		// the name says
+		{`{"name":"port_forward","annotations":{"title":"Port forward"}}`, true},
+		{`{"name":"get","annotations":{}}`, true},
+		{`{"name":"get","annotations":{"destructiveHint":false}}`, true},
+		{`{"name":"get","annotations":{"readOnlyHint":true}}`, false},
 	} {
 		tools := `{"tools":[` + tc.tool + `]}`
 		spec, err := walk.StarterSpec(walk.Starter{Walk: "w", URL: "http://127.0.0.1:1/mcp", Tools: []byte(tools)})

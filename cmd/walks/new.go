@@ -23,7 +23,8 @@ list and writes initialize, the tool list, and one call per tool, with
 arguments made from the tool's input schema (each required member: an
 enum's first value, a const, a default, an example, or a placeholder of
 its type). A call that may change something (its annotations mark it
-destructive or not read-only, or its name says it writes or deletes) is
+destructive or not read-only, or leave readOnlyHint out, which defaults to
+false; without annotations, its name says it writes or deletes) is
 written commented out. The walk's total, its tool list and each call's
 answer are held to budget keys: "walks run FILE --budgets B --update"
 writes them into B, and "walks run FILE --budgets B" holds them.
