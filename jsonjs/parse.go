@@ -167,8 +167,9 @@ func Parse(text []byte) (Value, error) {
 // an allocation a text, and fresh memory. Its zero value is ready; one
 // goroutine at a time uses it.
 type Parser struct {
-	ms []Member // the members of the values returned last
-	es []Value  // their elements
+	ms   []Member // the members of the values returned last
+	es   []Value  // their elements
+	seen [64]string
 }
 
 // Parse reads text as Parse does; the arrays and objects of the values
@@ -184,9 +185,11 @@ func (ps *Parser) Parse(text []byte) (Value, error) {
 	if n := bytes.Count(text, comma) + bytes.Count(text, bracket) + 1; cap(ps.es) < n {
 		ps.es = make([]Value, 0, n+n/4)
 	}
-	p := parser{text: text, mslab: ps.ms[:0], eslab: ps.es[:0]}
+	// the short strings read lately are kept from text to text: tools
+	// repeat their keys ("type", "description")
+	p := parser{text: text, mslab: ps.ms[:0], eslab: ps.es[:0], seen: ps.seen}
 	v, err := p.parse()
-	ps.ms, ps.es = p.mslab, p.eslab // what the next Parse clears
+	ps.ms, ps.es, ps.seen = p.mslab, p.eslab, p.seen // what the next Parse clears
 	return v, err
 }
 
