@@ -69,13 +69,15 @@ type refProblem struct {
 // nested $id, a pointer to nothing, a bad escape), or when a definitions
 // container is not an object.
 func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
-	u := &refUse{used: map[string]map[string]bool{}, whole: map[string]bool{}}
+	u := &refUse{used: make(map[string]map[string]bool, 1), whole: make(map[string]bool, 1)}
+	ndefs := 0
 	for _, k := range defsKeys {
 		if d, ok := schema.Get(k); ok {
 			if d.Kind() != jsonjs.Object {
 				return nil, &refProblem{"$." + k, "is " + article(d.Kind()) + ", not an object of definitions"}
 			}
-			u.used[k] = map[string]bool{}
+			u.used[k] = make(map[string]bool, len(d.Members()))
+			ndefs += len(d.Members())
 		}
 	}
 	// refs outside the root definitions, then inside each definition
@@ -86,7 +88,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		c, name string
 		lo, hi  int
 	}
-	var inDef []defRefs
+	inDef := make([]defRefs, 0, ndefs)
 	var prob *refProblem
 	// the path is kept as a stack of keys and indexes, written out only
 	// where a $ref or a problem is met
