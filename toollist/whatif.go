@@ -374,11 +374,17 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 			if err != nil {
 				return false, err
 			}
+			// the tool's lengths as given, when a stage after this one
+			// needs them (see apply)
+			abs := k > 0 || len(r.stages) > 1
 			if k == 0 {
 				res.name, _ = toolLabel(tool, i)
-				res.L[0], res.M[0] = toolLens(tool)
+				res.L[0], res.M[0] = 0, 0
+				if abs {
+					res.L[0], res.M[0] = toolLens(tool)
+				}
 			}
-			if tool, err = r.apply(tool, i, st); err != nil {
+			if tool, err = r.apply(tool, i, st, abs); err != nil {
 				return false, err
 			}
 			if emit {
@@ -402,8 +408,12 @@ func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
 }
 
 // apply applies the transforms of a stage of parsed tools to the i-th
-// tool, recording each one's lengths and changes in r.res.
-func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error) {
+// tool, recording each one's lengths and changes in r.res. With abs, the
+// lengths before it are the tool's; else they are counted from 0 (only
+// their differences are read), until a transform that does not say what
+// it cut needs the tool's own: the tool is then measured, and the lengths
+// before moved to it.
+func (r *runner) apply(tool jsonjs.Value, i int, st stage, abs bool) (jsonjs.Value, error) {
 	res := &r.res
 	name, _ := toolLabel(tool, i)
 	var seen refsSeen
@@ -422,6 +432,15 @@ func (r *runner) apply(tool jsonjs.Value, i int, st stage) (jsonjs.Value, error)
 				was -= shrunk
 			}
 		case n > 0:
+			if !abs {
+				wire, model := toolLens(tool)
+				dl, dm := wire-res.L[k], model-res.M[k]
+				for j := 0; j <= k; j++ {
+					res.L[j] += dl
+					res.M[j] += dm
+				}
+				abs, was = true, wire
+			}
 			if was < 0 {
 				was = jsonjs.StringifyLen(tool)
 			}

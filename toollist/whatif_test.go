@@ -598,8 +598,10 @@ func whatIfParsed(c *Capture, _ *pass, ts []Transform, w io.Writer) ([]Saving, e
 // stageCombos are transform lists the walk takes in several stages: with
 // the finders, which rewrite the parsed tool, between its transforms
 // ("u" DropUnusedDefs, "h" HoistRepeated, "s" SDKKeyOrder), with more
-// transforms than the walk follows at once, or the words twice.
-var stageCombos = []string{"u", "lu", "ul", "ulw", "hlwd", "wuld", "luwh", "dwhul", "shl", "lshw", "lllldd", "wlw", "ldwldw", "uhuh"}
+// transforms than the walk follows at once, or the words twice; and
+// lists of the finders alone, one stage, where a transform that does not
+// say what it cut follows those that do ("uhs") or comes first ("su").
+var stageCombos = []string{"u", "lu", "ul", "ulw", "hlwd", "wuld", "luwh", "dwhul", "shl", "lshw", "lllldd", "wlw", "ldwldw", "uhuh", "uhs", "su"}
 
 func stageTransforms(combo string, w *Words) []Transform {
 	var ts []Transform
@@ -680,7 +682,7 @@ func TestStagesAgainstParsed(t *testing.T) {
 	}
 	for _, combo := range stageCombos {
 		t.Run(combo, func(t *testing.T) {
-			if n := len(stagesOf(stageTransforms(combo, w))); n < 2 && combo != "u" && combo != "uhuh" {
+			if n := len(stagesOf(stageTransforms(combo, w))); n < 2 && !strings.Contains("u uhuh uhs su", combo) {
 				t.Fatalf("%d stage", n)
 			}
 			outcome := func(s []Saving, err error, ts []Transform) string {
