@@ -137,25 +137,24 @@ func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, int, []refAt, *refProbl
 		return schema, 0, 0, nil, prob
 	}
 	n, shrunk := 0, 0
-	for _, k := range defsKeys {
-		names, ok := u.used[k]
-		if !ok || u.whole[k] {
+	for c, k := range defsKeys {
+		du := &u.defs[c]
+		if !du.has || du.whole {
 			continue
 		}
-		c, _ := schema.Get(k)
 		var keep []jsonjs.Member
 		cut := 0 // the bytes of the members removed, each with a comma
-		for _, m := range c.Members() {
-			if names[m.Key] {
+		for j, m := range du.members {
+			if du.used(j) {
 				keep = append(keep, m)
 			} else {
 				cut += keyLen(m.Key) + 2 + jsonjs.StringifyLen(m.Value)
 			}
 		}
-		if len(keep) == len(c.Members()) {
+		if len(keep) == len(du.members) {
 			continue
 		}
-		n += len(c.Members()) - len(keep)
+		n += len(du.members) - len(keep)
 		if len(keep) == 0 {
 			// the container goes, with its key, colon and comma
 			shrunk += keyLen(k) + 1 + 2 + cut - 1

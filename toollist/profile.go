@@ -588,18 +588,18 @@ func (a *attrib) schema(v jsonjs.Value, root bool) {
 			}
 			switch {
 			case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
-				var names map[string]bool
+				var du *defsUse
 				if a.u != nil {
-					names = a.u.used[m.Key]
+					du = a.u.uses(m.Key)
 				}
 				c := CompDefsUsed
-				if a.u != nil && !slicesContainsUsed(m.Value, names) {
+				if du != nil && !du.anyUsed() {
 					c = CompDefsUnused
 				}
 				a.emit(c, frame+1)
 				for j, d := range m.Value.Members() {
 					dc := CompDefsUsed
-					if a.u != nil && !names[d.Key] {
+					if du != nil && !du.used(j) {
 						dc = CompDefsUnused
 					}
 					a.emit(dc, memberLen(j, d))
@@ -625,16 +625,6 @@ func (a *attrib) schema(v jsonjs.Value, root bool) {
 	default:
 		a.emit(CompStructure, int64(jsonjs.StringifyLen(v)))
 	}
-}
-
-// slicesContainsUsed reports whether a definition of defs is used.
-func slicesContainsUsed(defs jsonjs.Value, used map[string]bool) bool {
-	for _, d := range defs.Members() {
-		if used[d.Key] {
-			return true
-		}
-	}
-	return false
 }
 
 // sortedComponents returns the components with bytes (bytes in the

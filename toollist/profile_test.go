@@ -175,6 +175,7 @@ func TestProfileGeneratedAgainstNode(t *testing.T) {
 		for i := 0; i < 40; i++ {
 			tools = append(tools, genTool(r, i))
 		}
+		tools = append(tools, manyDefsTool(seed))
 		data := []byte(`{"tools":[` + strings.Join(tools, ",") + `]}`)
 		c, err := toollist.OpenReader(fmt.Sprintf("gen-%d.json", seed), bytes.NewReader(data), toollist.Options{})
 		if err != nil {
@@ -194,6 +195,25 @@ func TestProfileGeneratedAgainstNode(t *testing.T) {
 	if saved[0] == 0 || saved[1] == 0 || warned == 0 {
 		t.Errorf("the generated captures saved %v bytes and warned %d times: they test nothing", saved, warned)
 	}
+}
+
+// manyDefsTool writes a tool with more definitions than are looked up
+// one by one: a chain of $refs through the even ones, from a property
+// chosen by the seed, and an odd one reached from an unused one.
+func manyDefsTool(seed int64) string {
+	var ds []string
+	for k := 0; k < 40; k++ {
+		d := `{"type":"string","description":"Definition number ` + fmt.Sprint(k) + `."}`
+		switch {
+		case k%2 == 0 && k < 38:
+			d = fmt.Sprintf(`{"$ref":"#/$defs/d%d"}`, k+2)
+		case k == 39:
+			d = `{"$ref":"#/$defs/d1"}`
+		}
+		ds = append(ds, fmt.Sprintf(`"d%d":%s`, k, d))
+	}
+	return fmt.Sprintf(`{"name":"many_defs","inputSchema":{"type":"object","properties":{"p":{"$ref":"#/$defs/d%d"}},"$defs":{%s}}}`,
+		2*(seed%19), strings.Join(ds, ","))
 }
 
 // genTool writes a tool whose inputSchema has repeated subschemas,

@@ -37,13 +37,75 @@ func mapKey(k string) bool {
 // refUse is what the local references of one inputSchema use of its root
 // definitions.
 type refUse struct {
-	// used[container][name]: the definition is reached by a $ref,
-	// directly or through other definitions.
-	used map[string]map[string]bool
-	// whole[container]: a $ref points at the container itself.
-	whole map[string]bool
+	// defs[c]: what they use of the container defsKeys[c], when the
+	// schema has it
+	defs [len(defsKeys)]defsUse
 	// refs: every local $ref found, as written, at its JSON path.
 	refs []refAt
+}
+
+// defsUse is what the local references of a schema use of one of its
+// root definitions containers.
+type defsUse struct {
+	has     bool
+	whole   bool            // a $ref points at the container itself
+	members []jsonjs.Member // its definitions
+	state   []defState      // by definition, as members
+	index   map[string]int  // the definitions by name, among many
+}
+
+// defState is what the references use of one definition: used, when a
+// $ref reaches it, directly or through other definitions; the refs inside
+// it are refs[lo:hi] of those found inside the definitions.
+type defState struct {
+	used   bool
+	lo, hi int32
+}
+
+// uses returns what the references use of the container named k, or nil
+// when the schema has none.
+func (u *refUse) uses(k string) *defsUse {
+	for c, name := range defsKeys {
+		if name == k && u.defs[c].has {
+			return &u.defs[c]
+		}
+	}
+	return nil
+}
+
+// used reports whether the j-th definition is used.
+func (d *defsUse) used(j int) bool { return d.state[j].used }
+
+// anyUsed reports whether a definition is used.
+func (d *defsUse) anyUsed() bool {
+	for _, s := range d.state {
+		if s.used {
+			return true
+		}
+	}
+	return false
+}
+
+// find returns the index of the definition named name, or -1.
+func (d *defsUse) find(name string) int {
+	if len(d.members) > 32 {
+		if d.index == nil {
+			d.index = make(map[string]int, len(d.members))
+			for j, m := range d.members {
+				d.index[m.Key] = j
+			}
+		}
+		if j, ok := d.index[name]; ok {
+			return j
+		}
+		return -1
+	}
+	for j, m := range d.members {
+		if m.Key == name {
+			return j
+		}
+	}
+	return -1
 }
 
 type refAt struct {
@@ -69,26 +131,26 @@ type refProblem struct {
 // nested $id, a pointer to nothing, a bad escape), or when a definitions
 // container is not an object.
 func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
-	u := &refUse{used: make(map[string]map[string]bool, 1), whole: make(map[string]bool, 1)}
+	u := &refUse{}
 	ndefs := 0
-	for _, k := range defsKeys {
+	for c, k := range defsKeys {
 		if d, ok := schema.Get(k); ok {
 			if d.Kind() != jsonjs.Object {
 				return nil, &refProblem{"$." + k, "is " + article(d.Kind()) + ", not an object of definitions"}
 			}
-			u.used[k] = make(map[string]bool, len(d.Members()))
+			u.defs[c] = defsUse{has: true, members: d.Members()}
 			ndefs += len(d.Members())
 		}
 	}
-	// refs outside the root definitions, then inside each definition
-	// the refs inside the definitions, one after another: those of each
-	// definition are inside[d.lo:d.hi] of its entry d in inDef
-	var inside []refAt
-	type defRefs struct {
-		c, name string
-		lo, hi  int
+	// the refs outside the root definitions are found into u.refs; those
+	// inside them into inside, one definition after another (see
+	// defState)
+	states := make([]defState, ndefs)
+	for c := range u.defs {
+		n := len(u.defs[c].members)
+		u.defs[c].state, states = states[:n:n], states[n:]
 	}
-	inDef := make([]defRefs, 0, ndefs)
+	var inside []refAt
 	var prob *refProblem
 	// the path is kept as a stack of keys and indexes, written out only
 	// where a $ref or a problem is met
@@ -135,12 +197,13 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 					*sink = append(*sink, refAt{path, m.Value.Str(), toks})
 				case dataKey(m.Key):
 				case root && (m.Key == "$defs" || m.Key == "definitions"):
-					for _, d := range m.Value.Members() {
+					du := u.uses(m.Key)
+					for j, d := range m.Value.Members() {
 						lo := len(inside)
 						at = append(at, pathStep{key: d.Key, index: -1})
 						walk(d.Value, false, &inside)
 						at = at[:len(at)-1]
-						inDef = append(inDef, defRefs{m.Key, d.Key, lo, len(inside)})
+						du.state[j].lo, du.state[j].hi = int32(lo), int32(len(inside))
 					}
 				case mapKey(m.Key) && m.Value.Kind() == jsonjs.Object:
 					for _, d := range m.Value.Members() {
@@ -162,58 +225,34 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 	if prob != nil {
 		return nil, prob
 	}
-	// refsIn returns the refs inside a definition: looked up in inDef,
-	// or, among many definitions, in a map of them
-	type defKey struct{ c, name string }
-	var index map[defKey]int
-	if len(inDef) > 32 {
-		index = make(map[defKey]int, len(inDef))
-		for k, d := range inDef {
-			index[defKey{d.c, d.name}] = k
-		}
-	}
-	refsIn := func(c, name string) []refAt {
-		if index != nil {
-			if k, ok := index[defKey{c, name}]; ok {
-				return inside[inDef[k].lo:inDef[k].hi]
-			}
-			return nil
-		}
-		for _, d := range inDef {
-			if d.c == c && d.name == name {
-				return inside[d.lo:d.hi]
-			}
-		}
-		return nil
-	}
 	// the refs to follow are the refs found, in order: those outside the
 	// definitions, then those inside each definition they reach
+	reach := func(du *defsUse, j int) {
+		if st := &du.state[j]; !st.used {
+			st.used = true
+			u.refs = append(u.refs, inside[st.lo:st.hi]...)
+		}
+	}
 	for q := 0; q < len(u.refs); q++ {
 		r := u.refs[q]
 		if len(r.toks) == 0 {
 			continue
 		}
-		c := r.toks[0]
-		names, ok := u.used[c]
-		if !ok {
+		du := u.uses(r.toks[0])
+		if du == nil {
 			continue
 		}
 		if len(r.toks) == 1 {
-			if !u.whole[c] {
-				u.whole[c] = true
-				d, _ := schema.Get(c)
-				for _, m := range d.Members() {
-					if !names[m.Key] {
-						names[m.Key] = true
-						u.refs = append(u.refs, refsIn(c, m.Key)...)
-					}
+			if !du.whole {
+				du.whole = true
+				for j := range du.state {
+					reach(du, j)
 				}
 			}
 			continue
 		}
-		if !names[r.toks[1]] {
-			names[r.toks[1]] = true
-			u.refs = append(u.refs, refsIn(c, r.toks[1])...)
+		if j := du.find(r.toks[1]); j >= 0 {
+			reach(du, j)
 		}
 	}
 	return u, nil
