@@ -314,6 +314,12 @@ func FuzzFinders(f *testing.F) {
 	}
 	f.Add([]byte(`{"name":"x","inputSchema":{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}}`))
 	f.Add([]byte(`{"name":"x","inputSchema":{"definitions":{"~":{"type":"string"},"é/":{}},"properties":{"p":{"$ref":"#/definitions/~0"},"q":{"$ref":"#/definitions/%C3%A9~1"}}}}`))
+	// which problem is first: a $ref to a root definition that is not
+	// there, before or after another problem, in and out of definitions
+	f.Add([]byte(`{"name":"x","inputSchema":{"properties":{"p":{"$ref":"#/$defs/none"},"q":{"$dynamicRef":"#a"}},"$defs":{"a":{}}}}`))
+	f.Add([]byte(`{"name":"x","inputSchema":{"properties":{"q":{"$dynamicRef":"#a"},"p":{"$ref":"#/$defs/none"}},"$defs":{"a":{}}}}`))
+	f.Add([]byte(`{"name":"x","inputSchema":{"$defs":{"a":{"$ref":"#/definitions/b"},"c":{"$ref":"#/$defs/d"}},"properties":{"p":{"$ref":"#/$defs"}}}}`))
+	f.Add([]byte(`{"name":"x","inputSchema":{"definitions":[{"type":"string"}],"properties":{"p":{"$ref":"#/definitions/0"},"q":{"$ref":"#/$defs/z"}}}}`))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		tool, err := jsonjs.Parse(text)
 		if err != nil || tool.Kind() != jsonjs.Object {

@@ -36,6 +36,23 @@ type textProfile struct {
 	has    [2]bool  // the container is there
 	def    int32    // the definition being walked, or -1
 	objs   []objAt  // the objects resolve has read
+	// the $refs to a root definitions container or one of its
+	// definitions, followed once the walk has met the containers, and
+	// the paths they were at
+	pending []pendingRef
+	steps   []rawStep
+}
+
+// pendingRef is a $ref to a root definitions container or one of its
+// definitions ("#/$defs", "#/$defs/a"): as written and its tokens, the
+// definition it lies in, and where it was: at the path
+// steps[from:to], under key.
+type pendingRef struct {
+	ref      string
+	toks     []string
+	in       int32
+	from, to int
+	key      []byte
 }
 
 // objAt is an object resolve has read: where it starts, its members.
@@ -87,7 +104,8 @@ func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
 	for k := range w.objs {
 		clear(w.objs[k].ms)
 	}
-	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs[:0]}
+	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs[:0],
+		pending: w.pending[:0], steps: w.steps[:0]}
 	w.b, w.s = b, s
 	at := [3]int{-1, -1, -1} // name, description, inputSchema: where each value starts, or -1
 	j := jsonjs.SkipSpace(b, 0) + 1
@@ -278,8 +296,13 @@ func (w *textProfile) problem(key []byte, what string) {
 	if w.prob != nil {
 		return
 	}
-	steps := make([]pathStep, 0, len(w.path)+1)
-	for _, s := range w.path {
+	w.prob = problemAt(w.path, key, what)
+}
+
+// problemAt is the problem what at the path walked and its last key.
+func problemAt(path []rawStep, key []byte, what string) *refProblem {
+	steps := make([]pathStep, 0, len(path)+1)
+	for _, s := range path {
 		if s.index >= 0 {
 			steps = append(steps, pathStep{index: s.index})
 		} else {
@@ -289,7 +312,7 @@ func (w *textProfile) problem(key []byte, what string) {
 	if key != nil {
 		steps = append(steps, pathStep{key: string(key), index: -1})
 	}
-	w.prob = &refProblem{writePath(steps), what}
+	return &refProblem{writePath(steps), what}
 }
 
 func (w *textProfile) object(i, c int) (int, subtree, subtree) {
@@ -470,11 +493,48 @@ func (w *textProfile) ref(key []byte, v int) {
 		w.problem(key, fmt.Sprintf("%q %s", ref, what))
 		return
 	}
+	if len(toks) > 0 && len(toks) <= 2 && (toks[0] == "$defs" || toks[0] == "definitions") {
+		// a root definition: known once the walk has met them all
+		from := len(w.steps)
+		w.steps = append(w.steps, w.path...)
+		w.pending = append(w.pending, pendingRef{ref, toks, w.def, from, len(w.steps), key})
+		return
+	}
 	if !w.resolve(toks) {
 		w.problem(key, fmt.Sprintf("%q points at nothing", ref))
 		return
 	}
 	w.refs = append(w.refs, textRef{in: w.def, toks: toks})
+}
+
+// followPending follows the $refs to root definitions, as resolve would
+// have when they were met. Each came before any problem the walk noted
+// (none is noted after one), so the first that points at nothing is the
+// first problem.
+func (w *textProfile) followPending() {
+	for _, p := range w.pending {
+		k := 0
+		if p.toks[0] == "definitions" {
+			k = 1
+		}
+		found := w.has[k]
+		if found && len(p.toks) == 2 && w.cobj[k] {
+			found = false
+			for _, d := range w.defs {
+				if d.c == k && string(d.name) == p.toks[1] {
+					found = true
+					break
+				}
+			}
+		}
+		// a container that is not an object is a problem of its own,
+		// which defsUsed puts first
+		if !found {
+			w.prob = problemAt(w.steps[p.from:p.to], p.key, fmt.Sprintf("%q points at nothing", p.ref))
+			return
+		}
+		w.refs = append(w.refs, textRef{in: p.in, toks: p.toks})
+	}
 }
 
 // resolve reports whether the pointer's tokens lead to a value in the
@@ -556,6 +616,7 @@ func (w *textProfile) members(i int) []memberAt {
 // defsUsed follows the $refs into the definitions, transitively, and
 // gives each definition and container's framing its component.
 func (w *textProfile) defsUsed() {
+	w.followPending()
 	prob := w.prob
 	for k := 1; k >= 0; k-- {
 		if w.cprob[k] != nil {
