@@ -267,6 +267,7 @@ type htree struct {
 	first []int32
 	elig  []int32 // candidates that may move, in walk order
 	taken map[string]bool
+	slab  []int32 // the kids' room
 }
 
 // hnode is a value of an htree.
@@ -291,9 +292,23 @@ var hoistTrees = sync.Pool{New: func() any {
 	return &htree{cands: map[subtree]int32{}, taken: map[string]bool{}}
 }}
 
+// reset empties the tree for the next schema. What the nodes held of
+// the last one is overwritten, not cleared: a tree in the pool keeps at
+// most one schema's values alive.
 func (t *htree) reset() {
-	clear(t.nodes)
-	t.nodes = t.nodes[:0]
+	t.nodes, t.slab = t.nodes[:0], t.slab[:0]
+}
+
+// room returns room for a node's n kids, cut from the slab: a slice of
+// its own capacity, so that appending to it copies.
+func (t *htree) room(n int) []int32 {
+	l := len(t.slab)
+	if cap(t.slab)-l < n {
+		t.slab = make([]int32, 0, max(2*cap(t.slab), n, 256))
+		l = 0
+	}
+	t.slab = t.slab[:l+n]
+	return t.slab[l : l : l+n]
 }
 
 // add reads v as a member (key) or element of parent, and returns its
@@ -313,7 +328,7 @@ func (t *htree) add(v jsonjs.Value, parent int32, key, prop string, candidate, i
 		t.nodes[i].st, t.nodes[i].pinned = pinnedSubtree(v)
 		return i
 	case k == jsonjs.Array:
-		kids := make([]int32, 0, len(v.Elems()))
+		kids := t.room(len(v.Elems()))
 		pinned := false
 		for _, e := range v.Elems() {
 			c := t.add(e, i, "", "", candidate, true, false)
@@ -324,7 +339,7 @@ func (t *htree) add(v jsonjs.Value, parent int32, key, prop string, candidate, i
 		t.nodes[i].st = t.fold(i)
 		return i
 	}
-	kids := make([]int32, 0, len(v.Members()))
+	kids := t.room(len(v.Members()))
 	pinned := false
 	for _, m := range v.Members() {
 		var c int32
@@ -367,7 +382,7 @@ func (t *htree) mapping(v jsonjs.Value, parent int32, key string, props bool) in
 	i := int32(len(t.nodes))
 	t.nodes = append(t.nodes, hnode{v: v, parent: parent, key: key, kind: jsonjs.Object,
 		keyH: maphash.String(hashSeed, key), keyN: keyLen(key)})
-	kids := make([]int32, 0, len(v.Members()))
+	kids := t.room(len(v.Members()))
 	pinned := false
 	for _, d := range v.Members() {
 		prop := ""
