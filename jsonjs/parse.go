@@ -175,8 +175,8 @@ type Parser struct {
 // Parse reads text as Parse does; the arrays and objects of the values
 // the Parser returned before are no longer valid.
 func (ps *Parser) Parse(text []byte) (Value, error) {
-	clear(ps.ms)
-	clear(ps.es)
+	// what the last text left in the room is overwritten, not cleared:
+	// it keeps at most one text's strings alive
 	// room for as many members as the text has colons, and elements as
 	// it has commas and opening brackets: at least as many as it holds
 	if n := bytes.Count(text, colon) + 1; cap(ps.ms) < n {
@@ -200,10 +200,9 @@ func (p *parser) parse() (Value, error) {
 	sc := stacks.Get().(*parseStacks)
 	p.buf, p.ms, p.es = sc.buf[:0], sc.ms[:0], sc.es[:0]
 	defer func() {
-		// each object and array read clears its part of the stacks; what
-		// an error left on them is cleared here
-		clear(p.ms)
-		clear(p.es)
+		// the stacks are kept with what was last on them, overwritten by
+		// the next parse, not cleared: they keep alive at most what one
+		// parse put on them
 		sc.buf, sc.ms, sc.es = p.buf[:0], p.ms[:0], p.es[:0]
 		stacks.Put(sc)
 	}()
@@ -483,7 +482,6 @@ func (p *parser) array() (Value, error) {
 		if done {
 			elems := p.elems(len(p.es) - base)
 			copy(elems, p.es[base:])
-			clear(p.es[base:])
 			p.es = p.es[:base]
 			return ArrayValue(elems), nil
 		}
@@ -530,7 +528,6 @@ func (p *parser) object() (Value, error) {
 		if done {
 			members := p.members(len(p.ms) - base)
 			copy(members, p.ms[base:])
-			clear(p.ms[base:])
 			p.ms = p.ms[:base]
 			return objectOf(orderMembers(members)), nil
 		}
