@@ -320,6 +320,11 @@ func FuzzFinders(f *testing.F) {
 	f.Add([]byte(`{"name":"x","inputSchema":{"properties":{"q":{"$dynamicRef":"#a"},"p":{"$ref":"#/$defs/none"}},"$defs":{"a":{}}}}`))
 	f.Add([]byte(`{"name":"x","inputSchema":{"$defs":{"a":{"$ref":"#/definitions/b"},"c":{"$ref":"#/$defs/d"}},"properties":{"p":{"$ref":"#/$defs"}}}}`))
 	f.Add([]byte(`{"name":"x","inputSchema":{"definitions":[{"type":"string"}],"properties":{"p":{"$ref":"#/definitions/0"},"q":{"$ref":"#/$defs/z"}}}}`))
+	// the members in other orders: the findings take in the description
+	// before the schema whatever the order
+	f.Add([]byte(`{"inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"One. Two."}}},"description":"Three. One.","name":"x"}`))
+	f.Add([]byte(`{"inputSchema":{"properties":{"a":{"enum":[1,2]}}},"name":"x","annotations":{}}`))
+	f.Add([]byte(`{"name":"x","inputSchema":{"properties":{"a":{"const":"c"}}},"title":"t","description":"Last."}`))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		tool, err := jsonjs.Parse(text)
 		if err != nil || tool.Kind() != jsonjs.Object {

@@ -41,6 +41,7 @@ type textProfile struct {
 	// the paths they were at
 	pending []pendingRef
 	steps   []rawStep
+	dsh     subtree // the description's shape (tagNull: none)
 }
 
 // pendingRef is a $ref to a root definitions container or one of its
@@ -105,9 +106,16 @@ func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
 		clear(w.objs[k].ms)
 	}
 	*w = textProfile{keys: w.keys[:0], num: w.num[:0], path: w.path[:0], refs: w.refs[:0], defs: w.defs[:0], def: -1, objs: w.objs[:0],
-		pending: w.pending[:0], steps: w.steps[:0]}
+		pending: w.pending[:0], steps: w.steps[:0], dsh: subtree{h: tagNull}}
 	w.b, w.s = b, s
-	at := [3]int{-1, -1, -1} // name, description, inputSchema: where each value starts, or -1
+	// name, description, inputSchema: where each value starts, or -1.
+	// Each is walked where it is met, which finds where it ends, but for
+	// an inputSchema met before a description: the findings take in the
+	// description's values before the schema's, so the schema is walked
+	// after the members then.
+	at := [3]int{-1, -1, -1}
+	var ssh subtree
+	schemaWalked := false
 	j := jsonjs.SkipSpace(b, 0) + 1
 	for idx := 0; ; idx++ {
 		key, v, ok := jsonjs.NextMemberValid(b, j)
@@ -118,15 +126,25 @@ func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
 			return false
 		}
 		w.keys = append(w.keys, key)
-		end, n, _ := jsonjs.MeasureValid(b, v, "")
+		var end int
 		switch string(key) {
 		case "name":
 			at[0] = v
+			end = w.name(v)
 		case "description":
 			at[1] = v
+			end = w.description(v)
 		case "inputSchema":
 			at[2] = v
+			if at[1] < 0 {
+				end = jsonjs.SkipValid(b, v)
+				break
+			}
+			end, ssh = w.inputSchema(v)
+			schemaWalked = true
 		default:
+			var n int
+			end, n, _ = jsonjs.MeasureValid(b, v, "")
 			m := int64(len(key) + 3 + n)
 			if idx > 0 {
 				m++ // the comma before it
@@ -152,41 +170,23 @@ func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
 		first = false
 		s.comps[cFraming] += f
 	}
-	if at[0] >= 0 {
-		mark := len(s.cross.vals)
-		_, st, _ := w.val(at[0], wData)
-		s.cross.vals = s.cross.vals[:mark]
-		s.comps[cName] += int64(st.n)
-		if b[at[0]] == '"' {
-			end := jsonjs.StringEnd(b, at[0])
-			s.name = jsonjs.StringValid(b[at[0]:end])
-		}
-	}
 	if s.name == "" && (at[0] < 0 || b[at[0]] != '"') {
 		s.name = "tools[" + strconv.Itoa(i) + "]"
 	}
-	dsh := subtree{h: tagNull}
-	if at[1] >= 0 {
-		var st subtree
-		_, st, dsh = w.val(at[1], wData)
-		s.comps[cDescription] += int64(st.n)
-		if b[at[1]] == '"' {
-			end := jsonjs.StringEnd(b, at[1])
-			w.sentences(b[at[1]:end])
-		}
-	} else {
+	if at[1] < 0 {
 		s.cross.vals = append(s.cross.vals, tagNull)
 	}
 	if at[2] < 0 {
 		s.cross.vals = s.cross.vals[:0] // no shape without an inputSchema
 		return !w.bad
 	}
-	w.schema = at[2]
-	w.refsOn = b[at[2]] == '{'
-	_, _, ssh := w.val(at[2], wAttrib|wRoot)
+	if !schemaWalked {
+		_, ssh = w.inputSchema(at[2])
+	}
 	if w.bad {
 		return false
 	}
+	dsh := w.dsh
 	sb := startObject()
 	sb.member("d", dsh)
 	sb.member("s", ssh)
@@ -195,6 +195,41 @@ func (w *textProfile) tool(b []byte, i int, s *toolSummary) bool {
 		w.defsUsed()
 	}
 	return true
+}
+
+// name walks the tool's name, at b[v], and returns where it ends.
+func (w *textProfile) name(v int) int {
+	s, b := w.s, w.b
+	mark := len(s.cross.vals)
+	end, st, _ := w.val(v, wData)
+	s.cross.vals = s.cross.vals[:mark]
+	s.comps[cName] += int64(st.n)
+	if b[v] == '"' {
+		s.name = jsonjs.StringValid(b[v:end])
+	}
+	return end
+}
+
+// description walks the tool's description, at b[v], and returns where
+// it ends.
+func (w *textProfile) description(v int) int {
+	b := w.b
+	end, st, dsh := w.val(v, wData)
+	w.dsh = dsh
+	w.s.comps[cDescription] += int64(st.n)
+	if b[v] == '"' {
+		w.sentences(b[v:end])
+	}
+	return end
+}
+
+// inputSchema walks the tool's inputSchema, at b[v], and returns where it
+// ends and its shape.
+func (w *textProfile) inputSchema(v int) (int, subtree) {
+	w.schema = v
+	w.refsOn = w.b[v] == '{'
+	end, _, ssh := w.val(v, wAttrib|wRoot)
+	return end, ssh
 }
 
 // The components' places in ProfileComponents.
