@@ -47,7 +47,9 @@ type parser struct {
 	mslab []Member
 	eslab []Value
 	// short strings read lately, so that a key or a value the text
-	// repeats ("type", "string") is one string
+	// repeats ("type", "string") is one string: a Parser's, kept from
+	// text to text, or else the parser's own
+	kept *[256]string
 	seen [64]string
 }
 
@@ -71,12 +73,18 @@ func (p *parser) intern(b []byte) string {
 	if n == 0 || n > 32 {
 		return string(b)
 	}
-	h := (uint(n)*0x9e5 ^ uint(b[0])*0x1f ^ uint(b[n-1])<<2 ^ uint(b[n/2])*0x7) & uint(len(p.seen)-1)
-	if s := p.seen[h]; s == string(b) {
+	h := uint(n)*0x9e5 ^ uint(b[0])*0x1f ^ uint(b[n-1])<<2 ^ uint(b[n/2])*0x7 ^ uint(b[n/3])<<5 ^ uint(b[n-n/4-1])*0x3b
+	var slot *string
+	if p.kept != nil {
+		slot = &p.kept[h&uint(len(p.kept)-1)]
+	} else {
+		slot = &p.seen[h&uint(len(p.seen)-1)]
+	}
+	if s := *slot; s == string(b) {
 		return s
 	}
 	s := string(b)
-	p.seen[h] = s
+	*slot = s
 	return s
 }
 
@@ -167,9 +175,9 @@ func Parse(text []byte) (Value, error) {
 // an allocation a text, and fresh memory. Its zero value is ready; one
 // goroutine at a time uses it.
 type Parser struct {
-	ms   []Member // the members of the values returned last
-	es   []Value  // their elements
-	seen [64]string
+	ms   []Member    // the members of the values returned last
+	es   []Value     // their elements
+	kept [256]string // the short strings read lately (see parser.kept)
 }
 
 // Parse reads text as Parse does; the arrays and objects of the values
@@ -187,9 +195,9 @@ func (ps *Parser) Parse(text []byte) (Value, error) {
 	}
 	// the short strings read lately are kept from text to text: tools
 	// repeat their keys ("type", "description")
-	p := parser{text: text, mslab: ps.ms[:0], eslab: ps.es[:0], seen: ps.seen}
+	p := parser{text: text, mslab: ps.ms[:0], eslab: ps.es[:0], kept: &ps.kept}
 	v, err := p.parse()
-	ps.ms, ps.es, ps.seen = p.mslab, p.eslab, p.seen // what the next Parse clears
+	ps.ms, ps.es = p.mslab, p.eslab // what the next Parse overwrites
 	return v, err
 }
 
