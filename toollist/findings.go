@@ -307,7 +307,18 @@ func (x *crossTools) shape(v int32, ok bool, e entry) int32 {
 			return v
 		}
 	}
-	x.groups[k] = append(cs, &cluster{first: slices.Clone(vals), tools: []int32{t}, small: x.bytes(int(t))})
+	// the cluster leaving the last maxReps is met by no tool again: left
+	// with one tool, it is no finding, and its room serves the new one
+	var c *cluster
+	if n := len(cs); n >= maxReps && len(cs[n-maxReps].tools) == 1 {
+		c = cs[n-maxReps]
+		cs = append(cs[:n-maxReps], cs[n-maxReps+1:]...)
+		c.first, c.tools = append(c.first[:0], vals...), append(c.tools[:0], t)
+		c.small = x.bytes(int(t))
+	} else {
+		c = &cluster{first: slices.Clone(vals), tools: []int32{t}, small: x.bytes(int(t))}
+	}
+	x.groups[k] = append(cs, c)
 	return v
 }
 
