@@ -266,6 +266,11 @@ func arrayIndex(key string) (uint32, bool) {
 	return uint32(n), true
 }
 
+// ArrayIndex reports whether key is an array index as JavaScript sees it
+// (the canonical decimal form of an integer from 0 to 2^32-2), and which:
+// the keys JSON.stringify writes first of an object, in ascending order.
+func ArrayIndex(key string) (uint32, bool) { return arrayIndex(key) }
+
 // orderMembers applies JavaScript's property order to members assigned in
 // the order given: a repeated key keeps its first place and takes its last
 // value; array-index keys come first, ascending; the rest keep insertion

@@ -144,31 +144,36 @@ func BudgetOf(c gate.Check) BudgetReport {
 // measure of the whole walk or of one part, what the walk read part by
 // part:
 //
-//	walk start_tasks read 2,512 tokens (7,538 bytes), over its budget of 2,450 (FIRST_TASK_TOKENS.start_tasks, specs/budgets.json:4)
-//	  the start: 2070 bytes, 690 tokens
+//	walk start_tasks read 2,512 tokens (bytes/3) of 7,538 bytes, over its budget of 2,450 (FIRST_TASK_TOKENS.start_tasks, specs/budgets.json:4)
+//	  the start: 2070 bytes, 690 tokens (bytes/3)
 //	  ...
+//
+// Tokens are named with their rule (units.TokensLabel), as every table of
+// walks names them: a walk's budgets count floor(bytes/3), never a
+// tokenizer's tokens.
 func OverText(c gate.Check, parts []ledger.Part) string {
 	var b strings.Builder
 	where := fmt.Sprintf("(%s, %s)", c.Budget.Name, c.Budget.Where())
+	tokens := units.TokensLabel
 	budget := units.Group(c.Budget.Value)
 	switch c.Measure.Kind {
 	case gate.ToolList:
-		fmt.Fprintf(&b, "walk %s: what a model reads of the tool list %q is %s tokens (%s bytes), over its budget of %s %s",
-			c.Subject, c.Measure.Part, units.Group(c.Read), units.Group(c.Bytes), budget, where)
+		fmt.Fprintf(&b, "walk %s: what a model reads of the tool list %q is %s %s of %s bytes, over its budget of %s %s",
+			c.Subject, c.Measure.Part, units.Group(c.Read), tokens, units.Group(c.Bytes), budget, where)
 		return b.String()
 	case gate.Step:
 		fmt.Fprintf(&b, "walk %s: part %q read %s bytes, over its budget of %s %s", c.Subject, c.Measure.Part, units.Group(c.Read), budget, where)
 	case gate.Total:
-		fmt.Fprintf(&b, "walk %s read %s tokens (%s bytes), over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(c.Bytes), budget, where)
+		fmt.Fprintf(&b, "walk %s read %s %s of %s bytes, over its budget of %s %s", c.Subject, units.Group(c.Read), tokens, units.Group(c.Bytes), budget, where)
 	case gate.ItemCount:
 		fmt.Fprintf(&b, "walk %s: part %q held %s items, over its budget of %s %s", c.Subject, c.Measure.Part, units.Group(c.Read), budget, where)
 	case gate.TotalBytes:
-		fmt.Fprintf(&b, "walk %s read %s bytes (%s tokens), over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(units.Tokens(c.Read)), budget, where)
+		fmt.Fprintf(&b, "walk %s read %s bytes, %s %s, over its budget of %s %s", c.Subject, units.Group(c.Read), units.Group(units.Tokens(c.Read)), tokens, budget, where)
 	default:
-		fmt.Fprintf(&b, "walk %s made %s %s, over its budget of %s %s", c.Subject, units.Group(c.Read), c.Unit(), budget, where)
+		fmt.Fprintf(&b, "walk %s made %s %s, over its budget of %s %s", c.Subject, units.Group(c.Read), units.Label(string(c.Unit())), budget, where)
 	}
 	for _, p := range parts {
-		fmt.Fprintf(&b, "\n  %s: %d bytes, %d tokens", p.Name, p.Bytes, p.Tokens)
+		fmt.Fprintf(&b, "\n  %s: %d bytes, %d %s", p.Name, p.Bytes, p.Tokens, tokens)
 	}
 	return b.String()
 }

@@ -26,10 +26,15 @@ bytes exactly (a sum that does not is an error, exit 2):
 	for _, c := range toollist.ProfileComponents {
 		fmt.Fprintf(&b, "  %-19s %s\n", c.Name, c.About)
 	}
-	b.WriteString(`Members a client does not hand to a model (outputSchema, annotations,
+	b.WriteString(`description and field_descriptions count JSON text, quotes and escapes
+included, so that the components add up; the figures above the profile
+("descriptions", "field descriptions") count the text alone, in UTF-8 bytes.
+Members a client does not hand to a model (outputSchema, annotations,
 _meta, title, icons, execution) are shown apart as wire bytes. Findings
 are what the tools repeat across each other (a subschema, a description
 sentence, tools whose schemas differ in a few values): estimates, marked ~.
+They overlap (a description sentence inside a repeated subschema is
+counted by both), so no total adds them.
 The finders --drop-unused-defs and --hoist-repeated are what-ifs, exact
 to the byte; a tool whose $refs they cannot follow is left as it is, with a
 warning naming the tool and the JSON path.
@@ -84,9 +89,22 @@ func checkProfile(p *toollist.ByteProfile, f *toollist.Figures) error {
 	return nil
 }
 
+// descriptionsNote is the line under the components that tells their
+// description figures from the head table's.
+const descriptionsNote = `description and field_descriptions count JSON text (quotes, escapes, a field's key and comma) so the components add up; the description figures above count the text alone (UTF-8 bytes)`
+
+// findingsNote is the line under the findings that says their savings
+// overlap.
+const findingsNote = `the findings overlap (a sentence inside a repeated subschema is counted by both; similar tools share their subschemas), so no total adds their savings`
+
+// profileNotes says which of the profile's notes were printed, so that
+// several reports print each once.
+type profileNotes struct{ descriptions, findings bool }
+
 // writeProfile prints the profile of one report: the components, the
-// wire-only members and the findings.
-func writeProfile(w io.Writer, r *report, several bool) {
+// wire-only members and the findings, with a note under a table the first
+// time it is printed.
+func writeProfile(w io.Writer, r *report, several bool, said *profileNotes) {
 	p := r.profile
 	if p == nil {
 		return
@@ -123,6 +141,11 @@ func writeProfile(w io.Writer, r *report, several bool) {
 	}
 	t.Add(append(row, share(p.ModelReadBytes, p.ModelReadBytes))...)
 	render(w, t)
+	if !said.descriptions {
+		said.descriptions = true
+		fmt.Fprintln(w)
+		line(w, "%s", descriptionsNote)
+	}
 	if len(p.Wire) > 0 {
 		fmt.Fprintln(w)
 		t := table.New("wire only, not read by a model"+suffix, "bytes").Right(1)
@@ -141,6 +164,11 @@ func writeProfile(w io.Writer, r *report, several bool) {
 			t.Add(f.Kind, group(int64(len(f.Tools))), group(f.Bytes), "~"+group(f.EstimatedSavingBytes), findingWhat(f))
 		}
 		render(w, t)
+		if !said.findings {
+			said.findings = true
+			fmt.Fprintln(w)
+			line(w, "%s", findingsNote)
+		}
 	}
 }
 

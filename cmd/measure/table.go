@@ -116,8 +116,9 @@ func writeSections(w io.Writer, reports []*report) {
 			writeMarginal(w, r)
 		}
 	}
+	var said profileNotes
 	for _, r := range reports {
-		writeProfile(w, r, len(reports) > 1)
+		writeProfile(w, r, len(reports) > 1, &said)
 	}
 	for _, r := range reports {
 		if len(r.sets) > 0 {

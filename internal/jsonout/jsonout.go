@@ -19,10 +19,18 @@
 // A report is plain tagged structs: a string from a tool list (a tool's
 // name can hold a lone surrogate, which jsonjs keeps as WTF-8) is a Go
 // string like any other.
+//
+// A Go map's keys are written in the order JSON.stringify writes an
+// object's: the array-index keys (the canonical decimal form of an
+// integer from 0 to 2^32-2: "0", "9", "10", not "01", "-1" or
+// "4294967295") first, in ascending numeric order; then the others,
+// which JavaScript keeps in insertion order and a map has none of, sorted
+// as strings.
 package jsonout
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,8 +66,9 @@ func Bytes(v any) ([]byte, error) {
 // Marshal returns v as compact JSON text, as JSON.stringify writes the
 // JavaScript value that corresponds to it: a struct as an object of its
 // exported fields by encoding/json's tags (name, omitempty, "-", fields
-// of an embedded struct promoted), a map as an object with its keys
-// sorted, a slice or array as an array (a nil slice as []), a nil
+// of an embedded struct promoted), a map as an object with its keys in
+// JavaScript's order (array indexes first, ascending; the rest sorted as
+// strings: see the package doc), a slice or array as an array (a nil slice as []), a nil
 // pointer, interface or map as null, an integer exactly, a float as
 // JavaScript writes a number (-0 as 0, NaN and the infinities as null),
 // and a string as JSON.stringify quotes it (jsonjs.AppendQuote: a lone
@@ -145,7 +154,7 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 			}
 			ms = append(ms, member{it.Key().String(), it.Value()})
 		}
-		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		slices.SortFunc(ms, func(a, b member) int { return compareKeys(a.key, b.key) })
 		return appendObject(dst, ms)
 	case reflect.Struct:
 		dst = append(dst, '{')
@@ -167,6 +176,23 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 		return append(dst, '}'), nil
 	}
 	return dst, fmt.Errorf("jsonout: unsupported type %s", t)
+}
+
+// compareKeys orders a map's keys as JSON.stringify orders an object's:
+// array-index keys first, in ascending numeric order, then the rest,
+// sorted as strings where JavaScript would keep insertion order.
+func compareKeys(a, b string) int {
+	x, xok := jsonjs.ArrayIndex(a)
+	y, yok := jsonjs.ArrayIndex(b)
+	switch {
+	case xok && yok:
+		return cmp.Compare(x, y)
+	case xok:
+		return -1
+	case yok:
+		return 1
+	}
+	return strings.Compare(a, b)
 }
 
 // member is a member of an object Marshal writes.

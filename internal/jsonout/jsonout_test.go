@@ -3,6 +3,7 @@ package jsonout_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -186,9 +187,8 @@ func TestMarshalValuesAsStringify(t *testing.T) {
 		}
 	}
 	// Where JavaScript has no like of it, Marshal keeps encoding/json's
-	// way: an integer exact past 2^53, map keys sorted as strings (an
-	// object would put integer-like keys first, in numeric order); a map
-	// with keys other than strings is refused.
+	// way: an integer exact past 2^53; a map with keys other than strings
+	// is refused.
 	for _, c := range []struct {
 		v    any
 		want string
@@ -206,11 +206,41 @@ func TestMarshalValuesAsStringify(t *testing.T) {
 			t.Errorf("%#v: got %s, %v; want %s", c.v, got, err, c.want)
 		}
 	}
-	if got, _ := jsonout.Marshal(map[string]string{"10": "x", "9": "y"}); string(got) != `{"10":"x","9":"y"}` {
-		t.Errorf("map[string]string: got %s", got)
-	}
 	if _, err := jsonout.Marshal(map[int]string{1: "x"}); err == nil {
 		t.Errorf("map[int]string: no error")
+	}
+}
+
+// TestMapKeysAsStringify holds the order of a map's keys to Node's
+// JSON.stringify of the object that has the same members, inserted in
+// the order each case lists them: the keys that are not array indexes in
+// string order (a map has no insertion order; Marshal sorts them), the
+// array indexes anywhere among them, out of order. Node puts the array
+// indexes (0 to 2^32-2, canonical) first, ascending; Marshal must too.
+func TestMapKeysAsStringify(t *testing.T) {
+	for _, keys := range [][]string{
+		{"10", "a", "9", "b"},
+		{"", " 1", "4294967294", "+1", "-0", "-1", "0", "00", "01", "1.0", "7", "1e3", "2", "4294967295", "4294967296", "99999999999999999999", "1", "Infinity", "NaN", "a"},
+		{"x", "y"},
+		{"3", "20", "100"},
+	} {
+		m := map[string]any{}
+		js := []byte("{")
+		for i, k := range keys {
+			m[k] = map[string]int{"10": i, "9": -i}
+			if i > 0 {
+				js = append(js, ',')
+			}
+			js = fmt.Appendf(js, `%q:{"10":%d,"9":%d}`, k, i, -i)
+		}
+		js = append(js, '}')
+		got, err := jsonout.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := nodeoracle.Stringify(t, js); !bytes.Equal(got, want) {
+			t.Errorf("%q:\n got %s\nwant %s", keys, got, want)
+		}
 	}
 }
 
