@@ -3,6 +3,7 @@ package jsonjs
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -193,5 +194,24 @@ func TestValueAccessors(t *testing.T) {
 	}
 	if _, ok := v.Get("nope"); ok {
 		t.Error("Get of a missing member")
+	}
+}
+
+// TestStringifyLenStrings holds StringifyLen of a string to the length
+// AppendQuote writes, for strings long and short with each character
+// JSON.stringify escapes, and lone surrogates, at every place.
+func TestStringifyLenStrings(t *testing.T) {
+	specials := []string{`"`, `\`, "\b", "\f", "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "é", "\xed\xa0\x80", "\xed\x9f\xbf", "\u2028", "€"}
+	for _, n := range []int{0, 1, 15, 16, 17, 31, 32, 33, 100} {
+		for _, sp := range specials {
+			for at := 0; at <= n; at += max(1, n/7) {
+				s := strings.Repeat("a", at) + sp + strings.Repeat("b", n-at)
+				for _, v := range []string{s, s + sp, sp + s} {
+					if got, want := StringifyLen(StringValue(v)), len(AppendQuote(nil, v)); got != want {
+						t.Errorf("StringifyLen(%q) = %d, want %d", v, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Stringify returns JSON.stringify(v).
@@ -161,6 +162,19 @@ func AppendQuote(dst []byte, s string) []byte {
 // quoteLen returns len(AppendQuote(nil, s)).
 func quoteLen(s string) int {
 	n := 2 + len(s)
+	if len(s) >= 16 && strings.IndexByte(s, 0xED) < 0 {
+		// runs of bytes written as they are, found sixteen at a time
+		b := unsafe.Slice(unsafe.StringData(s), len(s))
+		for i := plainRun(b, 0); i < len(b); i = plainRun(b, i+1) {
+			switch c := b[i]; {
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n++
+			case c < 0x20:
+				n += 5
+			}
+		}
+		return n
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
