@@ -3,6 +3,7 @@ package toollist
 import (
 	"cmp"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -96,6 +97,48 @@ type hashIndex struct {
 	vs    []int32  // the value of each of hs
 	batch []entry  // met since the last flush, in the order met
 	fresh []entry  // scratch: the hashes of a batch not met before
+	// scratch of sortBatch: the batch sorted, and the count of each
+	// bucket
+	sorted []entry
+	counts []int32
+}
+
+// sortBatch returns the batch sorted by hash, the entries of one hash in
+// the order met (the tools', in order): dealt into buckets by the hash's
+// top bits, about one entry a bucket, then each bucket sorted in place.
+func (x *hashIndex) sortBatch() []entry {
+	b := x.batch
+	if len(b) < 64 {
+		slices.SortStableFunc(b, func(a, c entry) int { return cmp.Compare(a.h, c.h) })
+		return b
+	}
+	width := bits.Len(uint(len(b)))
+	shift := 64 - width
+	x.counts = slices.Grow(x.counts[:0], 1<<width+1)[:1<<width+1]
+	clear(x.counts)
+	for _, e := range b {
+		x.counts[e.h>>shift+1]++
+	}
+	for k := 1; k < len(x.counts); k++ {
+		x.counts[k] += x.counts[k-1]
+	}
+	out := slices.Grow(x.sorted[:0], len(b))[:len(b)]
+	for _, e := range b {
+		k := e.h >> shift
+		out[x.counts[k]] = e
+		x.counts[k]++
+	}
+	// each bucket in order: insertion, which keeps the order met
+	for i := 1; i < len(out); i++ {
+		e := out[i]
+		j := i
+		for ; j > 0 && out[j-1].h > e.h; j-- {
+			out[j] = out[j-1]
+		}
+		out[j] = e
+	}
+	x.batch, x.sorted = out, b
+	return out
 }
 
 // entry is a hash met in tool t; j is where what it stands for lies in
@@ -109,13 +152,7 @@ type entry struct {
 // was met in, step returns its value after the entry (ok: whether it had
 // one before).
 func (x *hashIndex) flush(step func(v int32, ok bool, e entry) int32) {
-	b := x.batch
-	slices.SortFunc(b, func(a, c entry) int {
-		if a.h != c.h {
-			return cmp.Compare(a.h, c.h)
-		}
-		return cmp.Compare(a.t, c.t)
-	})
+	b := x.sortBatch()
 	fresh := x.fresh[:0]
 	pos := 0
 	for i := 0; i < len(b); {

@@ -2,6 +2,7 @@ package toollist
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -121,5 +122,35 @@ func TestSimilarToolsWindow(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("similar tools:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSortBatch holds the bucket sort of a batch to a stable sort by
+// hash, on batches short and long, with hashes met several times and
+// hashes that share their top bits.
+func TestSortBatch(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	var x hashIndex
+	for _, n := range []int{0, 1, 63, 64, 65, 1000, 5000} {
+		for round := range 3 {
+			x.batch = x.batch[:0]
+			for i := range n {
+				h := r.Uint64()
+				switch r.Intn(4) {
+				case 0:
+					if len(x.batch) > 0 {
+						h = x.batch[r.Intn(len(x.batch))].h // met again
+					}
+				case 1:
+					h = h>>40 | 0xabc<<52 // one bucket
+				}
+				x.batch = append(x.batch, entry{h: h, t: int32(i / 3), j: int32(i)})
+			}
+			want := slices.Clone(x.batch)
+			slices.SortStableFunc(want, func(a, c entry) int { return cmp.Compare(a.h, c.h) })
+			if got := x.sortBatch(); !slices.Equal(got, want) {
+				t.Fatalf("%d entries, round %d: the sorted batch differs", n, round)
+			}
+		}
 	}
 }
