@@ -64,8 +64,9 @@ func (*dropDefs) finish() error { return nil }
 type shrinker interface {
 	// applyShrunk is apply, with the bytes the tool's text lost (0 when
 	// it made no change); seen is what the shrinkers applied to the tool
-	// before it found of its $refs.
-	applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error)
+	// before it found of its $refs. Unless keep, the tool changed is not
+	// wanted, only the changes and the bytes: the tool given is returned.
+	applyShrunk(tool jsonjs.Value, name string, seen *refsSeen, keep bool) (jsonjs.Value, int, int, error)
 }
 
 // refsSeen is what a shrinker found of the $refs of the inputSchema it
@@ -92,26 +93,27 @@ func (seen *refsSeen) refsOf(schema jsonjs.Value) ([]refAt, *refProblem) {
 }
 
 // applyMeasured applies t to tool, and says how many bytes shorter
-// JSON.stringify writes the tool after, or -1 when t does not say.
-func applyMeasured(t valueTransform, tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+// JSON.stringify writes the tool after, or -1 when t does not say. Unless
+// keep, the tool changed may not be built (see shrinker).
+func applyMeasured(t valueTransform, tool jsonjs.Value, name string, seen *refsSeen, keep bool) (jsonjs.Value, int, int, error) {
 	if s, ok := t.(shrinker); ok {
-		return s.applyShrunk(tool, name, seen)
+		return s.applyShrunk(tool, name, seen, keep)
 	}
 	nt, n, err := t.apply(tool, name)
 	return nt, n, -1, err
 }
 
 func (d *dropDefs) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	nt, n, _, err := d.applyShrunk(tool, name, nil)
+	nt, n, _, err := d.applyShrunk(tool, name, nil, true)
 	return nt, n, err
 }
 
-func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen, keep bool) (jsonjs.Value, int, int, error) {
 	s, ok := tool.Get("inputSchema")
 	if !ok || s.Kind() != jsonjs.Object || !hasDefs(s) {
 		return tool, 0, 0, nil
 	}
-	ns, n, shrunk, refs, prob := dropUnused(s)
+	ns, n, shrunk, refs, prob := dropUnused(s, keep)
 	if prob != nil {
 		d.add("drop_unused_defs: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
 		return tool, 0, 0, nil
@@ -122,49 +124,60 @@ func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (
 		// none follows
 		*seen = refsSeen{schema: ns, refs: refs, known: true}
 	}
-	if n == 0 {
-		return tool, 0, 0, nil
+	if n == 0 || !keep {
+		return tool, n, shrunk, nil
 	}
 	return setMember(tool, "inputSchema", ns), n, shrunk, nil
 }
 
-// dropUnused returns schema without its unused root definitions, how
-// many it removed, how many bytes shorter JSON.stringify writes it, and
-// the $refs it reaches (as analyzeRefs gives them, before and after).
-func dropUnused(schema jsonjs.Value) (jsonjs.Value, int, int, []refAt, *refProblem) {
+// dropUnused returns schema without its unused root definitions (with
+// build; else schema as it is), how many it removed, how many bytes
+// shorter JSON.stringify writes it, and the $refs it reaches (as
+// analyzeRefs gives them, before and after).
+func dropUnused(schema jsonjs.Value, build bool) (jsonjs.Value, int, int, []refAt, *refProblem) {
 	u, prob := analyzeRefs(schema)
 	if prob != nil {
 		return schema, 0, 0, nil, prob
 	}
 	n, shrunk := 0, 0
+	members := len(schema.Members()) // as the containers emptied leave it
 	for c, k := range defsKeys {
 		du := &u.defs[c]
 		if !du.has || du.whole {
 			continue
 		}
 		var keep []jsonjs.Member
+		kept := 0
 		cut := 0 // the bytes of the members removed, each with a comma
 		for j, m := range du.members {
 			if du.used(j) {
-				keep = append(keep, m)
+				kept++
+				if build {
+					keep = append(keep, m)
+				}
 			} else {
 				cut += keyLen(m.Key) + 2 + jsonjs.StringifyLen(m.Value)
 			}
 		}
-		if len(keep) == len(du.members) {
+		if kept == len(du.members) {
 			continue
 		}
-		n += len(du.members) - len(keep)
-		if len(keep) == 0 {
+		n += len(du.members) - kept
+		if kept == 0 {
 			// the container goes, with its key, colon and comma
 			shrunk += keyLen(k) + 1 + 2 + cut - 1
-			if len(schema.Members()) > 1 {
+			if members > 1 {
 				shrunk++
 			}
-			schema = deleteMember(schema, k)
+			members--
+			if build {
+				schema = deleteMember(schema, k)
+			}
 		} else {
 			shrunk += cut
-			schema = setMember(schema, k, jsonjs.ObjectValue(keep))
+			if build {
+				schema = setMember(schema, k, jsonjs.ObjectValue(keep))
+			}
 		}
 	}
 	return schema, n, shrunk, u.refs, nil
@@ -190,22 +203,22 @@ func (*hoist) Name() string  { return "hoist_repeated" }
 func (*hoist) finish() error { return nil }
 
 func (h *hoist) apply(tool jsonjs.Value, name string) (jsonjs.Value, int, error) {
-	nt, n, _, err := h.applyShrunk(tool, name, nil)
+	nt, n, _, err := h.applyShrunk(tool, name, nil, true)
 	return nt, n, err
 }
 
-func (h *hoist) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jsonjs.Value, int, int, error) {
+func (h *hoist) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen, keep bool) (jsonjs.Value, int, int, error) {
 	s, ok := tool.Get("inputSchema")
 	if !ok || s.Kind() != jsonjs.Object {
 		return tool, 0, 0, nil
 	}
-	ns, n, shrunk, prob := hoistSchema(s, seen)
+	ns, n, shrunk, prob := hoistSchema(s, seen, keep)
 	if prob != nil {
 		h.add("hoist_repeated: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
 		return tool, 0, 0, nil
 	}
-	if n == 0 {
-		return tool, 0, 0, nil
+	if n == 0 || !keep {
+		return tool, n, shrunk, nil
 	}
 	return setMember(tool, "inputSchema", ns), n, shrunk, nil
 }
@@ -216,8 +229,8 @@ func (h *hoist) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen) (jso
 // (and so its length); each hoist is chosen on the tree as the repeats
 // stand after the hoists before it, and updates the subtrees of the
 // copies' ancestors only; the new schema is written from the tree once,
-// at the end.
-func hoistSchema(schema jsonjs.Value, seen *refsSeen) (jsonjs.Value, int, int, *refProblem) {
+// at the end, with build (else schema is returned as it is).
+func hoistSchema(schema jsonjs.Value, seen *refsSeen, build bool) (jsonjs.Value, int, int, *refProblem) {
 	refs, prob := seen.refsOf(schema)
 	if prob != nil {
 		return schema, 0, 0, prob
@@ -244,6 +257,9 @@ func hoistSchema(schema jsonjs.Value, seen *refsSeen) (jsonjs.Value, int, int, *
 	}
 	if total == 0 {
 		return schema, 0, 0, nil
+	}
+	if !build {
+		return schema, total, before - t.nodes[0].st.n, nil
 	}
 	return t.value(0), total, before - t.nodes[0].st.n, nil
 }

@@ -384,7 +384,7 @@ func (r *runner) tool(b []byte, i int, write bool) (walked bool, err error) {
 					res.L[0], res.M[0] = toolLens(tool)
 				}
 			}
-			if tool, err = r.apply(tool, i, st, abs); err != nil {
+			if tool, err = r.apply(tool, i, st, abs, emit); err != nil {
 				return false, err
 			}
 			if emit {
@@ -412,14 +412,18 @@ func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
 // lengths before it are the tool's; else they are counted from 0 (only
 // their differences are read), until a transform that does not say what
 // it cut needs the tool's own: the tool is then measured, and the lengths
-// before moved to it.
-func (r *runner) apply(tool jsonjs.Value, i int, st stage, abs bool) (jsonjs.Value, error) {
+// before moved to it. Unless emit, the tool the last transform changes
+// is not wanted.
+func (r *runner) apply(tool jsonjs.Value, i int, st stage, abs, emit bool) (jsonjs.Value, error) {
 	res := &r.res
 	name, _ := toolLabel(tool, i)
 	var seen refsSeen
 	was := -1 // the tool's length, once a transform needs it
 	for k := st.from; k < st.from+st.n; k++ {
-		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name, &seen)
+		// the tool changed is wanted by the next transform, or to be
+		// written
+		keep := k < st.from+st.n-1 || emit
+		nt, n, shrunk, err := applyMeasured(r.ts[k].(valueTransform), tool, name, &seen, keep)
 		if err != nil {
 			return tool, err
 		}
