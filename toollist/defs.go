@@ -77,6 +77,15 @@ type refsSeen struct {
 	schema jsonjs.Value
 	refs   []refAt
 	known  bool
+	sc     *refScratch // the room of the analyses, when not nil
+}
+
+// scratch returns the room of the analyses, or nil.
+func (seen *refsSeen) scratch() *refScratch {
+	if seen == nil {
+		return nil
+	}
+	return seen.sc
 }
 
 // refsOf returns the $refs that schema reaches and its problem, as
@@ -85,7 +94,7 @@ func (seen *refsSeen) refsOf(schema jsonjs.Value) ([]refAt, *refProblem) {
 	if seen != nil && seen.known && jsonjs.Same(seen.schema, schema) {
 		return seen.refs, nil
 	}
-	u, prob := analyzeRefs(schema)
+	u, prob := analyzeRefsIn(seen.scratch(), schema)
 	if prob != nil {
 		return nil, prob
 	}
@@ -113,7 +122,7 @@ func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen, k
 	if !ok || s.Kind() != jsonjs.Object || !hasDefs(s) {
 		return tool, 0, 0, nil
 	}
-	ns, n, shrunk, refs, prob := dropUnused(s, keep)
+	ns, n, shrunk, refs, prob := dropUnused(s, keep, seen.scratch())
 	if prob != nil {
 		d.add("drop_unused_defs: %s: inputSchema%s: %s: left unchanged", name, prob.path[1:], prob.what)
 		return tool, 0, 0, nil
@@ -122,7 +131,7 @@ func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen, k
 		// what is left of the schema reaches the $refs it reached: only
 		// definitions none reached were removed, and with them, $refs
 		// none follows
-		*seen = refsSeen{schema: ns, refs: refs, known: true}
+		seen.schema, seen.refs, seen.known = ns, refs, true
 	}
 	if n == 0 || !keep {
 		return tool, n, shrunk, nil
@@ -133,9 +142,10 @@ func (d *dropDefs) applyShrunk(tool jsonjs.Value, name string, seen *refsSeen, k
 // dropUnused returns schema without its unused root definitions (with
 // build; else schema as it is), how many it removed, how many bytes
 // shorter JSON.stringify writes it, and the $refs it reaches (as
-// analyzeRefs gives them, before and after).
-func dropUnused(schema jsonjs.Value, build bool) (jsonjs.Value, int, int, []refAt, *refProblem) {
-	u, prob := analyzeRefs(schema)
+// analyzeRefs gives them, before and after), in the room of sc when not
+// nil.
+func dropUnused(schema jsonjs.Value, build bool, sc *refScratch) (jsonjs.Value, int, int, []refAt, *refProblem) {
+	u, prob := analyzeRefsIn(sc, schema)
 	if prob != nil {
 		return schema, 0, 0, nil, prob
 	}

@@ -42,6 +42,34 @@ type refUse struct {
 	defs [len(defsKeys)]defsUse
 	// refs: every local $ref found, as written, at its JSON path.
 	refs []refAt
+	// the room of an analysis, kept by refScratch for the next
+	inside []refAt
+	states []defState
+	at     []pathStep
+}
+
+// refScratch is the room of one goroutine's $ref analyses, each dropped
+// before the next (see analyzeRefsIn), and the tokens of the pointers it
+// has decoded: tools repeat their $refs.
+type refScratch struct {
+	u    refUse
+	toks map[string][]string
+}
+
+// pointer returns localPointer(ref), decoded once for the pointers met
+// lately; the tokens are shared, never changed.
+func (sc *refScratch) pointer(ref string) ([]string, string) {
+	if toks, ok := sc.toks[ref]; ok {
+		return toks, ""
+	}
+	toks, what := localPointer(ref)
+	if what == "" {
+		if sc.toks == nil || len(sc.toks) >= 1024 {
+			sc.toks = make(map[string][]string, 64)
+		}
+		sc.toks[ref] = toks
+	}
+	return toks, what
 }
 
 // defsUse is what the local references of a schema use of one of its
@@ -131,7 +159,19 @@ type refProblem struct {
 // nested $id, a pointer to nothing, a bad escape), or when a definitions
 // container is not an object.
 func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
+	return analyzeRefsIn(nil, schema)
+}
+
+// analyzeRefsIn is analyzeRefs in the room of sc, when not nil: what it
+// returns is valid until its next analysis.
+func analyzeRefsIn(sc *refScratch, schema jsonjs.Value) (*refUse, *refProblem) {
 	u := &refUse{}
+	pointer := localPointer
+	if sc != nil {
+		u = &sc.u
+		*u = refUse{refs: u.refs[:0], inside: u.inside[:0], states: u.states[:0], at: u.at[:0]}
+		pointer = sc.pointer
+	}
 	ndefs := 0
 	for c, k := range defsKeys {
 		if d, ok := schema.Get(k); ok {
@@ -145,16 +185,20 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 	// the refs outside the root definitions are found into u.refs; those
 	// inside them into inside, one definition after another (see
 	// defState)
-	states := make([]defState, ndefs)
+	u.states = append(u.states[:0], make([]defState, ndefs)...)
+	states := u.states
 	for c := range u.defs {
 		n := len(u.defs[c].members)
 		u.defs[c].state, states = states[:n:n], states[n:]
 	}
-	var inside []refAt
+	inside := u.inside
 	var prob *refProblem
 	// the path is kept as a stack of keys and indexes, written out only
 	// where a $ref or a problem is met
-	at := make([]pathStep, 0, 16)
+	at := u.at
+	if at == nil {
+		at = make([]pathStep, 0, 16)
+	}
 	here := func() string { return writePath(at) }
 	var walk func(v jsonjs.Value, root bool, sink *[]refAt)
 	walk = func(v jsonjs.Value, root bool, sink *[]refAt) {
@@ -181,7 +225,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 						prob = &refProblem{here(), "is " + article(m.Value.Kind()) + ", not a reference"}
 						break
 					}
-					toks, what := localPointer(m.Value.Str())
+					toks, what := pointer(m.Value.Str())
 					if what != "" {
 						prob = &refProblem{here(), fmt.Sprintf("%q %s", m.Value.Str(), what)}
 						break
@@ -222,6 +266,7 @@ func analyzeRefs(schema jsonjs.Value) (*refUse, *refProblem) {
 		}
 	}
 	walk(schema, true, &u.refs)
+	u.inside, u.at = inside, at[:0] // the room, for the next
 	if prob != nil {
 		return nil, prob
 	}

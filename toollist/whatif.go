@@ -239,6 +239,7 @@ type runner struct {
 	norm  []byte
 	// parser parses a tool at a time, each dropped before the next
 	parser jsonjs.Parser
+	refs   refScratch // the room of the finders' $ref analyses
 }
 
 func newRunner(c *Capture, ts []Transform, stages []stage) *runner {
@@ -417,7 +418,7 @@ func (r *runner) parse(b []byte, i int) (jsonjs.Value, error) {
 func (r *runner) apply(tool jsonjs.Value, i int, st stage, abs, emit bool) (jsonjs.Value, error) {
 	res := &r.res
 	name, _ := toolLabel(tool, i)
-	var seen refsSeen
+	seen := refsSeen{sc: &r.refs}
 	was := -1 // the tool's length, once a transform needs it
 	for k := st.from; k < st.from+st.n; k++ {
 		// the tool changed is wanted by the next transform, or to be
