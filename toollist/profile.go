@@ -247,7 +247,7 @@ func (s *toolSummary) reset() {
 
 // profileBatch is how many tools the workers of ProfileBytes take at a
 // time, between which the findings take in what they found, in order.
-const profileBatch = 256
+const profileBatch = 64
 
 // ProfileBytes profiles every tool of the capture: each model-read byte of a
 // tool is attributed to one component (see ProfileComponents), and the
