@@ -176,19 +176,33 @@ func quoteLen(s string) int {
 		return n
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
-			n++
-		case c < 0x20:
-			n += 5
-		case c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0:
+		switch x := quoteExtra[s[i]]; {
+		case x == 0:
+		case x != leadED:
+			n += int(x)
+		case i+2 < len(s) && s[i+1] >= 0xA0:
 			n += 3 // six bytes of escape for three of WTF-8
 			i += 2
 		}
 	}
 	return n
 }
+
+// quoteExtra is what AppendQuote adds for each byte of a string: 1 for a
+// character written with a backslash, 5 for another control character
+// (\u00XX), leadED for the byte that can lead a lone surrogate.
+var quoteExtra = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = 5
+	}
+	for _, c := range []byte{'"', '\\', '\b', '\f', '\n', '\r', '\t'} {
+		t[c] = 1
+	}
+	t[0xED] = leadED
+	return t
+}()
+
+const leadED = 0xFF
 
 // AppendNumber appends String(f) as JavaScript writes it.
 func AppendNumber(dst []byte, f float64) []byte {
