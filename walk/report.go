@@ -145,7 +145,7 @@ func BudgetOf(c gate.Check) BudgetReport {
 // part:
 //
 //	walk start_tasks read 2,512 tokens (bytes/3) of 7,538 bytes, over its budget of 2,450 (FIRST_TASK_TOKENS.start_tasks, specs/budgets.json:4)
-//	  the start: 2070 bytes, 690 tokens (bytes/3)
+//	  the start: 2,070 bytes, 690 tokens (bytes/3)
 //	  ...
 //
 // Tokens are named with their rule (units.TokensLabel), as every table of
@@ -173,7 +173,7 @@ func OverText(c gate.Check, parts []ledger.Part) string {
 		fmt.Fprintf(&b, "walk %s made %s %s, over its budget of %s %s", c.Subject, units.Group(c.Read), units.Label(string(c.Unit())), budget, where)
 	}
 	for _, p := range parts {
-		fmt.Fprintf(&b, "\n  %s: %d bytes, %d %s", p.Name, p.Bytes, p.Tokens, tokens)
+		fmt.Fprintf(&b, "\n  %s: %s bytes, %s %s", p.Name, units.Group(p.Bytes), units.Group(p.Tokens), tokens)
 	}
 	return b.String()
 }

@@ -11,7 +11,7 @@ import (
 
 func TestOverText(t *testing.T) {
 	parts := []ledger.Part{{Name: "entry", Bytes: 1000, Tokens: 333}, {Name: "create", Bytes: 2700, Tokens: 900}}
-	lines := "\n  entry: 1000 bytes, 333 tokens (bytes/3)\n  create: 2700 bytes, 900 tokens (bytes/3)"
+	lines := "\n  entry: 1,000 bytes, 333 tokens (bytes/3)\n  create: 2,700 bytes, 900 tokens (bytes/3)"
 	over := func(key string, m gate.Measure, read, bytes, budget int64, file string, line int) gate.Check {
 		return gate.Hold("proposal", key, m, read, bytes, gate.Given{{Name: key, Value: budget, File: file, Line: line}})
 	}

@@ -294,10 +294,10 @@ func (f *finding) annotation() (ghactions.Annotation, bool) {
 		a = ghactions.Annotation{Level: ghactions.Warning, File: ghactions.Path(e.File), Line: e.Line,
 			Title: "an error answer counted: " + e.Part, Message: errorAnswerText(f.walk, e)}
 	case overBudget:
-		a = cli.OverAnnotation(c, string(c.Unit()), f.overText(escape.Term))
+		a = cli.OverAnnotation(c, units.Label(string(c.Unit())), f.overText(escape.Term))
 	case budgetMissing:
 		a.Level, a.File = ghactions.Warning, spec
-		a.Message = fmt.Sprintf("walk %s: %v; the walk read %s %s", f.walk, c.Missing, units.Group(c.Read), c.Unit())
+		a.Message = fmt.Sprintf("walk %s: %v; the walk read %s %s", f.walk, c.Missing, units.Group(c.Read), units.Label(string(c.Unit())))
 	case staleBudget:
 		a.Level = ghactions.Warning
 		a.Message = fmt.Sprintf("%s is %s %s, %s above what walk %s read (%s): a stale budget? Move it with --update",
