@@ -18,7 +18,7 @@
 // The steps: Locations lists where each client keeps its file; Read reads
 // one, finds the form ("mcpServers" at the top, "servers" at the top or
 // under "mcp" for VS Code), and expands variables in command, args, env,
-// cwd, url and headers: ${env:NAME}, ${NAME} and ${NAME:-default}
+// envFile, cwd, url and headers: ${env:NAME}, ${NAME} and ${NAME:-default}
 // (Claude Code), ${input:ID} (VS Code inputs, given by the caller),
 // ${workspaceFolder} and ${userHome}. Every value that came from a
 // variable, an env entry or a header is listed in Secrets, so a caller
@@ -55,8 +55,9 @@ type Server struct {
 	// Transport is Stdio, HTTP (streamable HTTP) or SSE (HTTP+SSE).
 	Transport string
 	// Command and Args start a stdio server; Env is added to the
-	// environment (KEY=VALUE, in the file's order); Dir is its working
-	// directory, "" for the current one.
+	// environment (KEY=VALUE: those of its "envFile", then its "env", in
+	// the files' order, so that env wins); Dir is its working directory,
+	// "" for the current one.
 	Command string
 	Args    []string
 	Env     []string
@@ -329,6 +330,24 @@ func (x *expander) server(path, at, name string, e gjson.Result) Server {
 		s.Args = append(s.Args, x.expand(a.String(), fmt.Sprintf("%s[%d]", field("args"), i.Int())))
 		return true
 	})
+	if ef := e.Get("envFile").String(); ef != "" {
+		// VS Code's: the file's variables first, so that env wins
+		if p := x.expand(ef, field("envFile")); p != "" {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(x.workspace, p)
+			}
+			vars, err := readEnvFile(p)
+			if err != nil && x.err == nil {
+				x.err = fmt.Errorf("%s: %v", field("envFile"), err)
+			}
+			for _, kv := range vars {
+				if _, v, _ := strings.Cut(kv, "="); v != "" {
+					x.secrets = append(x.secrets, v)
+				}
+				s.Env = append(s.Env, kv)
+			}
+		}
+	}
 	e.Get("env").ForEach(func(k, val gjson.Result) bool {
 		v := x.expand(val.String(), field("env."+k.String()))
 		if v != "" {
@@ -374,6 +393,43 @@ func (x *expander) server(path, at, name string, e gjson.Result) Server {
 	}
 	s.Secrets, s.Err = x.secrets, x.err
 	return s
+}
+
+// readEnvFile reads the variables of an env file as KEY=VALUE, in its
+// order: a line KEY=VALUE (or export KEY=VALUE); blank lines and lines
+// starting with # are skipped; a value in double or single quotes is
+// taken inside them (\n in double quotes is a newline), an unquoted one
+// up to a " #" comment.
+func readEnvFile(path string) ([]string, error) {
+	data, err := infile.Read(path, "env file", infile.MaxText)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		k, v, ok := strings.Cut(line, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || !validEnvName(k) {
+			return nil, fmt.Errorf("%s:%d: not KEY=VALUE (a name of letters, digits and _, then =)", path, n+1)
+		}
+		switch {
+		case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+			v = strings.ReplaceAll(v[1:len(v)-1], `\n`, "\n")
+		case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
+			v = v[1 : len(v)-1]
+		default:
+			if i := strings.Index(v, " #"); i >= 0 {
+				v = strings.TrimSpace(v[:i])
+			}
+		}
+		out = append(out, k+"="+v)
+	}
+	return out, nil
 }
 
 // Redact returns text with every secret replaced by "[redacted]".

@@ -1,7 +1,10 @@
 package mcpconfig
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -127,5 +130,60 @@ func TestEntryErrors(t *testing.T) {
 func TestRedact(t *testing.T) {
 	if got := Redact("run --key abc123 at abc123", []string{"abc123", "ab"}); got != "run --key [redacted] at [redacted]" {
 		t.Errorf("Redact: %q", got)
+	}
+}
+
+// TestEnvFile reads VS Code's envFile: its variables come before env's,
+// so that env wins; a relative path is the workspace folder's; the
+// values are secrets; a file that is missing or holds a line that is not
+// KEY=VALUE is the server's error, naming the file and line.
+func TestEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".env", "# the keys\nexport TOKEN=abc123\n\nQUOTED=\"two\\nlines\"\nSINGLE='a # b'\nPLAIN=value # a note\r\nEMPTY=\nSHARED=from-file\n")
+	write("bad.env", "OK=1\nthis is not a variable\n")
+	config := filepath.Join(dir, ".vscode", "mcp.json")
+	write(".vscode/mcp.json", `{"servers": {
+		"a": {"command": "x", "envFile": "${workspaceFolder}/.env", "env": {"SHARED": "from-env"}},
+		"b": {"command": "x", "envFile": ".env"},
+		"c": {"command": "x", "envFile": "missing.env"},
+		"d": {"command": "x", "envFile": "bad.env"}}}`)
+	f, err := Read(config, Vars{Env: env(map[string]string{}), Home: "/h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"TOKEN=abc123", "QUOTED=two\nlines", "SINGLE=a # b", "PLAIN=value", "EMPTY=", "SHARED=from-file"}
+	for i, s := range f.Servers[:2] {
+		w := want
+		if i == 0 {
+			w = append(slices.Clone(want), "SHARED=from-env")
+		}
+		if s.Err != nil || !slices.Equal(s.Env, w) {
+			t.Errorf("%s: env %q, err %v; want %q", s.Name, s.Env, s.Err, w)
+		}
+		if !slices.Contains(s.Secrets, "abc123") || Redact("token abc123", s.Secrets) != "token [redacted]" {
+			t.Errorf("%s: the file's values are not secrets: %q", s.Name, s.Secrets)
+		}
+	}
+	for _, c := range []struct{ server, want string }{
+		{"c", "servers.c.envFile: "},
+		{"d", "servers.d.envFile: " + filepath.Join(dir, "bad.env") + ":2: not KEY=VALUE"},
+	} {
+		var got string
+		for _, s := range f.Servers {
+			if s.Name == c.server && s.Err != nil {
+				got = s.Err.Error()
+			}
+		}
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: %q, want it to start %q", c.server, got, c.want)
+		}
 	}
 }

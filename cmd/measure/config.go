@@ -41,12 +41,13 @@ one of these it finds: ./.mcp.json, ./.cursor/mcp.json, ./.vscode/mcp.json,
 then Claude Desktop's, ~/.claude.json, ~/.cursor/mcp.json,
 ~/.codeium/windsurf/mcp_config.json and VS Code's user mcp.json.
 
-Servers: stdio ("command", "args", "env", "cwd"), streamable HTTP ("url",
-"headers"; "type": "http") and HTTP+SSE ("type": "sse", or a url ending in
-/sse); "disabled": true is skipped, as the clients skip it. Variables:
-${env:NAME}, ${NAME}, ${NAME:-default}, ${input:ID} (--input ID=VALUE),
-${workspaceFolder}, ${userHome}. Values from variables, env and headers
-are never printed: they are [redacted] in every message.
+Servers: stdio ("command", "args", "env", "envFile", "cwd"), streamable
+HTTP ("url", "headers"; "type": "http") and HTTP+SSE ("type": "sse", or a
+url ending in /sse); "disabled": true is skipped, as the clients skip it.
+Variables: ${env:NAME}, ${NAME}, ${NAME:-default}, ${input:ID} (--input
+ID=VALUE), ${workspaceFolder}, ${userHome}. Values from variables, env,
+env files and headers are never printed: they are [redacted] in every
+message.
 
 A server that cannot be started, reached or measured has its row say why
 (with the last lines of its stderr), and the command exits 3. A stdio
