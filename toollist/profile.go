@@ -146,6 +146,15 @@ func (p *ByteProfile) Tools() int { return len(p.at) }
 
 // Tool returns the profile of the i-th tool, in the capture's order.
 func (p *ByteProfile) Tool(i int) ToolProfile {
+	var tp ToolProfile
+	p.ToolInto(i, &tp)
+	return tp
+}
+
+// ToolInto is Tool into tp, in the room of its components and wire
+// members: a caller that reads the tools one at a time spares an
+// allocation a tool.
+func (p *ByteProfile) ToolInto(i int, tp *ToolProfile) {
 	b := p.packed[p.at[i]:]
 	next := func() int64 {
 		v, n := binary.Uvarint(b)
@@ -153,7 +162,7 @@ func (p *ByteProfile) Tool(i int) ToolProfile {
 		return int64(v)
 	}
 	nl := next()
-	tp := ToolProfile{Name: string(b[:nl])}
+	*tp = ToolProfile{Name: string(b[:nl]), Components: tp.Components[:0], Wire: tp.Wire[:0]}
 	b = b[nl:]
 	var comps [nComponents]int64
 	for k := range comps {
@@ -170,13 +179,15 @@ func (p *ByteProfile) Tool(i int) ToolProfile {
 			}
 		}
 	}
-	tp.Components = sortedComponents(comps[:], toks, p.tokenizers)
+	tp.Components = sortedComponents(tp.Components, comps[:], toks, p.tokenizers)
 	for w := next(); w > 0; w-- {
 		key := p.wireKeys[next()]
 		tp.Wire = append(tp.Wire, Component{Name: key, Bytes: next()})
 	}
+	if len(tp.Wire) == 0 {
+		tp.Wire = nil // none, as Tool says it
+	}
 	sortWire(tp.Wire)
-	return tp
 }
 
 // pack appends a tool's profile to the list's: its name, its components'
@@ -347,7 +358,7 @@ func ProfileBytes(c *Capture, counters ...Counter) (_ *ByteProfile, err error) {
 			toks[k] = tokens[k*len(pcs) : (k+1)*len(pcs)]
 		}
 	}
-	p.Components = sortedComponents(total[:], toks, p.tokenizers)
+	p.Components = sortedComponents(nil, total[:], toks, p.tokenizers)
 	for k, n := range p.wireTotal {
 		p.Wire = append(p.Wire, Component{Name: p.wireKeys[k], Bytes: n})
 	}
@@ -627,12 +638,12 @@ func (a *attrib) schema(v jsonjs.Value, root bool) {
 	}
 }
 
-// sortedComponents returns the components with bytes (bytes in the
-// order of ProfileComponents; toks, when not nil, each one's tokens by
+// sortedComponents appends to dst the components with bytes (bytes in
+// the order of ProfileComponents; toks, when not nil, each one's tokens by
 // each tokenizer named), largest first, ties in the order of
 // ProfileComponents.
-func sortedComponents(bytes []int64, toks [][]int64, tokenizers []string) []Component {
-	out := make([]Component, 0, nComponents)
+func sortedComponents(dst []Component, bytes []int64, toks [][]int64, tokenizers []string) []Component {
+	out := slices.Grow(dst, nComponents)
 	for k, n := range bytes {
 		if n == 0 {
 			continue

@@ -463,3 +463,29 @@ func TestOpenProfile(t *testing.T) {
 		t.Errorf("%d savings, want 3", len(c.Savings))
 	}
 }
+
+// TestToolInto holds the profile of each tool read into one room to the
+// one Tool returns, on tools with components, wire members and tokens
+// of every count.
+func TestToolInto(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	var tools []string
+	for i := 0; i < 60; i++ {
+		tools = append(tools, genTool(r, i))
+	}
+	c, err := toollist.OpenReader("into.json", bytes.NewReader([]byte(`{"tools":[`+strings.Join(tools, ",")+`]}`)), toollist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := toollist.ProfileBytes(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tp toollist.ToolProfile
+	for i := range p.Tools() {
+		p.ToolInto(i, &tp)
+		if d := cmp.Diff(p.Tool(i), tp); d != "" {
+			t.Errorf("tool %d (-Tool +ToolInto):\n%s", i, d)
+		}
+	}
+}

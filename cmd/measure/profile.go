@@ -231,6 +231,7 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 	dst = appendComponents(append(dst, `,"components":`...), p.Components)
 	dst = appendComponents(append(dst, `,"wire":`...), p.Wire)
 	dst = append(dst, `,"per_tool":[`...)
+	var tp toollist.ToolProfile // one tool at a time, in one room
 	for i := range p.Tools() {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -238,7 +239,7 @@ func appendProfile(dst []byte, p *toollist.ByteProfile, flush func([]byte) []byt
 				dst = flush(dst)
 			}
 		}
-		tp := p.Tool(i)
+		p.ToolInto(i, &tp)
 		dst = jsonjs.AppendQuote(append(dst, `{"name":`...), tp.Name)
 		dst = strconv.AppendInt(append(dst, `,"model_read_bytes":`...), tp.ModelReadBytes, 10)
 		dst = appendComponents(append(dst, `,"components":`...), tp.Components)
