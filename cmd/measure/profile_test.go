@@ -13,8 +13,10 @@ import (
 )
 
 // TestProfileRealServers captures pinned npm servers live over stdio,
-// among them one whose tools carry shared definitions they do not use,
-// and holds measure --profile --drop-unused-defs --hoist-repeated to
+// among them one whose tools carry shared definitions they do not use
+// (notion, from an OpenAPI spec) and one whose tools repeat subschemas
+// within a tool (firecrawl, from zod; it starts without its API key), and
+// holds measure --profile --drop-unused-defs --hoist-repeated to
 // profile.js, which applies the same rules in Node and measures before and
 // after.
 func TestProfileRealServers(t *testing.T) {
@@ -28,6 +30,7 @@ func TestProfileRealServers(t *testing.T) {
 		{"notion", []string{filepath.Join(bin, "notion-mcp-server")}},
 		{"everything", []string{filepath.Join(bin, "mcp-server-everything"), "stdio"}},
 		{"filesystem", []string{filepath.Join(bin, "mcp-server-filesystem"), dir}},
+		{"firecrawl", []string{filepath.Join(bin, "firecrawl-mcp")}},
 	}
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
@@ -137,6 +140,9 @@ func TestProfileRealServers(t *testing.T) {
 			}
 			if s.name == "notion" && want.drop[0]*2 < want.total {
 				t.Errorf("notion: unused definitions are %d of %d model-read bytes, not the most of them", want.drop[0], want.total)
+			}
+			if s.name == "firecrawl" && want.hoist[0] == 0 {
+				t.Errorf("firecrawl: hoisting its repeated subschemas saves nothing of %d model-read bytes", want.total)
 			}
 			t.Logf("%s: %d model-read bytes; drop_unused_defs saves %d, hoist_repeated %d", s.name, want.total, want.drop[0], want.hoist[0])
 		})
