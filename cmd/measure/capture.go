@@ -19,6 +19,7 @@ import (
 
 	"github.com/readmeter/readmeter/internal/atomicfile"
 	"github.com/readmeter/readmeter/internal/cli"
+	"github.com/readmeter/readmeter/internal/escape"
 	"github.com/readmeter/readmeter/internal/eventstream"
 	"github.com/readmeter/readmeter/internal/units"
 	"github.com/readmeter/readmeter/mcpwire"
@@ -204,6 +205,31 @@ type taken struct {
 	figs           *toollist.Figures
 }
 
+// noToolsCapability adds to a tools/list that the server does not know
+// (JSON-RPC -32601) what its init answer says of it: a server that
+// declares no "tools" capability has no tools to list (some serve them
+// only when an option or a key turns them on).
+func noToolsCapability(err error, init *mcpwire.Response, protocol string) error {
+	var rpc *mcpwire.RPCError
+	if !errors.As(err, &rpc) || rpc.Code != -32601 || init == nil {
+		return err
+	}
+	caps := gjson.GetBytes(init.Message, "result.capabilities")
+	if caps.Get("tools").Exists() {
+		return err
+	}
+	var names []string
+	caps.ForEach(func(k, _ gjson.Result) bool {
+		names = append(names, escape.Term(k.String()))
+		return true
+	})
+	declared := "no capabilities"
+	if len(names) > 0 {
+		declared = "the capabilities " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("%v; its %s answer declares %s, not \"tools\": as started, the server lists no tools (an option or a key may turn them on)", err, initMethod(protocol), declared)
+}
+
 // take opens a session with c (initialize, or server/discover for
 // 2026-07-28), lists the tools, closes c, and checks that what would be
 // written reads back as a capture (path names it), measured and counted
@@ -222,7 +248,7 @@ func take(ctx context.Context, c *mcpwire.Client, protocol string, caps json.Raw
 	}
 	pages, err := c.ListTools(ctx)
 	if err != nil {
-		return nil, err
+		return nil, noToolsCapability(err, init, protocol)
 	}
 	c.Close()
 	list, merged, err := listBytes(pages)
