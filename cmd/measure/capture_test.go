@@ -86,27 +86,24 @@ func badPeers(t *testing.T) map[string]string {
 		case <-stop:
 		}
 	})
+	// noList answers initialize with init, and tools/list with an error:
+	// the method is not found.
+	noList := func(init string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if gjson.GetBytes(body, "method").String() == "tools/list" {
+				answer(w, r, `"error":{"code":-32601,"message":"Method not found"}`)
+				return
+			}
+			answer(w, r, init)
+		}
+	}
 	// listfails opens a session, then fails tools/list: nothing may be
 	// written although the initialize answer came.
-	serve("listfails", func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if gjson.GetBytes(body, "method").String() == "tools/list" {
-			answer(w, r, `"error":{"code":-32601,"message":"Method not found"}`)
-			return
-		}
-		answer(w, r, initOK)
-	})
+	serve("listfails", noList(initOK))
 	// notools declares no tools capability, and does not know tools/list.
-	serve("notools", func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if gjson.GetBytes(body, "method").String() == "tools/list" {
-			answer(w, r, `"error":{"code":-32601,"message":"Method not found"}`)
-			return
-		}
-		answer(w, r, `"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"prompts":{}},"serverInfo":{"name":"bad","version":"1"}}`)
-	})
+	serve("notools", noList(`"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"prompts":{}},"serverInfo":{"name":"bad","version":"1"}}`))
 	// echoauth refuses, quoting the Authorization header it got.
 	serve("echoauth", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
