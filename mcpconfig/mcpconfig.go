@@ -401,7 +401,7 @@ func (x *expander) server(path, at, name string, e gjson.Result) Server {
 // taken inside them (\n in double quotes is a newline), an unquoted one
 // up to a " #" comment.
 func readEnvFile(path string) ([]string, error) {
-	data, err := infile.Read(path, "env file", infile.MaxText)
+	data, err := infile.Read(path, "variables file", infile.MaxText)
 	if err != nil {
 		return nil, err
 	}
