@@ -277,7 +277,7 @@ func hoistSchema(schema jsonjs.Value, seen *refsSeen, build bool) (jsonjs.Value,
 // wholeDef reports whether the pointer is the root, or a whole root
 // definition.
 func wholeDef(toks []string) bool {
-	return len(toks) == 0 || len(toks) == 2 && (toks[0] == "$defs" || toks[0] == "definitions")
+	return len(toks) == 0 || len(toks) == 2 && defsIndex(toks[0]) >= 0
 }
 
 // htree is an inputSchema read for hoisting: a node for each value at a
@@ -375,7 +375,7 @@ func (t *htree) add(v jsonjs.Value, parent int32, key, prop string, candidate, i
 			t.nodes[c].pinned = true
 		case dataKey(m.Key):
 			c = t.leaf(m.Value, i, m.Key)
-		case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
+		case root && defsIndex(m.Key) >= 0 && m.Value.Kind() == jsonjs.Object:
 			// a definition itself stays where its $refs point; what is
 			// inside it may move
 			c = t.mapping(m.Value, i, m.Key, false)

@@ -598,7 +598,7 @@ func (a *attrib) schema(v jsonjs.Value, root bool) {
 				frame++
 			}
 			switch {
-			case root && (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind() == jsonjs.Object:
+			case root && defsIndex(m.Key) >= 0 && m.Value.Kind() == jsonjs.Object:
 				var du *defsUse
 				if a.u != nil {
 					du = a.u.uses(m.Key)

@@ -414,11 +414,8 @@ func (w *textProfile) object(i, c int) (int, subtree, subtree) {
 			if attrib {
 				w.s.comps[comp] += frame + int64(est.n)
 			}
-		case root && (ks == "$defs" || ks == "definitions"):
-			k := 0
-			if ks == "definitions" {
-				k = 1
-			}
+		case root && defsIndex(ks) >= 0:
+			k := defsIndex(ks)
 			w.has[k] = true
 			if vk != '{' {
 				w.cprob[k] = &refProblem{"$." + ks, "is " + article(jsonjs.KindValid(b[v:v+1])) + ", not an object of definitions"}
@@ -528,7 +525,7 @@ func (w *textProfile) ref(key []byte, v int) {
 		w.problem(key, fmt.Sprintf("%q %s", ref, what))
 		return
 	}
-	if len(toks) > 0 && len(toks) <= 2 && (toks[0] == "$defs" || toks[0] == "definitions") {
+	if len(toks) > 0 && len(toks) <= 2 && defsIndex(toks[0]) >= 0 {
 		// a root definition: known once the walk has met them all
 		from := len(w.steps)
 		w.steps = append(w.steps, w.path...)
@@ -548,10 +545,7 @@ func (w *textProfile) ref(key []byte, v int) {
 // first problem.
 func (w *textProfile) followPending() {
 	for _, p := range w.pending {
-		k := 0
-		if p.toks[0] == "definitions" {
-			k = 1
-		}
+		k := defsIndex(p.toks[0])
 		found := w.has[k]
 		if found && len(p.toks) == 2 && w.cobj[k] {
 			found = false
@@ -683,13 +677,7 @@ func (w *textProfile) defsUsed() {
 			if len(toks) == 0 {
 				continue
 			}
-			k := -1
-			switch toks[0] {
-			case "$defs":
-				k = 0
-			case "definitions":
-				k = 1
-			}
+			k := defsIndex(toks[0])
 			if k < 0 || !w.cobj[k] {
 				continue
 			}

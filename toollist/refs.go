@@ -14,6 +14,18 @@ import (
 // "$defs" (JSON Schema 2019-09 on) and "definitions" (draft-07 and before).
 var defsKeys = [2]string{"$defs", "definitions"}
 
+// defsIndex returns the place in defsKeys of the definitions container
+// named k, or -1 when k names none.
+func defsIndex(k string) int {
+	switch k {
+	case defsKeys[0]:
+		return 0
+	case defsKeys[1]:
+		return 1
+	}
+	return -1
+}
+
 // dataKeys are the schema keywords whose values are data, not schemas: a
 // "$ref" or "description" inside them is not a keyword.
 func dataKey(k string) bool {
@@ -93,10 +105,8 @@ type defState struct {
 // uses returns what the references use of the container named k, or nil
 // when the schema has none.
 func (u *refUse) uses(k string) *defsUse {
-	for c, name := range defsKeys {
-		if name == k && u.defs[c].has {
-			return &u.defs[c]
-		}
+	if c := defsIndex(k); c >= 0 && u.defs[c].has {
+		return &u.defs[c]
 	}
 	return nil
 }
@@ -240,7 +250,7 @@ func analyzeRefsIn(sc *refScratch, schema jsonjs.Value) (*refUse, *refProblem) {
 					}
 					*sink = append(*sink, refAt{path, m.Value.Str(), toks})
 				case dataKey(m.Key):
-				case root && (m.Key == "$defs" || m.Key == "definitions"):
+				case root && defsIndex(m.Key) >= 0:
 					du := u.uses(m.Key)
 					for j, d := range m.Value.Members() {
 						lo := len(inside)
